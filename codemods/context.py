@@ -1,0 +1,171 @@
+"""Everything a rule may ask about, and do to, the one file it is running on."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, ScopeProvider
+
+from codemods.names import NameResolver
+from codemods.rule import Change, Edit, Safety
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """How rules behave on this run (shared by every file)."""
+
+    #: jax release the rewritten code must work on, e.g. ``(0, 10, 2)``.
+    target_jax: tuple[int, ...] = (0, 10, 2)
+    unsafe_fixes: bool = False
+    #: Write manual findings as ``# TODO(ccmigrate): ...`` comments at their sites.
+    annotate: bool = False
+
+
+@dataclasses.dataclass
+class Finding:
+    change: Change
+    node: cst.CSTNode
+    edit: Optional[Edit]
+    #: A ``# ccmigrate: ignore[...]`` comment on the site's lines switched it off.
+    suppressed: bool = False
+
+
+class FileContext:
+    """Per-file state handed to every rule: names, scopes, reports, pending imports."""
+
+    def __init__(
+        self,
+        path: str,
+        source: bytes,
+        module: cst.Module,
+        options: Options,
+        package: Optional[str] = None,
+    ) -> None:
+        self.path = path
+        self.source = source
+        self.module = module
+        self.options = options
+        self.package = package
+        # The tree is never mutated, so the wrapper may share it instead of copying.
+        self.wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        self.names = NameResolver(self.wrapper, source, package)
+        self.findings: list[Finding] = []
+        self.codemod_context = CodemodContext(filename=path, full_package_name=package)
+        self.helpers: dict[str, str] = {}
+        self._scopes: Optional[dict] = None
+        self._parents: Optional[dict] = None
+        self._pending_imports: set[tuple[str, Optional[str], Optional[str]]] = set()
+
+    # -- reporting -----------------------------------------------------------
+    def report(
+        self,
+        rule: str,
+        node: cst.CSTNode,
+        safety: Safety,
+        message: str,
+        edit: Optional[Edit] = None,
+        *,
+        kernel_receives: Optional[str] = None,
+    ) -> Change:
+        change = Change(
+            rule=rule,
+            safety=safety,
+            message=message,
+            before=self.module.code_for_node(node),
+            kernel_receives=kernel_receives,
+        )
+        self.findings.append(Finding(change, node, None if safety is Safety.MANUAL else edit))
+        return change
+
+    # -- names -------------------------------------------------------------
+    def qualified_name(self, node: cst.CSTNode) -> Optional[str]:
+        return self.names.qualified_name(node)
+
+    def name_for(self, qualified: str) -> str:
+        """Source text naming ``qualified`` here, importing it if nothing binds it yet.
+
+        Reuses an existing binding (``import json as js`` gives ``js.dumps``); otherwise
+        schedules ``import <top module>`` once and spells the full dotted path.
+        """
+        text = self.names.binding_for(qualified)
+        if text is not None:
+            return text
+        module, _, attr = qualified.rpartition(".")
+        top = qualified.split(".")[0]
+        if self.names.is_bound(top) and not self.names.binding_for(top):
+            # The plain name is taken by something else: import under a private alias.
+            alias = "_ccm_" + module.replace(".", "_")
+            self.add_import(module, asname=alias)
+            return f"{alias}.{attr}"
+        self.add_import(top)
+        return qualified
+
+    def expr_for(self, qualified: str) -> cst.BaseExpression:
+        return cst.parse_expression(self.name_for(qualified))
+
+    def add_import(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
+        key = (module, obj, asname)
+        if key not in self._pending_imports:
+            self._pending_imports.add(key)
+            AddImportsVisitor.add_needed_import(self.codemod_context, module, obj, asname)
+
+    def remove_import_if_unused(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
+        """Drop ``import module`` / ``from module import obj`` once nothing uses it."""
+        RemoveImportsVisitor.remove_unused_import(self.codemod_context, module, obj, asname)
+
+    def add_helper(self, name: str, code: str) -> str:
+        """Ensure a module-level helper ``def name`` exists; returns the name to call."""
+        self.helpers.setdefault(name, code)
+        return name
+
+    # -- scopes (computed lazily: most files never need them) ---------------
+    @property
+    def scopes(self) -> dict:
+        if self._scopes is None:
+            self._scopes = dict(self.wrapper.resolve(ScopeProvider))
+        return self._scopes
+
+    @property
+    def parents(self) -> dict:
+        if self._parents is None:
+            self._parents = dict(self.wrapper.resolve(ParentNodeProvider))
+        return self._parents
+
+    def value_bound_once(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """The expression a bare name was bound to, when it is bound exactly once.
+
+        Only plain ``name = value`` / ``name: T = value`` statements count; a name that is
+        also a parameter, imported, assigned twice, augmented or bound in a loop gives
+        ``None`` (its type cannot be proven statically).
+        """
+        scope = self.scopes.get(name)
+        if scope is None:
+            return None
+        assignments = list(scope[name.value])
+        if len(assignments) != 1:
+            return None
+        target = getattr(assignments[0], "node", None)
+        if not isinstance(target, cst.Name):
+            return None
+        parent = self.parents.get(target)
+        if isinstance(parent, cst.AssignTarget):
+            stmt = self.parents.get(parent)
+            if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1:
+                return stmt.value
+        elif isinstance(parent, cst.AnnAssign) and parent.target is target:
+            return parent.value
+        return None
+
+    def class_def(self, name: cst.Name) -> Optional[cst.ClassDef]:
+        """The ``class`` statement a name refers to, when it is defined in this module."""
+        scope = self.scopes.get(name)
+        if scope is None:
+            return None
+        assignments = list(scope[name.value])
+        if len(assignments) == 1 and isinstance(getattr(assignments[0], "node", None), cst.ClassDef):
+            return assignments[0].node
+        return None

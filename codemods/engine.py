@@ -1,0 +1,364 @@
+"""The engine: find candidate files, parse each once, run the selected rules, rewrite.
+
+It knows no rule by name. For each file:
+
+1. a cheap byte test against the rules' ``triggers`` decides whether the file can hold
+   a site at all (most files of a repository stop here, unparsed);
+2. the file is parsed once with LibCST and every rule whose trigger occurs walks that
+   one tree in a single batched traversal, reporting findings and edits;
+3. accepted edits are applied innermost first in one transform, needed imports and
+   helpers are added, manual findings optionally annotated;
+4. the new text is re-parsed and the rules are run on it again: a rewrite that does not
+   parse, or that a second pass would change again, is refused for that file.
+
+Failures are isolated per file and come back as :class:`FileResult` errors.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import gc
+import multiprocessing
+import os
+import re
+from typing import Callable, Iterable, Iterator, Optional, Sequence
+
+import libcst as cst
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from codemods.context import FileContext, Finding, Options
+from codemods.discovery import Found, discover
+from codemods.fileio import read_source
+from codemods.rule import Change, Rule, Safety
+
+SUPPRESS = re.compile(r"#\s*ccmigrate:\s*ignore(?:\[([^\]]*)\])?")
+TODO_PREFIX = "# TODO(ccmigrate): "
+
+
+@dataclasses.dataclass
+class FileResult:
+    path: str
+    original: Optional[bytes] = None
+    updated: Optional[bytes] = None
+    changes: list[Change] = dataclasses.field(default_factory=list)
+    error: Optional[str] = None
+    encoding: str = "utf-8"
+
+    @property
+    def changed(self) -> bool:
+        return self.updated is not None and self.updated != self.original
+
+
+class RewriteError(Exception):
+    """The rules produced text that fails the self-check; nothing is written."""
+
+
+def package_of(path: str) -> Optional[str]:
+    """Dotted package holding ``path``, from the chain of ``__init__.py`` files."""
+    directory = os.path.dirname(os.path.abspath(path))
+    parts: list[str] = []
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        parts.append(os.path.basename(directory))
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return ".".join(reversed(parts)) if parts else None
+
+
+def triggered(rules: Sequence[type[Rule]], source: bytes) -> list[type[Rule]]:
+    return [r for r in rules if any(t in source for t in r.triggers)]
+
+
+# -- one file -------------------------------------------------------------------
+
+
+def analyse(
+    path: str,
+    source: bytes,
+    rules: Sequence[type[Rule]],
+    options: Options,
+    package: Optional[str] = None,
+) -> FileContext:
+    """Parse ``source`` and run ``rules`` over it; findings are in ``ctx.findings``."""
+    gc.freeze()  # parse cost grows on large files when the collector scans the new tree
+    try:
+        module = cst.parse_module(source)
+    finally:
+        gc.unfreeze()
+    ctx = FileContext(path, source, module, options, package)
+    visitors = [rule(ctx) for rule in rules]
+    if visitors:
+        ctx.wrapper.visit_batched(visitors)
+    _locate(ctx)
+    return ctx
+
+
+def _locate(ctx: FileContext) -> None:
+    if not ctx.findings:
+        return
+    positions = ctx.wrapper.resolve(PositionProvider)
+    lines = ctx.module.code.splitlines()
+    for finding in ctx.findings:
+        rng = positions.get(finding.node)
+        change = finding.change
+        if rng is not None:
+            change.line, change.column = rng.start.line, rng.start.column + 1
+            change.end_line, change.end_column = rng.end.line, rng.end.column + 1
+        if _suppressed(lines, change):
+            finding.suppressed = True
+            change.message = f"suppressed by comment: {change.message}"
+
+
+def _suppressed(lines: list[str], change: Change) -> bool:
+    for number in range(max(change.line, 1), max(change.end_line, change.line) + 1):
+        if number - 1 >= len(lines):
+            break
+        match = SUPPRESS.search(lines[number - 1])
+        if match and (match.group(1) is None or change.rule in {r.strip() for r in match.group(1).split(",")}):
+            return True
+    return False
+
+
+def accepted(finding: Finding, options: Options) -> bool:
+    if finding.edit is None or finding.suppressed:
+        return False
+    return finding.change.safety is Safety.SAFE or (finding.change.safety is Safety.UNSAFE and options.unsafe_fixes)
+
+
+def rewrite(ctx: FileContext) -> Optional[cst.Module]:
+    """Apply the accepted edits of ``ctx``; ``None`` when nothing is to change."""
+    options = ctx.options
+    edits: dict[cst.CSTNode, list[Finding]] = {}
+    for finding in ctx.findings:
+        if accepted(finding, options):
+            edits.setdefault(finding.node, []).append(finding)
+    notes: dict[cst.CSTNode, list[str]] = {}
+    if options.annotate:
+        for finding in ctx.findings:
+            if finding.change.safety is Safety.MANUAL and not finding.suppressed:
+                stmt = _statement_of(ctx, finding.node)
+                text = f"{TODO_PREFIX}[{finding.change.rule}] {finding.change.message}"
+                text = " ".join(text.split())
+                if stmt is not None and not _has_comment(stmt, text):
+                    notes.setdefault(stmt, []).append(text)
+    if not edits and not notes:
+        return None
+    module = ctx.module.visit(_Apply(ctx.module, edits, notes))
+    for finding in (f for group in edits.values() for f in group):
+        finding.change.applied = True
+    module = _add_helpers(module, ctx.helpers)
+    if AddImportsVisitor.CONTEXT_KEY in ctx.codemod_context.scratch:
+        module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
+    if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+        module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
+    return module
+
+
+def _statement_of(ctx: FileContext, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    parents = ctx.parents
+    current: Optional[cst.CSTNode] = node
+    while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        current = parents.get(current)
+    return current
+
+
+def _has_comment(stmt: cst.CSTNode, text: str) -> bool:
+    return any(line.comment is not None and line.comment.value == text for line in getattr(stmt, "leading_lines", ()))
+
+
+class _Apply(cst.CSTTransformer):
+    def __init__(self, module: cst.Module, edits: dict, notes: dict) -> None:
+        super().__init__()
+        self.module = module
+        self.edits = edits
+        self.notes = notes
+
+    def on_leave(self, original_node, updated_node):
+        node = updated_node
+        for finding in self.edits.get(original_node, ()):
+            node = finding.edit(node)
+            if isinstance(node, cst.CSTNode):
+                finding.change.after = self.module.code_for_node(node)
+        for text in self.notes.get(original_node, ()):
+            if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                line = cst.EmptyLine(comment=cst.Comment(text))
+                node = node.with_changes(leading_lines=[*node.leading_lines, line])
+        return node
+
+
+def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:
+    defined = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef)}
+    new = [cst.parse_statement(code) for name, code in helpers.items() if name not in defined]
+    if not new:
+        return module
+    body = list(module.body)
+    index = 0
+    for i, stmt in enumerate(body):
+        if _is_prelude(stmt, i):
+            index = i + 1
+        else:
+            break
+    first = new[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+    return module.with_changes(body=[*body[:index], first, *new[1:], *body[index:]])
+
+
+def _is_prelude(stmt: cst.CSTNode, index: int) -> bool:
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    small = stmt.body[0]
+    if isinstance(small, (cst.Import, cst.ImportFrom)):
+        return True
+    return index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
+
+
+def process_source(
+    path: str,
+    source: bytes,
+    rules: Sequence[type[Rule]],
+    options: Options,
+    package: Optional[str] = None,
+) -> FileResult:
+    """Analyse and rewrite one file's bytes; never raises for bad input."""
+    result = FileResult(path=path, original=source)
+    try:
+        ctx = analyse(path, source, rules, options, package)
+        result.encoding = ctx.module.encoding
+        new_module = rewrite(ctx)
+        result.changes = [f.change for f in ctx.findings]
+        if new_module is not None:
+            updated = new_module.bytes
+            if updated != source:
+                _self_check(path, updated, rules, options, package)
+                result.updated = updated
+    except RewriteError as exc:
+        result.error = f"internal error, file not rewritten: {exc}"
+    except cst.ParserSyntaxError as exc:
+        result.error = f"cannot parse: {_one_line(exc)}"
+    except (UnicodeDecodeError, LookupError) as exc:
+        result.error = f"cannot decode: {_one_line(exc)}"
+    except RecursionError:
+        result.error = "cannot parse: nesting too deep"
+    except Exception as exc:  # noqa: BLE001 - one file's failure never stops a run
+        result.error = f"internal error: {type(exc).__name__}: {_one_line(exc)}"
+    return result
+
+
+def _self_check(path: str, updated: bytes, rules, options: Options, package) -> None:
+    try:
+        again = analyse(path, updated, rules, options, package)
+    except cst.ParserSyntaxError as exc:
+        raise RewriteError(f"the rewrite does not parse ({_one_line(exc)})") from exc
+    if rewrite(again) is not None:
+        pending = [f.change for f in again.findings if accepted(f, options)]
+        where = ", ".join(f"{c.rule} at line {c.line}" for c in pending) or "annotations"
+        raise RewriteError(f"a second pass would change the rewrite again ({where})")
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    if isinstance(exc, cst.ParserSyntaxError):
+        text = f"{exc.message} (line {exc.raw_line}, column {exc.raw_column + 1})"
+    return " ".join(text.split()) or type(exc).__name__
+
+
+def process_path(path: str, rules: Sequence[type[Rule]], options: Options) -> Optional[FileResult]:
+    """Read, prefilter and process one file; ``None`` when no rule can apply to it."""
+    try:
+        source = read_source(path)
+    except OSError as exc:
+        return FileResult(path=path, error=exc.strerror or str(exc))
+    return process_candidate(path, source, rules, options)
+
+
+def process_candidate(path: str, source: bytes, rules: Sequence[type[Rule]], options: Options) -> Optional[FileResult]:
+    chosen = triggered(rules, source)
+    if not chosen:
+        return None
+    if b"\0" in source:
+        return FileResult(path=path, original=source, error="binary file (contains NUL bytes); skipped")
+    return process_source(path, source, chosen, options, package_of(path))
+
+
+# -- many files -------------------------------------------------------------------
+
+
+_worker_state: dict = {}
+
+
+def _worker_init(rule_names: tuple[str, ...], options: Options) -> None:
+    from codemods.rules import all_rules
+
+    _worker_state["rules"] = tuple(r for r in all_rules() if r.name in rule_names)
+    _worker_state["options"] = options
+
+
+def _worker_run(path: str) -> Optional[FileResult]:
+    return process_path(path, _worker_state["rules"], _worker_state["options"])
+
+
+def run(
+    paths: Iterable[str],
+    rules: Sequence[type[Rule]],
+    options: Options,
+    *,
+    excludes: Iterable[str] = (),
+    jobs: int = 1,
+    clean_temps: bool = False,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> tuple[list[FileResult], int]:
+    """Process every file under ``paths``.
+
+    Returns the results of the files that could hold a site or failed (in discovery
+    order) and the number of files looked at.
+    """
+    found: list[Found] = list(discover(paths, excludes, clean_temps=clean_temps))
+    errors = {f.path: FileResult(path=f.path, error=f.error) for f in found if f.error}
+    files = [f.path for f in found if not f.error]
+    candidates: list[tuple[str, bytes]] = []
+    results: dict[str, FileResult] = dict(errors)
+    triggers = tuple({t for r in rules for t in r.triggers})
+    for path in files:
+        try:
+            source = read_source(path)
+        except OSError as exc:
+            results[path] = FileResult(path=path, error=exc.strerror or str(exc))
+            continue
+        if any(t in source for t in triggers):
+            candidates.append((path, source))
+    total = len(candidates)
+    if progress:
+        progress(0, total)
+    if jobs > 1 and total > 1:
+        # Largest files first so one big file does not finish last on its own.
+        order = sorted(candidates, key=lambda c: -len(c[1]))
+        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        with concurrent.futures.ProcessPoolExecutor(
+            max_workers=min(jobs, total),
+            mp_context=ctx,
+            initializer=_worker_init,
+            initargs=(tuple(r.name for r in rules), options),
+        ) as pool:
+            futures = {pool.submit(_worker_run, path): path for path, _ in order}
+            for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+                path = futures[future]
+                try:
+                    res = future.result()
+                except Exception as exc:  # a worker died: report the file, go on
+                    res = FileResult(path=path, error=f"worker failed: {type(exc).__name__}: {exc}")
+                if res is not None:
+                    results[path] = res
+                if progress:
+                    progress(done, total)
+    else:
+        for done, (path, source) in enumerate(candidates, 1):
+            res = process_candidate(path, source, rules, options)
+            if res is not None:
+                results[path] = res
+            if progress:
+                progress(done, total)
+    order_index = {f.path: i for i, f in enumerate(found)}
+    ordered = sorted(results.values(), key=lambda r: order_index.get(r.path, len(order_index)))
+    return ordered, len(files)

@@ -1,0 +1,235 @@
+"""Resolve names in a module to the fully qualified names of what they import.
+
+Rules ask "is this call ``jax.interpreters.mlir.custom_call``?" whatever the module
+spelt (``mlir.custom_call`` after ``from jax.interpreters import mlir``, ``M.custom_call``
+after ``import jax._src.interpreters.mlir as M``, ``cc`` after ``from jaxlib.hlo_helpers
+import custom_call as cc``...).
+
+LibCST's ``QualifiedNameProvider`` answers that exactly, but it needs scope analysis of
+the whole module, which costs several times a parse. So resolution has two tiers:
+
+1. A table of the module's import statements, gathered by walking statements only
+   (never expressions), answers when the head name of the expression is bound by
+   exactly one import at module level and nothing else in the file could rebind it.
+2. Otherwise (the name is imported in several places, imported inside a function, or
+   appears in a position that could bind it: ``def``, ``class``, assignment, parameter,
+   ``for``, ``as``...) the answer comes from ``QualifiedNameProvider``, computed once
+   per file and only for files that need it. A local function that merely shares a
+   name with an import is therefore never mistaken for it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Iterator, Optional, Sequence
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+from libcst.metadata import MetadataWrapper, QualifiedNameProvider, QualifiedNameSource
+
+
+@dataclasses.dataclass(frozen=True)
+class ImportBinding:
+    """``local`` names ``qualified`` (a module, or an object inside one)."""
+
+    local: str
+    qualified: str
+    top_level: bool
+    #: The statement that made the binding.
+    statement: cst.CSTNode = dataclasses.field(compare=False, hash=False)
+    #: For ``from m import x``: the module part, else ``None``.
+    from_module: Optional[str] = None
+
+
+def _dotted(node: Optional[cst.BaseExpression]) -> str:
+    return get_full_name_for_node(node) or "" if node is not None else ""
+
+
+def resolve_relative(package: Optional[str], dots: int, module: str) -> str:
+    """``from ..a import b`` in package ``p.q.r`` -> ``p.q.a``; unknown package keeps dots."""
+    if not dots:
+        return module
+    if package is None:
+        return "." * dots + module
+    parts = package.split(".") if package else []
+    base = parts[: len(parts) - (dots - 1)] if dots - 1 <= len(parts) else []
+    return ".".join([*base, module] if module else base)
+
+
+def _iter_statements(body: Sequence[cst.CSTNode], top: bool) -> Iterator[tuple[cst.CSTNode, bool]]:
+    """Every simple statement and its top-levelness; descends compound statements only."""
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                yield small, top
+        elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            yield from _iter_statements(_block(stmt.body), False)
+        elif isinstance(stmt, cst.BaseCompoundStatement):
+            # if/try/with/for/while at module level still bind module-level names.
+            for block in _blocks_of(stmt):
+                yield from _iter_statements(block, top)
+
+
+def _block(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    if isinstance(suite, cst.IndentedBlock):
+        return suite.body
+    return [cst.SimpleStatementLine(body=suite.body)] if isinstance(suite, cst.SimpleStatementSuite) else []
+
+
+def _blocks_of(stmt: cst.BaseCompoundStatement) -> Iterator[Sequence[cst.CSTNode]]:
+    yield _block(stmt.body)
+    for attr in ("orelse", "finalbody"):
+        extra = getattr(stmt, attr, None)
+        while extra is not None:
+            if isinstance(extra, cst.If):  # elif chain
+                yield _block(extra.body)
+                extra = extra.orelse
+                continue
+            yield _block(extra.body)
+            break
+    for handler in getattr(stmt, "handlers", ()) or ():
+        yield _block(handler.body)
+    if isinstance(stmt, cst.Match):
+        for case in stmt.cases:
+            yield _block(case.body)
+
+
+def gather_imports(module: cst.Module, package: Optional[str] = None) -> list[ImportBinding]:
+    bindings: list[ImportBinding] = []
+    for stmt, top in _iter_statements(module.body, True):
+        if isinstance(stmt, cst.Import):
+            for alias in stmt.names:
+                full = _dotted(alias.name)
+                if alias.asname is not None:
+                    local = _dotted(alias.asname.name)
+                    bindings.append(ImportBinding(local, full, top, stmt))
+                else:
+                    head = full.split(".")[0]
+                    bindings.append(ImportBinding(head, head, top, stmt))
+        elif isinstance(stmt, cst.ImportFrom):
+            mod = resolve_relative(package, len(stmt.relative), _dotted(stmt.module))
+            if isinstance(stmt.names, cst.ImportStar):
+                continue
+            for alias in stmt.names:
+                name = _dotted(alias.name)
+                local = _dotted(alias.asname.name) if alias.asname is not None else name
+                qual = f"{mod}.{name}" if mod and not mod.endswith(".") else f"{mod}{name}"
+                bindings.append(ImportBinding(local, qual, top, stmt, from_module=mod))
+    return bindings
+
+
+def _rebinding_pattern(name: str) -> re.Pattern[bytes]:
+    n = re.escape(name.encode())
+    # Conservative: any hit only sends resolution to the exact (slower) tier.
+    return re.compile(
+        rb"\b(?:def|class|global|nonlocal)\s+" + n + rb"\b"
+        rb"|\bas\s+" + n + rb"\b"
+        rb"|(?<![.\w])" + n + rb"\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
+        rb"|\bfor\b[^\n:]*(?<![.\w])" + n + rb"\b[^\n:]*\bin\b"
+        rb"|[(,]\s*\**" + n + rb"\s*[,):=]"
+        rb"|\blambda\b[^:\n]*(?<![.\w])" + n + rb"\b"
+        rb"|:=",
+    )
+
+
+class NameResolver:
+    """Qualified names of ``Name``/``Attribute`` expressions of one module."""
+
+    def __init__(
+        self,
+        wrapper: MetadataWrapper,
+        source: bytes,
+        package: Optional[str] = None,
+    ) -> None:
+        self.wrapper = wrapper
+        self.module = wrapper.module
+        self.source = source
+        self.package = package
+        self.imports = gather_imports(self.module, package)
+        self._by_local: dict[str, list[ImportBinding]] = {}
+        for binding in self.imports:
+            self._by_local.setdefault(binding.local, []).append(binding)
+        self._exact: Optional[dict] = None
+        self._ambiguous: dict[str, bool] = {}
+
+    # -- queries -------------------------------------------------------------
+    def qualified_name(self, node: cst.CSTNode) -> Optional[str]:
+        """The import-qualified name of ``node``, or ``None`` if it is not imported."""
+        dotted = get_full_name_for_node(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if not dotted:
+            return None
+        head, _, rest = dotted.partition(".")
+        bindings = self._by_local.get(head)
+        if not bindings:
+            return None
+        if len(bindings) == 1 and bindings[0].top_level and not self._maybe_rebound(head):
+            qual = bindings[0].qualified
+            return f"{qual}.{rest}" if rest else qual
+        return self._exact_name(node)
+
+    def matches(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> Optional[str]:
+        qual = self.qualified_name(node)
+        return qual if qual in names else None
+
+    def binding_for(self, qualified: str) -> Optional[str]:
+        """Source text that names ``qualified`` through an existing top-level import.
+
+        ``json.dumps`` -> ``"json.dumps"`` after ``import json``, ``"js.dumps"`` after
+        ``import json as js``, ``"dumps"`` after ``from json import dumps``.
+        """
+        best: Optional[tuple[int, str]] = None
+        for binding in self.imports:
+            if not binding.top_level or self._maybe_rebound(binding.local):
+                continue
+            if len(self._by_local.get(binding.local, ())) != 1:
+                continue
+            q = binding.qualified
+            if qualified == q or qualified.startswith(q + "."):
+                rest = qualified[len(q):]
+                text = binding.local + rest
+                # Prefer the longest import (the most specific binding).
+                if best is None or len(q) > best[0]:
+                    best = (len(q), text)
+        return best[1] if best else None
+
+    def is_bound(self, local: str) -> bool:
+        """Whether ``local`` is taken in this module (by an import or otherwise)."""
+        return local in self._by_local or self._maybe_rebound(local)
+
+    # -- tiers ---------------------------------------------------------------
+    def _maybe_rebound(self, name: str) -> bool:
+        hit = self._ambiguous.get(name)
+        if hit is None:
+            pattern = _rebinding_pattern(name)
+            hit = False
+            for match in pattern.finditer(self.source):
+                text = match.group(0)
+                if text == b":=":
+                    hit = True
+                    break
+                # ``import x as name`` / ``from m import x as name`` are import bindings,
+                # already in the table; everything else may shadow.
+                line_start = self.source.rfind(b"\n", 0, match.start()) + 1
+                line = self.source[line_start : match.end()]
+                if text.startswith(b"as") and re.match(rb"\s*(from\s+\S+\s+)?import\b", line):
+                    continue
+                hit = True
+                break
+            self._ambiguous[name] = hit
+        return hit
+
+    def _exact_name(self, node: cst.CSTNode) -> Optional[str]:
+        if self._exact is None:
+            self._exact = dict(self.wrapper.resolve(QualifiedNameProvider))
+        names = self._exact.get(node, set())
+        imported = [q.name for q in names if q.source == QualifiedNameSource.IMPORT]
+        if len(imported) == 1 and len(names) == 1:
+            return self._absolutise(imported[0])
+        return None
+
+    def _absolutise(self, name: str) -> str:
+        if not name.startswith("."):
+            return name
+        dots = len(name) - len(name.lstrip("."))
+        return resolve_relative(self.package, dots, name[dots:])

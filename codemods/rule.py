@@ -1,0 +1,106 @@
+"""What a rule is, what it reports, and what it may ask of the file it runs on.
+
+A rule is a read-only LibCST visitor. All selected rules walk one parsed tree in a
+single batched traversal; none of them edits the tree. A rule *reports* a change at a
+node, optionally with an edit (a function from the node as it is after inner edits to
+its replacement). The engine applies every accepted edit in one transform afterwards,
+innermost first, so two rules may rewrite nested nodes (an API rule rewriting a call
+whose ``backend_config`` argument another rule serialised) without knowing of each
+other.
+
+Safety follows ruff's model:
+
+* ``safe``   - the rewrite is equivalent on the target jax; applied by default.
+* ``unsafe`` - it needs the user's judgement; applied only with ``--unsafe-fixes``.
+* ``manual`` - no faithful rewrite exists; a report entry with guidance, no edit
+  (``--annotate`` writes it as a ``# TODO(ccmigrate): ...`` comment on the site).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import TYPE_CHECKING, Callable, ClassVar, Optional, Union
+
+import libcst as cst
+
+if TYPE_CHECKING:  # pragma: no cover
+    from codemods.context import FileContext
+
+
+class Safety(str, enum.Enum):
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    MANUAL = "manual"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+Edit = Callable[[cst.CSTNode], Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]]
+
+
+@dataclasses.dataclass
+class Change:
+    """One finding at one site, with or without an edit."""
+
+    rule: str
+    safety: Safety
+    message: str
+    line: int = 0
+    column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+    before: str = ""
+    after: Optional[str] = None
+    #: Whether the edit was written into the new text (false for manual changes,
+    #: unsafe ones without ``--unsafe-fixes``, and suppressed ones).
+    applied: bool = False
+    #: What the custom call's kernel receives after the change, when it changes.
+    kernel_receives: Optional[str] = None
+
+    def to_json(self) -> dict:
+        data = dataclasses.asdict(self)
+        data["safety"] = self.safety.value
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Change":
+        data = dict(data)
+        data["safety"] = Safety(data["safety"])
+        return cls(**data)
+
+
+class Rule(cst.BatchableCSTVisitor):
+    """Base class of every rule in :mod:`codemods.rules`.
+
+    Subclasses set :attr:`name`, :attr:`summary` and :attr:`triggers`, and implement
+    ``visit_*``/``leave_*`` methods that call :meth:`FileContext.report`. The class
+    docstring is the rule's documentation: what it rewrites, why, before/after.
+    """
+
+    #: Rule code used by ``--select``/``--ignore``, reports and suppressions.
+    name: ClassVar[str] = ""
+    #: One line for ``ccmigrate rules``.
+    summary: ClassVar[str] = ""
+    #: Byte strings of which at least one must occur in a file for the rule to run
+    #: on it. This is the cheap text test that keeps most files from being parsed,
+    #: so it must be a superset test: never miss a file the rule would change.
+    triggers: ClassVar[tuple[bytes, ...]] = ()
+
+    def __init__(self, ctx: "FileContext") -> None:
+        super().__init__()
+        self.ctx = ctx
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        safety: Safety,
+        message: str,
+        edit: Optional[Edit] = None,
+        *,
+        kernel_receives: Optional[str] = None,
+    ) -> Change:
+        return self.ctx.report(
+            self.name, node, safety, message, edit, kernel_receives=kernel_receives
+        )

@@ -1,0 +1,483 @@
+"""``backend-config``: serialise every ``backend_config`` jax cannot take as it is.
+
+What it rewrites
+    The ``backend_config`` of ``custom_call`` (``jax.interpreters.mlir``, the private
+    ``jax._src.interpreters.mlir``, ``jaxlib.hlo_helpers``, ``jaxlib.mhlo_helpers``), of
+    ``jax.ffi.ffi_lowering`` / ``build_ffi_lowering_function`` called with an
+    ``api_version`` below 4, and ``ffi_call(..., legacy_backend_config=...)``.
+
+Why
+    jax's custom-call builder accepts ``backend_config`` only as ``None``, ``str``,
+    ``bytes`` or a dict of MLIR attributes. Anything else fails when the function is
+    lowered: ``ValueError: custom_call backend_config unexpected type: ...`` for a list,
+    number, dataclass or protobuf message, ``RuntimeError: std::bad_cast`` for a dict
+    of plain values (``TypeError: unhashable type`` through ``ffi_call``).
+
+How (api_version 1-3: the kernel gets an opaque byte string)
+    ========================================  ===============================================
+    config expression                          becomes
+    ========================================  ===============================================
+    dict / list / tuple / number / bool        ``json.dumps(v, sort_keys=True,
+    literal, ``dict(...)``, a name bound       separators=(",", ":"))`` - the same bytes
+    once to one of those                       whatever the dict's insertion order
+    instance of a ``@dataclass`` defined or    ``json.dumps(dataclasses.asdict(v), ...)``
+    imported in the module
+    message built from a ``*_pb2`` module      ``v.SerializeToString(deterministic=True)``
+    ========================================  ===============================================
+
+    With an explicit ``api_version=4`` (typed FFI) a dict of plain values is not turned
+    into JSON: its values are wrapped in ``mlir.ir_attribute(...)`` inside the lowering
+    rule, which is the form typed FFI handlers decode.
+
+Left alone
+    ``str``/``bytes`` literals, f-strings, ``None``, ``json.dumps(...)``,
+    ``.SerializeToString(...)``, ``.encode()``, ``.tobytes()``, ``struct.pack(...)``, and
+    dicts whose values are MLIR attributes (``ir.*Attr.get``, ``mlir.i64_attr``,
+    ``mlir.ir_attribute``...): those are already valid. Nothing is serialised twice.
+
+    A value whose type cannot be proven (a parameter, an attribute read, a call) is
+    reported for review with the reason. ``--unsafe-fixes`` routes it instead through a
+    small runtime serialiser written into the module once, which passes ``str``/``bytes``
+    through unchanged.
+
+Before::
+
+    return mlir.custom_call("scale", result_types=[t], operands=[x],
+                            backend_config={"mode": "fast", "alpha": 2.0}).results
+
+After::
+
+    return mlir.custom_call("scale", result_types=[t], operands=[x],
+                            backend_config=json.dumps({"mode": "fast", "alpha": 2.0}, sort_keys=True, separators=(",", ":"))).results
+
+The kernel now receives the JSON text ``{"alpha":2.0,"mode":"fast"}``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Optional
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codemods.rule import Rule, Safety
+
+CUSTOM_CALL = frozenset(
+    {
+        "jax.interpreters.mlir.custom_call",
+        "jax._src.interpreters.mlir.custom_call",
+        "jaxlib.hlo_helpers.custom_call",
+        "jaxlib.mhlo_helpers.custom_call",
+    }
+)
+#: Old ``hlo_helpers``/``mhlo_helpers`` signature: backend_config was 6th positional.
+POSITIONAL_CONFIG = frozenset({"jaxlib.hlo_helpers.custom_call", "jaxlib.mhlo_helpers.custom_call"})
+FFI_LOWERING = frozenset(
+    {
+        f"{prefix}.{fn}"
+        for prefix in ("jax.ffi", "jax.extend.ffi", "jax._src.ffi")
+        for fn in ("ffi_lowering", "build_ffi_lowering_function")
+    }
+)
+FFI_CALL = frozenset({"jax.ffi.ffi_call", "jax.extend.ffi.ffi_call", "jax._src.ffi.ffi_call"})
+
+HELPER = "_ccmigrate_backend_config"
+HELPER_CODE = f'''
+def {HELPER}(value):
+    """Serialise a custom-call backend_config to the str/bytes jax accepts (added by ccmigrate)."""
+    import dataclasses
+    import json
+
+    if value is None or isinstance(value, (str, bytes)):
+        return value
+    if hasattr(value, "SerializeToString"):
+        return value.SerializeToString(deterministic=True)
+    if isinstance(value, dict) and value and all(type(v).__module__.startswith("jaxlib.mlir") for v in value.values()):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = dataclasses.asdict(value)
+
+    def _default(obj):
+        if hasattr(obj, "tolist"):
+            return obj.tolist()
+        if isinstance(obj, (set, frozenset)):
+            return sorted(obj)
+        raise TypeError(f"backend_config value of type {{type(obj).__name__}} is not JSON serialisable")
+
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=_default)
+'''.strip()
+
+JSON_KW = 'sort_keys=True, separators=(",", ":")'
+RECEIVES_JSON = "a JSON string (keys sorted, compact separators)"
+RECEIVES_PROTO = "the message's serialised bytes (SerializeToString(deterministic=True))"
+RECEIVES_TYPED = "typed FFI attributes (a dictionary of MLIR attributes)"
+
+# Calls and methods whose result is already str/bytes (or an MLIR attribute).
+SERIALISED_CALLS = frozenset(
+    {
+        "json.dumps", "pickle.dumps", "struct.pack", "base64.b64encode", "zlib.compress",
+        "google.protobuf.json_format.MessageToJson", "builtins.str", "builtins.bytes",
+    }
+)
+SERIALISED_METHODS = frozenset(
+    {"SerializeToString", "SerializePartialToString", "encode", "decode", "tobytes", "to_json",
+     "hex", "format", "join", "dumps", "pack", "tostring"}
+)
+MLIR_ATTR_FUNCS = frozenset({"ir_attribute", "i32_attr", "i64_attr", "dense_int_array", "dense_int_elements",
+                             "dense_bool_elements", "dense_bool_array", "string_attr", "bool_attr",
+                             "f32_attr", "f64_attr", "flat_symbol_ref_attr"})
+
+
+class Kind:
+    PASS = "pass"          # already valid
+    ATTRS = "attrs"        # dict of MLIR attributes: valid typed-FFI form
+    JSON = "json"          # plain data: serialise with json.dumps
+    DATACLASS = "dataclass"
+    PROTO = "proto"
+    UNKNOWN = "unknown"
+
+
+class BackendConfig(Rule):
+    __doc__ = __doc__
+    name = "backend-config"
+    summary = "Serialise dict/list/number/dataclass/protobuf backend_config values jax rejects."
+    triggers = (b"backend_config",)
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.function_depth = 0
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.function_depth += 1
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.function_depth -= 1
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.ctx.qualified_name(node.func)
+        if qual is None:
+            return
+        if qual in CUSTOM_CALL:
+            value = _keyword(node, "backend_config")
+            if value is None and qual in POSITIONAL_CONFIG:
+                positional = [a for a in node.args if a.keyword is None and not a.star]
+                value = positional[5].value if len(positional) > 5 else None
+            api = _api_version(node, "api_version", default=2)
+            where = qual.rsplit(".", 1)[0] + ".custom_call"
+        elif qual in FFI_LOWERING:
+            value = _keyword(node, "backend_config")
+            api = _api_version(node, "api_version", default=4)
+            where = qual
+        elif qual in FFI_CALL:
+            value = _keyword(node, "legacy_backend_config")
+            api = 3  # legacy_backend_config is always an opaque string
+            where = qual
+        else:
+            return
+        if value is not None:
+            self.check(value, api, where)
+
+    # -- classification -------------------------------------------------------
+    def check(self, value: cst.BaseExpression, api: Optional[int], where: str) -> None:
+        kind, detail = self.classify(value)
+        if kind in (Kind.PASS,):
+            return
+        if kind == Kind.ATTRS:
+            if api is not None and api < 4 and where.endswith("ffi_lowering"):
+                self.report(value, Safety.MANUAL, f"{where} with api_version={api} needs a str/bytes backend_config; this dict of MLIR attributes is only valid with api_version=4")
+            return
+        if api == 4 or (api is None and where in FFI_LOWERING):
+            self.check_typed(value, kind, detail, where, api)
+            return
+        if kind == Kind.JSON:
+            safety = Safety.UNSAFE if detail == "lossy" else Safety.SAFE
+            extra = " (tuples become lists and non-string keys become strings: review)" if detail == "lossy" else ""
+            self.report(
+                value,
+                safety,
+                f"{detail if detail != 'lossy' else 'value'} passed as backend_config to {where} is not str/bytes; serialised with json.dumps{extra}",
+                self._json_edit(dataclass=False),
+                kernel_receives=RECEIVES_JSON,
+            )
+        elif kind == Kind.DATACLASS:
+            self.report(
+                value,
+                Safety.SAFE,
+                f"dataclass {detail} passed as backend_config to {where}; serialised as JSON of dataclasses.asdict",
+                self._json_edit(dataclass=True),
+                kernel_receives=RECEIVES_JSON,
+            )
+        elif kind == Kind.PROTO:
+            self.report(
+                value,
+                Safety.SAFE,
+                f"protobuf message {detail} passed as backend_config to {where}; serialised with SerializeToString(deterministic=True)",
+                _proto_edit,
+                kernel_receives=RECEIVES_PROTO,
+            )
+        else:
+            self.report(
+                value,
+                Safety.UNSAFE,
+                f"cannot prove the type of backend_config {detail} passed to {where}; review it, "
+                f"or run with --unsafe-fixes to route it through {HELPER}() (str/bytes pass through unchanged)",
+                self._helper_edit,
+                kernel_receives=f"the result of {HELPER}() (JSON for plain data, bytes for protobuf, unchanged str/bytes)",
+            )
+
+    def check_typed(self, value: cst.BaseExpression, kind: str, detail: str, where: str, api: Optional[int]) -> None:
+        """api_version 4: a dict of plain values becomes a dict of MLIR attributes."""
+        resolved = self._resolve_name(value)
+        if kind == Kind.JSON and isinstance(resolved, cst.Dict) and self.function_depth > 0:
+            self.report(
+                value,
+                Safety.SAFE,
+                f"dict of plain values passed as backend_config to {where} with api_version=4; "
+                "values wrapped in mlir.ir_attribute (typed FFI attributes, built inside the lowering rule)",
+                self._typed_edit(isinstance(value, cst.Dict)),
+                kernel_receives=RECEIVES_TYPED,
+            )
+            return
+        reason = (
+            "attributes can only be built inside a lowering rule" if self.function_depth == 0
+            else f"{detail} cannot become typed FFI attributes"
+        )
+        self.report(
+            value,
+            Safety.MANUAL,
+            f"backend_config {detail} passed to {where} with api_version=4 must be a dict of MLIR attributes; "
+            f"{reason}: pass the values as keyword attributes of the ffi_lowering call, or use an api_version < 4 with a serialised string",
+        )
+
+    def classify(self, value: cst.BaseExpression, depth: int = 0) -> tuple[str, str]:
+        code = _short(self.ctx.module.code_for_node(value))
+        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return Kind.PASS, code
+        if isinstance(value, cst.Name):
+            if value.value == "None":
+                return Kind.PASS, code
+            if value.value in ("True", "False"):
+                return Kind.JSON, "bool literal"
+            bound = self.ctx.value_bound_once(value) if depth < 4 else None
+            if bound is None:
+                return Kind.UNKNOWN, f"`{code}` (not bound once to a literal in its scope)"
+            kind, detail = self.classify(bound, depth + 1)
+            if kind == Kind.UNKNOWN:
+                return kind, f"`{code}` (bound to {detail})"
+            return kind, (detail if kind in (Kind.DATACLASS, Kind.PROTO) else f"`{code}`" if detail != "lossy" else detail)
+        if isinstance(value, (cst.Integer, cst.Float)) or (
+            isinstance(value, cst.UnaryOperation) and isinstance(value.expression, (cst.Integer, cst.Float))
+        ):
+            return Kind.JSON, "number literal"
+        if isinstance(value, cst.Dict):
+            if value.elements and self._all_attrs(value):
+                return Kind.ATTRS, code
+            if not value.elements:
+                return Kind.ATTRS, code  # an empty dict is a (vacuous) typed-FFI config
+            return Kind.JSON, "lossy" if _lossy(value) else "dict literal"
+        if isinstance(value, (cst.List, cst.Tuple)):
+            return Kind.JSON, "lossy" if isinstance(value, cst.Tuple) or _lossy(value) else "list literal"
+        if isinstance(value, cst.Call):
+            return self._classify_call(value, code)
+        return Kind.UNKNOWN, f"`{code}` ({_describe(value)})"
+
+    def _classify_call(self, call: cst.Call, code: str) -> tuple[str, str]:
+        func = call.func
+        dotted = get_full_name_for_node(func) or ""
+        qual = self.ctx.qualified_name(func)
+        if isinstance(func, cst.Name) and func.value == HELPER:
+            return Kind.PASS, code
+        if isinstance(func, cst.Name) and func.value in ("dict", "str", "bytes", "repr") and not self.ctx.names.is_bound(func.value):
+            return (Kind.JSON, "dict(...) call") if func.value == "dict" else (Kind.PASS, code)
+        if qual in SERIALISED_CALLS:
+            return Kind.PASS, code
+        if isinstance(func, cst.Attribute) and func.attr.value in SERIALISED_METHODS:
+            return Kind.PASS, code
+        if _is_attr_constructor(qual or dotted):
+            return Kind.PASS, code
+        if qual and any(part.endswith("_pb2") for part in qual.split(".")[:-1]):
+            return Kind.PROTO, f"`{qual.rsplit('.', 1)[-1]}`"
+        if isinstance(func, cst.Name):
+            cls = self.ctx.class_def(func)
+            if cls is not None and _is_dataclass_def(cls):
+                return Kind.DATACLASS, f"`{func.value}`"
+        if qual and self._imported_dataclass(qual):
+            return Kind.DATACLASS, f"`{qual.rsplit('.', 1)[-1]}`"
+        return Kind.UNKNOWN, f"`{code}` (the result of a call)"
+
+    def _all_attrs(self, value: cst.Dict) -> bool:
+        for element in value.elements:
+            if not isinstance(element, cst.DictElement) or not isinstance(element.value, cst.Call):
+                return False
+            func = element.value.func
+            if not _is_attr_constructor(self.ctx.qualified_name(func) or get_full_name_for_node(func) or ""):
+                return False
+        return True
+
+    def _resolve_name(self, value: cst.BaseExpression) -> cst.BaseExpression:
+        if isinstance(value, cst.Name):
+            return self.ctx.value_bound_once(value) or value
+        return value
+
+    def _imported_dataclass(self, qual: str) -> bool:
+        module, _, cls = qual.rpartition(".")
+        path = _module_file(self.ctx.path, self.ctx.package, module)
+        return path is not None and _file_defines_dataclass(path, cls)
+
+    # -- edits -------------------------------------------------------------------
+    def _json_edit(self, dataclass: bool):
+        dumps = self.ctx.name_for("json.dumps")
+        asdict = self.ctx.name_for("dataclasses.asdict") if dataclass else None
+
+        def edit(node: cst.CSTNode) -> cst.CSTNode:
+            inner = cst.Call(cst.parse_expression(asdict), [cst.Arg(node)]) if asdict else node
+            template = cst.parse_expression(f"{dumps}(__value__, {JSON_KW})")
+            return template.with_changes(args=[cst.Arg(inner), *template.args[1:]])
+
+        return edit
+
+    def _helper_edit(self, node: cst.CSTNode) -> cst.CSTNode:
+        self.ctx.add_helper(HELPER, HELPER_CODE)
+        return cst.Call(cst.Name(HELPER), [cst.Arg(node)])
+
+    def _typed_edit(self, literal: bool):
+        attr = self._ir_attribute_name()
+
+        def edit(node: cst.CSTNode) -> cst.CSTNode:
+            if literal and isinstance(node, cst.Dict):
+                wrapped = []
+                for element in node.elements:
+                    if isinstance(element, cst.DictElement):
+                        call = cst.Call(cst.parse_expression(attr), [cst.Arg(element.value)])
+                        element = element.with_changes(value=call)
+                    wrapped.append(element)
+                return node.with_changes(elements=wrapped)
+            return cst.parse_expression(f"{{_k: {attr}(_v) for _k, _v in __x__.items()}}").visit(_Substitute(node))
+
+        return edit
+
+    def _ir_attribute_name(self) -> str:
+        public = "jax.interpreters.mlir.ir_attribute"  # public from jax 0.7.1
+        private = "jax._src.interpreters.mlir.ir_attribute"
+        wanted = (public, private) if self.ctx.options.target_jax >= (0, 7, 1) else (private,)
+        spelt = [t for t in (self.ctx.names.binding_for(c) for c in wanted) if t is not None]
+        if spelt:
+            return min(spelt, key=len)  # the most specific binding in scope
+        return self.ctx.name_for(wanted[0])
+
+
+class _Substitute(cst.CSTTransformer):
+    def __init__(self, value: cst.CSTNode) -> None:
+        super().__init__()
+        self.value = value
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name):
+        return self.value if original_node.value == "__x__" else updated_node
+
+
+def _proto_edit(node: cst.CSTNode) -> cst.CSTNode:
+    receiver = node if isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else cst.parse_expression(f"({cst.Module([]).code_for_node(node)})")
+    return cst.parse_expression("__x__.SerializeToString(deterministic=True)").visit(_Substitute(receiver))
+
+
+def _keyword(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    return None
+
+
+def _api_version(call: cst.Call, keyword: str, default: int) -> Optional[int]:
+    value = _keyword(call, keyword)
+    if value is None:
+        return default
+    if isinstance(value, cst.Integer):
+        return int(value.evaluated_value)
+    return None
+
+
+def _is_attr_constructor(name: str) -> bool:
+    parts = name.split(".")
+    if not parts:
+        return False
+    if parts[-1] in MLIR_ATTR_FUNCS:
+        return True
+    # ir.IntegerAttr.get(...), ir.StringAttr.get(...), ir.DictAttr.get(...), ir.TypeAttr.get(...)
+    return len(parts) >= 2 and parts[-2].endswith("Attr") and parts[-1].startswith("get")
+
+
+def _lossy(node: cst.CSTNode) -> bool:
+    """Tuples and non-string keys do not survive a JSON round trip unchanged."""
+    if isinstance(node, cst.Tuple):
+        return True
+    if isinstance(node, cst.Dict):
+        for element in node.elements:
+            if isinstance(element, cst.DictElement):
+                if not isinstance(element.key, (cst.SimpleString, cst.ConcatenatedString)):
+                    return True
+                if _lossy(element.value):
+                    return True
+        return False
+    if isinstance(node, cst.List):
+        return any(_lossy(e.value) for e in node.elements if isinstance(e, cst.Element))
+    return False
+
+
+def _is_dataclass_def(cls: cst.ClassDef) -> bool:
+    for decorator in cls.decorators:
+        target = decorator.decorator
+        if isinstance(target, cst.Call):
+            target = target.func
+        name = get_full_name_for_node(target) or ""
+        if name.rsplit(".", 1)[-1] == "dataclass":
+            return True
+    return False
+
+
+def _module_file(path: str, package: Optional[str], module: str) -> Optional[str]:
+    """File of ``module`` inside the project that holds ``path``, if it is there."""
+    directory = os.path.dirname(os.path.abspath(path))
+    depth = len(package.split(".")) if package else 0
+    root = directory
+    for _ in range(depth):
+        root = os.path.dirname(root)
+    base = os.path.join(root, *module.split("."))
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def _file_defines_dataclass(path: str, cls: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                if name == "dataclass":
+                    return True
+    return False
+
+
+def _short(code: str, limit: int = 60) -> str:
+    code = " ".join(code.split())
+    return code if len(code) <= limit else code[: limit - 3] + "..."
+
+
+def _describe(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.Attribute):
+        return "an attribute read"
+    if isinstance(node, cst.Subscript):
+        return "a subscript"
+    if isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
+        return "an operator expression"
+    if isinstance(node, cst.IfExp):
+        return "a conditional expression"
+    return type(node).__name__
