@@ -1,0 +1,56 @@
+"""Shared test helpers: run the real CLI, and lower modules with the real jax."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from typing import Sequence
+
+from codemods.cli import build_parser, parse_version
+from codemods.context import Options
+from codemods.engine import process_source
+from codemods.rules import select_rules
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TESTDATA = os.path.join(ROOT, "testdata")
+ARGS_MARK = b"# ccmigrate-args:"
+
+
+def fixture_args(source: bytes) -> list[str]:
+    """Flags a fixture asks for on its first line: ``# ccmigrate-args: --unsafe-fixes``."""
+    first = source.split(b"\n", 1)[0]
+    if first.startswith(ARGS_MARK):
+        return shlex.split(first[len(ARGS_MARK):].decode())
+    return []
+
+
+def options_from(args: Sequence[str]) -> tuple[Options, frozenset | None, frozenset]:
+    ns = build_parser().parse_args(["diff", *args, "x.py"])
+    options = Options(
+        target_jax=ns.target_jax or parse_version("0.10.2"),
+        unsafe_fixes=ns.unsafe_fixes,
+        annotate=ns.annotate,
+    )
+    return options, ns.select, ns.ignore
+
+
+def rewrite_source(source: bytes, path: str = "fixture.py", args: Sequence[str] = ()):
+    """Run the selected rules on ``source`` as ``ccmigrate diff ARGS`` would."""
+    options, select, ignore = options_from(args)
+    return process_source(path, source, select_rules(select, ignore), options)
+
+
+def ccmigrate(*args: str, cwd: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The real command line, in a subprocess, as a user runs it."""
+    full_env = {**os.environ, **(env or {})}
+    full_env["PYTHONPATH"] = ROOT + os.pathsep + full_env.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "codemods", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )

@@ -1,0 +1,66 @@
+"""Every rule fixture: ``testdata/rules/<rule>/<case>.py`` rewritten must equal
+``<case>.expected.py`` beside it, and the expected output must be a fixed point.
+
+A fixture's first line may carry flags: ``# ccmigrate-args: --unsafe-fixes --target-jax 0.6``.
+A case without an ``.expected.py`` file must come out unchanged.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import pytest
+
+from codemods.rules import all_rules
+from tests.helpers import TESTDATA, fixture_args, rewrite_source
+
+RULES_DIR = os.path.join(TESTDATA, "rules")
+
+
+def _cases():
+    for path in sorted(glob.glob(os.path.join(RULES_DIR, "*", "*.py"))):
+        if path.endswith(".expected.py"):
+            continue
+        rule = os.path.basename(os.path.dirname(path))
+        yield pytest.param(path, id=f"{rule}/{os.path.basename(path)[:-3]}")
+
+
+def _expected_path(path: str) -> str:
+    return path[:-3] + ".expected.py"
+
+
+@pytest.mark.parametrize("path", list(_cases()))
+def test_fixture(path: str) -> None:
+    with open(path, "rb") as fh:
+        source = fh.read()
+    args = fixture_args(source)
+    rule = os.path.basename(os.path.dirname(path))
+    if "--select" not in args:
+        args = [*args, "--select", rule]
+    result = rewrite_source(source, path, args)
+    assert result.error is None, result.error
+    expected_path = _expected_path(path)
+    if os.path.exists(expected_path):
+        with open(expected_path, "rb") as fh:
+            expected = fh.read()
+    else:
+        expected = source
+    actual = result.updated if result.updated is not None else source
+    assert actual.decode() == expected.decode()
+    again = rewrite_source(expected, path, args)
+    assert again.error is None, again.error
+    assert again.updated is None, "the expected output is not a fixed point"
+
+
+def test_every_rule_has_fixtures() -> None:
+    for rule in all_rules():
+        folder = os.path.join(RULES_DIR, rule.name)
+        assert glob.glob(os.path.join(folder, "*.expected.py")), f"rule {rule.name} has no fixtures in {folder}"
+
+
+def test_every_rule_is_documented() -> None:
+    for rule in all_rules():
+        doc = rule.__doc__ or ""
+        assert rule.name and rule.summary and rule.triggers, rule
+        assert len(doc.strip().splitlines()) >= 5, f"rule {rule.name} needs a docstring: what, why, before/after"
