@@ -223,6 +223,8 @@ class NameResolver:
         if self._exact is None:
             self._exact = dict(self.wrapper.resolve(QualifiedNameProvider))
         names = self._exact.get(node, set())
+        if callable(names):  # QualifiedNameProvider computes each node's names lazily
+            names = names()
         imported = [q.name for q in names if q.source == QualifiedNameSource.IMPORT]
         if len(imported) == 1 and len(names) == 1:
             return self._absolutise(imported[0])

@@ -71,6 +71,9 @@ class Change:
         return cls(**data)
 
 
+_VISITOR_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 class Rule(cst.BatchableCSTVisitor):
     """Base class of every rule in :mod:`codemods.rules`.
 
@@ -91,6 +94,14 @@ class Rule(cst.BatchableCSTVisitor):
     def __init__(self, ctx: "FileContext") -> None:
         super().__init__()
         self.ctx = ctx
+
+    def get_visitors(self):
+        # LibCST scans every member of the instance for visit_/leave_ methods on each
+        # call (~1,600 members); a rule class's methods never change, so scan it once.
+        names = _VISITOR_NAMES.get(type(self))
+        if names is None:
+            names = _VISITOR_NAMES[type(self)] = tuple(super().get_visitors())
+        return {name: getattr(self, name) for name in names}
 
     def report(
         self,

@@ -1,0 +1,24 @@
+"""Dataclass instances become JSON of asdict; protobuf messages their deterministic bytes."""
+import dataclasses
+
+from google.protobuf import struct_pb2
+from jax._src.interpreters import mlir
+
+from . import kernel_pb2
+import json
+
+
+@dataclasses.dataclass(frozen=True)
+class TileConfig:
+    tile: int = 128
+    mode: str = "fast"
+
+
+def lower(ctx, x, *, tile):
+    t = mlir.aval_to_ir_type(ctx.avals_out[0])
+    cfg = TileConfig(tile=tile)
+    mlir.custom_call("a", result_types=[t], operands=[x], backend_config=json.dumps(dataclasses.asdict(cfg), sort_keys=True, separators=(",", ":")))
+    mlir.custom_call("b", result_types=[t], operands=[x], backend_config=json.dumps(dataclasses.asdict(TileConfig()), sort_keys=True, separators=(",", ":")))
+    msg = kernel_pb2.KernelConfig(alpha=2.0)
+    mlir.custom_call("c", result_types=[t], operands=[x], backend_config=msg.SerializeToString(deterministic=True))
+    return mlir.custom_call("d", result_types=[t], operands=[x], backend_config=struct_pb2.Value(number_value=1.0).SerializeToString(deterministic=True))

@@ -1,0 +1,15 @@
+"""Comments and line breaks inside the call survive the rewrite."""
+from jaxlib import hlo_helpers
+
+
+def lower(ctx, x):
+    return hlo_helpers.custom_call(
+        b"legacy_target",
+        result_types=[],
+        operands=[x],
+        backend_config={  # opaque to XLA
+            "alpha": 2.0,  # scale
+            # the kernel reads the mode first
+            "mode": "fast",
+        },
+    )
