@@ -6,8 +6,6 @@ import dataclasses
 from typing import Optional
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, ScopeProvider
 
 from codemods.names import NameResolver
@@ -54,11 +52,28 @@ class FileContext:
         self.wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         self.names = NameResolver(self.wrapper, source, package)
         self.findings: list[Finding] = []
-        self.codemod_context = CodemodContext(filename=path, full_package_name=package)
+        self._codemod_context = None
         self.helpers: dict[str, str] = {}
         self._scopes: Optional[dict] = None
         self._parents: Optional[dict] = None
         self._pending_imports: set[tuple[str, Optional[str], Optional[str]]] = set()
+
+    @property
+    def codemod_context(self):
+        """LibCST's codemod context, where its import visitors collect pending work.
+
+        Created on first use: ``libcst.codemod`` pulls in ``libcst.matchers``, about a
+        second of import time that a run which changes nothing should not pay.
+        """
+        if self._codemod_context is None:
+            from libcst.codemod import CodemodContext
+
+            self._codemod_context = CodemodContext(filename=self.path, full_package_name=self.package)
+        return self._codemod_context
+
+    @property
+    def has_pending_imports(self) -> bool:
+        return self._codemod_context is not None
 
     # -- reporting -----------------------------------------------------------
     def report(
@@ -111,10 +126,14 @@ class FileContext:
         key = (module, obj, asname)
         if key not in self._pending_imports:
             self._pending_imports.add(key)
+            from libcst.codemod.visitors import AddImportsVisitor
+
             AddImportsVisitor.add_needed_import(self.codemod_context, module, obj, asname)
 
     def remove_import_if_unused(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
         """Drop ``import module`` / ``from module import obj`` once nothing uses it."""
+        from libcst.codemod.visitors import RemoveImportsVisitor
+
         RemoveImportsVisitor.remove_unused_import(self.codemod_context, module, obj, asname)
 
     def add_helper(self, name: str, code: str) -> str:

@@ -25,7 +25,6 @@ import re
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from codemods.context import FileContext, Finding, Options
@@ -150,10 +149,13 @@ def rewrite(ctx: FileContext) -> Optional[cst.Module]:
     for finding in (f for group in edits.values() for f in group):
         finding.change.applied = True
     module = _add_helpers(module, ctx.helpers)
-    if AddImportsVisitor.CONTEXT_KEY in ctx.codemod_context.scratch:
-        module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
-    if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
-        module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
+    if ctx.has_pending_imports:
+        from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+        if AddImportsVisitor.CONTEXT_KEY in ctx.codemod_context.scratch:
+            module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
+        if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+            module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
     return module
 
 

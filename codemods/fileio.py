@@ -48,26 +48,55 @@ def write_atomic(path: str, data: bytes, expected: bytes) -> None:
     name = os.path.basename(path)
     temp = os.path.join(directory, f".{name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
     fd = _open_anonymous(directory)
-    named = fd is None
-    if named:
+    if fd is not None:
+        try:
+            _fill(fd, data, st.st_mode)
+            _link_anonymous(fd, directory, os.path.basename(temp))
+        except OSError:
+            # Some file systems accept O_TMPFILE but not linking it: use a named file.
+            fd = None
+        finally:
+            if fd is not None:
+                os.close(fd)
+    if fd is None:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            _fill(fd, data, st.st_mode)
+        except BaseException:
+            os.close(fd)
+            _unlink_quietly(temp)
+            raise
+        os.close(fd)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fchmod(fd, stat.S_IMODE(st.st_mode))
-        os.fsync(fd)
-        if not named:
-            os.link(f"/proc/self/fd/{fd}", temp, follow_symlinks=True)
         os.replace(temp, path)
     except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+        _unlink_quietly(temp)
         raise
+
+
+def _fill(fd: int, data: bytes, mode: int) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fchmod(fd, stat.S_IMODE(mode))
+    os.fsync(fd)
+
+
+def _link_anonymous(fd: int, directory: str, name: str) -> None:
+    # Linking /proc/self/fd/N needs linkat(AT_SYMLINK_FOLLOW); os.link only uses
+    # linkat when a dir_fd is given.
+    dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.link(f"/proc/self/fd/{fd}", name, dst_dir_fd=dir_fd, follow_symlinks=True)
     finally:
-        os.close(fd)
+        os.close(dir_fd)
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _open_anonymous(directory: str):
