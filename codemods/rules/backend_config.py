@@ -192,12 +192,14 @@ class BackendConfig(Rule):
             self.check_typed(value, kind, detail, where, api)
             return
         if kind == Kind.JSON:
-            safety = Safety.UNSAFE if detail == "lossy" else Safety.SAFE
-            extra = " (tuples become lists and non-string keys become strings: review)" if detail == "lossy" else ""
+            unsortable, notes = _json_caveats(self._resolve_name(value))
+            extra = f" ({'; '.join(notes)})" if notes else ""
+            if unsortable:
+                extra += "; its keys mix types that sort_keys cannot order: review"
             self.report(
                 value,
-                safety,
-                f"{detail if detail != 'lossy' else 'value'} passed as backend_config to {where} is not str/bytes; serialised with json.dumps{extra}",
+                Safety.UNSAFE if unsortable else Safety.SAFE,
+                f"{detail} passed as backend_config to {where} is not str/bytes; serialised with json.dumps{extra}",
                 self._json_edit(dataclass=False),
                 kernel_receives=RECEIVES_JSON,
             )
@@ -266,7 +268,7 @@ class BackendConfig(Rule):
             kind, detail = self.classify(bound, depth + 1)
             if kind == Kind.UNKNOWN:
                 return kind, f"`{code}` (bound to {detail})"
-            return kind, (detail if kind in (Kind.DATACLASS, Kind.PROTO) else f"`{code}`" if detail != "lossy" else detail)
+            return kind, (detail if kind in (Kind.DATACLASS, Kind.PROTO) else f"`{code}`")
         if isinstance(value, (cst.Integer, cst.Float)) or (
             isinstance(value, cst.UnaryOperation) and isinstance(value.expression, (cst.Integer, cst.Float))
         ):
@@ -276,9 +278,9 @@ class BackendConfig(Rule):
                 return Kind.ATTRS, code
             if not value.elements:
                 return Kind.ATTRS, code  # an empty dict is a (vacuous) typed-FFI config
-            return Kind.JSON, "lossy" if _lossy(value) else "dict literal"
+            return Kind.JSON, "dict literal"
         if isinstance(value, (cst.List, cst.Tuple)):
-            return Kind.JSON, "lossy" if isinstance(value, cst.Tuple) or _lossy(value) else "list literal"
+            return Kind.JSON, "tuple literal" if isinstance(value, cst.Tuple) else "list literal"
         if isinstance(value, cst.Call):
             return self._classify_call(value, code)
         return Kind.UNKNOWN, f"`{code}` ({_describe(value)})"
@@ -408,21 +410,39 @@ def _is_attr_constructor(name: str) -> bool:
     return len(parts) >= 2 and parts[-2].endswith("Attr") and parts[-1].startswith("get")
 
 
-def _lossy(node: cst.CSTNode) -> bool:
-    """Tuples and non-string keys do not survive a JSON round trip unchanged."""
-    if isinstance(node, cst.Tuple):
-        return True
-    if isinstance(node, cst.Dict):
-        for element in node.elements:
-            if isinstance(element, cst.DictElement):
-                if not isinstance(element.key, (cst.SimpleString, cst.ConcatenatedString)):
-                    return True
-                if _lossy(element.value):
-                    return True
-        return False
-    if isinstance(node, cst.List):
-        return any(_lossy(e.value) for e in node.elements if isinstance(e, cst.Element))
-    return False
+def _json_caveats(node: cst.CSTNode) -> tuple[bool, list[str]]:
+    """What JSON changes in a literal: (keys sort_keys cannot order, notes for the reader).
+
+    Tuples come back as lists and integer keys as strings; the call never lowered with
+    the original value, so this is what the kernel can receive, but the reader should know.
+    """
+    notes: set[str] = set()
+    unsortable = False
+
+    def walk(n: cst.CSTNode) -> None:
+        nonlocal unsortable
+        if isinstance(n, cst.Tuple):
+            notes.add("tuples become JSON arrays")
+        if isinstance(n, cst.Dict):
+            key_kinds = set()
+            for element in n.elements:
+                if isinstance(element, cst.DictElement):
+                    key = element.key
+                    if isinstance(key, (cst.SimpleString, cst.ConcatenatedString)):
+                        key_kinds.add("str")
+                    elif isinstance(key, (cst.Integer, cst.Float)):
+                        key_kinds.add("number")
+                        notes.add("numeric keys become strings")
+                    else:
+                        key_kinds.add(type(key).__name__)
+                    walk(element.value)
+            unsortable = unsortable or len(key_kinds) > 1 or bool(key_kinds - {"str", "number"})
+        elif isinstance(n, (cst.List, cst.Tuple)):
+            for element in n.elements:
+                walk(element.value)
+
+    walk(node)
+    return unsortable, sorted(notes)
 
 
 def _is_dataclass_def(cls: cst.ClassDef) -> bool:

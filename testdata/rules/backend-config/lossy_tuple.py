@@ -1,7 +1,9 @@
-"""Tuples and integer keys do not survive JSON unchanged: unsafe, so left alone by default."""
+"""Tuples and numeric keys have no exact JSON form: serialised, with a note; keys that
+cannot be sorted together (mixed types) need review (unsafe)."""
 from jax._src.interpreters import mlir
 
 
 def lower(ctx, x):
     mlir.custom_call("a", result_types=[], operands=[x], backend_config=(1, 2))
-    return mlir.custom_call("b", result_types=[], operands=[x], backend_config={1: "one"})
+    mlir.custom_call("b", result_types=[], operands=[x], backend_config={1: "one", 2: "two"})
+    return mlir.custom_call("c", result_types=[], operands=[x], backend_config={1: "one", "two": 2})
