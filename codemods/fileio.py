@@ -14,9 +14,11 @@ import ctypes
 import errno
 import functools
 import hashlib
+import io
 import os
 import secrets
 import stat
+import tokenize
 from typing import Optional
 
 from codemods.discovery import TEMP_SUFFIX
@@ -44,6 +46,35 @@ def read_source(path: str) -> bytes:
         raise OSError(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB; skipped")
     with open(path, "rb") as fh:
         return fh.read()
+
+
+def text_problem(source: bytes) -> Optional[str]:
+    """Why ``source`` cannot be Python source text, or ``None``.
+
+    Cheap enough to run on every file, including those no rule needs to parse: a file
+    that cannot be decoded cannot be checked for sites either.
+    """
+    if b"\0" in source:
+        return "binary file (contains NUL bytes); skipped"
+    if source.isascii():
+        return None
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+    except SyntaxError as exc:
+        # An unknown coding cookie, a BOM contradicting it, or undecodable first lines.
+        encoding, cookie_error = "utf-8", exc.msg
+        if cookie_error.startswith("encoding problem"):
+            cookie_error = "the coding declaration contradicts the UTF-8 byte-order mark"
+    else:
+        cookie_error = None
+    try:
+        source.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = source.count(b"\n", 0, exc.start) + 1
+        return f"cannot decode: byte 0x{source[exc.start]:02x} at line {line} is not valid {encoding}"
+    except LookupError:
+        return f"cannot decode: unknown encoding {encoding!r}"
+    return f"cannot decode: {cookie_error}" if cookie_error else None
 
 
 def digest(data: bytes) -> str:
