@@ -289,6 +289,8 @@ def process_path(path: str, rules: Sequence[type[Rule]], options: Options) -> Op
 def read_error(exc: OSError) -> str:
     if isinstance(exc, FileNotFoundError):
         return "file disappeared before it could be read"
+    if exc.errno is None:  # raised by read_source itself, already worded for the user
+        return str(exc)
     return f"cannot read: {exc.strerror or exc}"
 
 
