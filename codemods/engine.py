@@ -16,6 +16,7 @@ Failures are isolated per file and come back as :class:`FileResult` errors.
 
 from __future__ import annotations
 
+import ast
 import concurrent.futures
 import dataclasses
 import gc
@@ -29,7 +30,7 @@ from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvide
 
 from codemods.context import FileContext, Finding, Options
 from codemods.discovery import Found, discover
-from codemods.fileio import read_source
+from codemods.fileio import read_source, text_problem
 from codemods.rule import Change, Rule, Safety
 
 SUPPRESS = re.compile(r"#\s*ccmigrate:\s*ignore(?:\[([^\]]*)\])?")
@@ -238,8 +239,8 @@ def process_source(
     except RewriteError as exc:
         result.error = f"internal error, file not rewritten: {exc}"
     except cst.ParserSyntaxError as exc:
-        result.error = f"cannot parse: {_one_line(exc)}"
-    except (UnicodeDecodeError, LookupError) as exc:
+        result.error = _syntax_error(path, source, exc)
+    except (UnicodeDecodeError, LookupError, SyntaxError) as exc:
         result.error = f"cannot decode: {_one_line(exc)}"
     except RecursionError:
         result.error = "cannot parse: nesting too deep"
@@ -259,6 +260,18 @@ def _self_check(path: str, updated: bytes, rules, options: Options, package) -> 
         raise RewriteError(f"a second pass would change the rewrite again ({where})")
 
 
+def _syntax_error(path: str, source: bytes, exc: cst.ParserSyntaxError) -> str:
+    """Python's own account of a syntax error: it names the right line and the cause."""
+    try:
+        compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as py:
+        where = f"line {py.lineno}" + (f", column {py.offset}" if py.offset else "")
+        return f"syntax error at {where}: {py.msg}"
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return f"cannot parse (syntax the parser does not support): {_one_line(exc)}"
+
+
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip()
     if isinstance(exc, cst.ParserSyntaxError):
@@ -271,16 +284,25 @@ def process_path(path: str, rules: Sequence[type[Rule]], options: Options) -> Op
     try:
         source = read_source(path)
     except OSError as exc:
-        return FileResult(path=path, error=exc.strerror or str(exc))
+        return FileResult(path=path, error=read_error(exc))
     return process_candidate(path, source, rules, options)
+
+
+def read_error(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "file disappeared before it could be read"
+    if exc.errno is None:  # raised by read_source itself, already worded for the user
+        return str(exc)
+    return f"cannot read: {exc.strerror or exc}"
 
 
 def process_candidate(path: str, source: bytes, rules: Sequence[type[Rule]], options: Options) -> Optional[FileResult]:
     chosen = triggered(rules, source)
     if not chosen:
         return None
-    if b"\0" in source:
-        return FileResult(path=path, original=source, error="binary file (contains NUL bytes); skipped")
+    problem = text_problem(source)
+    if problem:
+        return FileResult(path=path, original=source, error=problem)
     return process_source(path, source, chosen, options, package_of(path))
 
 
@@ -326,7 +348,11 @@ def run(
         try:
             source = read_source(path)
         except OSError as exc:
-            results[path] = FileResult(path=path, error=exc.strerror or str(exc))
+            results[path] = FileResult(path=path, error=read_error(exc))
+            continue
+        problem = text_problem(source)
+        if problem:
+            results[path] = FileResult(path=path, original=source, error=problem)
             continue
         if any(t in source for t in triggers):
             candidates.append((path, source))

@@ -7,7 +7,7 @@ import subprocess
 from typing import Iterable, Optional
 
 from codemods.engine import FileResult
-from codemods.fileio import WriteConflict, write_atomic
+from codemods.fileio import ReadOnly, WriteConflict, write_atomic
 
 
 def _git_root(path: str) -> Optional[str]:
@@ -62,7 +62,7 @@ def write_all(results: Iterable[FileResult], allow_dirty: bool = False) -> None:
             continue
         try:
             write_atomic(result.path, result.updated, result.original)
-        except WriteConflict as exc:
+        except (WriteConflict, ReadOnly) as exc:
             result.error = str(exc)
         except FileNotFoundError:
             result.error = "file disappeared before it could be written; not written"
