@@ -78,7 +78,7 @@ def test_missing_path_and_bad_file_are_one_line_each_and_the_run_goes_on(tmp_pat
     assert result.returncode == 2
     errors = [line for line in result.stderr.splitlines() if line.startswith(str(tmp_path)) and ": " in line and "backend-config" not in line]
     assert f"{missing}: no such file or directory" in errors
-    assert any(line.startswith(f"{bad}: cannot parse") for line in errors)
+    assert any(line.startswith(f"{bad}: syntax error at line 1") for line in errors)
     assert len(errors) == 2
     assert broken.read_bytes() == FIXED
     assert bad.read_bytes() == b"def f(:\n    backend_config = {}\n"
