@@ -130,9 +130,8 @@ def verify_command(args: argparse.Namespace, paths: Sequence[str], originals: Op
     result = verify(paths, options, originals)
     for error in result.errors:
         print(error, file=sys.stderr)
-    for line in table(result):
-        if not args.quiet or " failed " in line or "unreached" not in line:
-            print(line)
+    for line in table(result, quiet=args.quiet):
+        print(line)
     if report_path:
         report.write_json(report_path, result.to_json())
     return result.exit_code(args.strict)

@@ -342,12 +342,15 @@ class _Evidence:
         if answer.get("output_bytes", 0) > len(outcome.output.encode()):
             outcome.notes.append(f"output truncated: {answer['output_bytes']} bytes printed, first {len(outcome.output.encode())} kept")
         if answer.get("worker_error"):
-            outcome.status, outcome.error = "crashed", answer["worker_error"]
+            error = answer["worker_error"]
+            outcome.status, outcome.error = ("timed out" if error.startswith("timed out") else "crashed"), error
         elif answer.get("import_error"):
             outcome.status, outcome.error = "import failed", answer["import_error"]
+            if outcome.error.startswith("MemoryError"):
+                outcome.error += " (the worker's memory limit was reached)"
         self.modules.append(outcome)
         if path and outcome.error:
-            self.file_failure[path] = f"{outcome.status}: {outcome.error}" if outcome.status == "crashed" else outcome.error
+            self.file_failure[path] = outcome.error
             # An import error raised at a site's own line names that site.
             for frame_path, line in answer.get("import_frames", ()):
                 site = self._site_at(frame_path, line)
@@ -503,10 +506,15 @@ class _Evidence:
 # -- output ---------------------------------------------------------------------------------
 
 
-def table(report: VerifyReport, relative_to: Optional[str] = None) -> list[str]:
-    """The human-readable report: one line per site and platform, then module problems."""
+def table(report: VerifyReport, relative_to: Optional[str] = None, quiet: bool = False) -> list[str]:
+    """The human-readable report: one line per site and platform, then module problems.
+
+    ``quiet`` keeps only failed sites, module problems and the summary.
+    """
     lines = []
     for row in report.sites:
+        if quiet and row.status != FAILED:
+            continue
         where = f"{_rel(row.site.path, relative_to)}:{row.site.line}"
         target = row.site.target or "?"
         config = {True: "config preserved", False: "CONFIG CHANGED", None: ""}[row.config_preserved]
@@ -515,7 +523,8 @@ def table(report: VerifyReport, relative_to: Optional[str] = None) -> list[str]:
         lines.append(f"{where:40} {target:24} {platform:6} {row.status:10} {detail}".rstrip())
     for module in report.modules:
         if module.error:
-            lines.append(f"{_rel(module.path, relative_to) if module.path else module.module}: {module.status}: {module.error}")
+            prefix = "import failed: " if module.status == "import failed" else ""
+            lines.append(f"{_rel(module.path, relative_to) if module.path else module.module}: {prefix}{module.error}")
         for note in module.notes:
             lines.append(f"{_rel(module.path, relative_to) if module.path else module.module}: {note}")
     counts = report.counts()

@@ -73,6 +73,7 @@ class Worker:
         self.events: Optional[list] = None
         self.registrations: list[Registration] = []
         self.registered_targets: set[str] = set()
+        self.lowered_primitives: set = set()
         self.local = threading.local()
         self._install_interceptors()
         self.default_backend = jax.default_backend()
@@ -246,8 +247,11 @@ class Worker:
             return self._finish(result)
         entries = self._entries(module, job, result)
         chosen = {}
+        self.lowered_primitives = set()
         try:
             for entry in entries:
+                if entry["kind"] == "primitive" and entry["primitive"] in self.lowered_primitives:
+                    continue  # a public function already lowered it on every platform
                 progress(f"lowering {entry['name']}")
                 chosen[entry["name"]] = self._probe(entry, platforms, job, result["probes"])
             if job.get("original") is not None:
@@ -411,6 +415,8 @@ class Worker:
             if lowered is not None and job.get("compile") and self.mode == "new":
                 self._compile(lowered, arrays, platform, probe)
             probes.append(probe)
+        if entry["kind"] == "function" and all(p["error"] is None for p in probes):
+            self.lowered_primitives.update(_primitives(traced.jaxpr))
         return probes
 
     def _compile(self, lowered, arrays: list, platform: str, probe: dict) -> None:
@@ -474,6 +480,20 @@ class Worker:
             self.mode = "new"
             restore()
             del self.registrations[registered:]
+
+
+def _primitives(jaxpr: Any, depth: int = 0) -> set:
+    """Every primitive a (closed) jaxpr binds, sub-jaxprs included."""
+    jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+    found = set()
+    for eqn in getattr(jaxpr, "eqns", ()):
+        found.add(eqn.primitive)
+        if depth < 8:
+            for value in eqn.params.values():
+                for item in value if isinstance(value, (tuple, list)) else (value,):
+                    if hasattr(item, "eqns") or hasattr(getattr(item, "jaxpr", None), "eqns"):
+                        found |= _primitives(item, depth + 1)
+    return found
 
 
 def _accepted_config(config: Any) -> bool:
