@@ -47,6 +47,17 @@ def _rule_list(text: str) -> frozenset[str]:
     return frozenset(name.strip() for name in text.split(",") if name.strip())
 
 
+PLATFORMS = ("cpu", "cuda", "rocm", "tpu")
+
+
+def _platform_list(text: str) -> list[str]:
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in PLATFORMS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown platform(s) {', '.join(unknown) or text!r}; choose from {', '.join(PLATFORMS)}")
+    return list(dict.fromkeys(names))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ccmigrate",
@@ -92,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _verify_options(parser: argparse.ArgumentParser, with_report: bool) -> None:
     group = parser.add_argument_group("verification")
-    group.add_argument("--platforms", type=_rule_list, default=None, metavar="P[,P]", help="platforms to lower for: cpu, cuda, rocm, tpu (default: jax's default backend)")
+    group.add_argument("--platforms", type=_platform_list, default=None, metavar="P[,P]", help="platforms to lower for: cpu, cuda, rocm, tpu (default: jax's default backend)")
     group.add_argument("--strict", action="store_true", help="also fail when a site is not reached by any entry point")
     group.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds one module may take (default 60)")
     group.add_argument("--memory-limit", type=int, default=4096, metavar="MB", help="memory a worker may allocate beyond jax itself (default 4096)")
@@ -118,7 +129,7 @@ def verify_command(args: argparse.Namespace, paths: Sequence[str], originals: Op
     from codemods.verify import VerifyOptions, table, verify
 
     options = VerifyOptions(
-        platforms=sorted(args.platforms) if args.platforms else None,
+        platforms=args.platforms,
         timeout=args.timeout,
         memory_limit_mb=args.memory_limit,
         workers=args.workers,

@@ -10,9 +10,24 @@ specs), :mod:`.worker` (the process that imports jax and lowers), :mod:`.pool` (
 processes, timeouts, memory limits, output capture), :mod:`.stubs` (stand-ins for
 unbuilt extensions), :mod:`.configs` (backend_config comparison), :mod:`.runner` (the
 run and its report).
+
+Exports are resolved lazily: the worker process imports this package too, and must not
+pay for LibCST (which only the parent's scanner needs).
 """
 
-from codemods.verify.runner import VerifyOptions, VerifyReport, SiteStatus, table, verify
-from codemods.verify.sites import Site, scan_file, scan_source
+from __future__ import annotations
 
-__all__ = ["VerifyOptions", "VerifyReport", "SiteStatus", "Site", "scan_file", "scan_source", "table", "verify"]
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "VerifyOptions": "runner", "VerifyReport": "runner", "SiteStatus": "runner", "table": "runner", "verify": "runner",
+    "Site": "sites", "scan_file": "sites", "scan_source": "sites",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    raise AttributeError(name)

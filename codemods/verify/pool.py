@@ -41,6 +41,8 @@ class WorkerFailed(Exception):
 
 
 class WorkerProcess:
+    """One worker. Spawning does not wait: jax is imported while the parent scans."""
+
     def __init__(self, settings: PoolSettings) -> None:
         self.settings = settings
         self.jobs_served = 0
@@ -67,11 +69,19 @@ class WorkerProcess:
         self.default_backend: Optional[str] = None
         self.output = bytearray()
         self.output_total = 0
+        self.ready = False
+
+    def start(self) -> None:
+        """Hand the worker its settings and wait until it has imported jax."""
+        if self.ready:
+            return
+        settings = self.settings
         self._send({"user_files": list(settings.user_files), "memory_limit_mb": settings.memory_limit_mb})
-        ready = self._receive(STARTUP_TIMEOUT, "starting")
-        self.default_backend = ready.get("default_backend")
+        answer = self._receive(STARTUP_TIMEOUT, "starting")
+        self.default_backend = answer.get("default_backend")
         self.output.clear()
         self.output_total = 0
+        self.ready = True
 
     def _send(self, message: dict) -> None:
         try:
@@ -137,6 +147,7 @@ class WorkerProcess:
 
     def run(self, job: dict) -> tuple[dict, str, int]:
         """Send one job; returns (answer, captured output, total output bytes)."""
+        self.start()
         self.output.clear()
         self.output_total = 0
         self._send(job)
@@ -157,20 +168,18 @@ class WorkerProcess:
             pass
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            try:
-                self.process.stdin.close()
-                self.process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
+        # A worker holds nothing worth a graceful shutdown (jax's teardown takes a while).
         self.kill()
-        for fd in (self.answers,):
+        for stream in (self.process.stdin, self.process.stdout):
             try:
-                os.close(fd)
+                if stream:
+                    stream.close()
             except OSError:
                 pass
-        if self.process.stdout:
-            self.process.stdout.close()
+        try:
+            os.close(self.answers)
+        except OSError:
+            pass
 
 
 def _read(fd: int) -> Optional[bytes]:
@@ -182,63 +191,75 @@ def _read(fd: int) -> Optional[bytes]:
         return b""
 
 
-def run_jobs(
-    jobs: Iterable[dict],
-    settings: PoolSettings,
-    on_result: Callable[[dict, dict], None],
-) -> Optional[str]:
-    """Run every job on a pool of workers; ``on_result(job, answer)`` gets each answer.
+class Pool:
+    """Worker processes, spawned at once (so jax imports while the caller scans files)."""
 
-    An answer always comes back, also for a job whose worker failed: it then carries
-    ``worker_error``. Returns the default backend the workers reported (``None`` when
-    no worker ever started).
-    """
-    pending: "queue.Queue[dict]" = queue.Queue()
-    jobs = list(jobs)
-    for job in jobs:
-        pending.put(job)
-    backend: list[str] = []
-    lock = threading.Lock()
-
-    def slot() -> None:
-        worker: Optional[WorkerProcess] = None
+    def __init__(self, settings: PoolSettings) -> None:
+        self.settings = settings
+        self.spare: list[WorkerProcess] = []
         try:
-            while True:
-                try:
-                    job = pending.get_nowait()
-                except queue.Empty:
-                    return
-                if worker is None:
-                    try:
-                        worker = WorkerProcess(settings)
-                    except WorkerFailed as exc:
-                        answer = {"module": job.get("module"), "worker_error": f"cannot start a worker: {exc}"}
-                        with lock:
-                            on_result(job, answer)
-                        continue
-                    if worker.default_backend:
-                        backend.append(worker.default_backend)
-                try:
-                    answer, output, total = worker.run(job)
-                except WorkerFailed as exc:
-                    answer, output, total = {"module": job.get("module"), "worker_error": str(exc)}, worker.output.decode("utf-8", "replace"), worker.output_total
-                    worker.close()
-                    worker = None
-                answer["output"] = output
-                answer["output_bytes"] = total
-                with lock:
-                    on_result(job, answer)
-                if worker is not None and (answer.get("recycle") or worker.jobs_served >= settings.recycle_after):
-                    worker.close()
-                    worker = None
-        finally:
-            if worker is not None:
-                worker.close()
+            self.spare = [WorkerProcess(settings) for _ in range(max(1, settings.workers))]
+        except OSError:
+            self.spare = []
 
-    count = max(1, min(settings.workers, len(jobs)))
-    threads = [threading.Thread(target=slot, daemon=True) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return backend[0] if backend else None
+    def _take(self) -> WorkerProcess:
+        return self.spare.pop() if self.spare else WorkerProcess(self.settings)
+
+    def close(self) -> None:
+        while self.spare:
+            self.spare.pop().close()
+
+    def run(self, jobs: Iterable[dict], user_files: Iterable[str], on_result: Callable[[dict, dict], None]) -> Optional[str]:
+        """Run every job; ``on_result(job, answer)`` gets each answer (in this thread's lock).
+
+        An answer always comes back, also for a job whose worker failed: it then carries
+        ``worker_error``. Returns the default backend the workers reported (``None``
+        when no worker ever started).
+        """
+        self.settings.user_files = tuple(user_files)
+        pending: "queue.Queue[dict]" = queue.Queue()
+        jobs = list(jobs)
+        for job in jobs:
+            pending.put(job)
+        backend: list[str] = []
+        lock = threading.Lock()
+        count = max(1, min(self.settings.workers, len(jobs)))
+        assigned = [self._take() for _ in range(count)] if jobs else []
+        self.close()
+
+        def slot(worker: Optional[WorkerProcess]) -> None:
+            try:
+                while True:
+                    try:
+                        job = pending.get_nowait()
+                    except queue.Empty:
+                        return
+                    if worker is None:
+                        worker = WorkerProcess(self.settings)
+                    try:
+                        answer, output, total = worker.run(job)
+                        if worker.default_backend:
+                            backend.append(worker.default_backend)
+                    except WorkerFailed as exc:
+                        output, total = worker.output.decode("utf-8", "replace"), worker.output_total
+                        error = str(exc) if worker.ready else f"cannot start a worker: {exc}"
+                        answer = {"module": job.get("module"), "worker_error": error}
+                        worker.close()
+                        worker = None
+                    answer["output"] = output
+                    answer["output_bytes"] = total
+                    with lock:
+                        on_result(job, answer)
+                    if worker is not None and (answer.get("recycle") or worker.jobs_served >= self.settings.recycle_after):
+                        worker.close()
+                        worker = None
+            finally:
+                if worker is not None:
+                    worker.close()
+
+        threads = [threading.Thread(target=slot, args=(w,), daemon=True) for w in assigned]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return backend[0] if backend else None

@@ -27,7 +27,7 @@ from codemods.engine import package_of
 from codemods.fileio import read_source
 from codemods.verify import configs
 from codemods.verify.entry_points import EntryPoint, SpecError, find_pyproject, load_settings, parse_entry_points
-from codemods.verify.pool import PoolSettings, run_jobs
+from codemods.verify.pool import Pool, PoolSettings
 from codemods.verify.sites import Site, scan_source
 
 VERIFIED, FAILED, UNREACHED, STATIC = "verified", "failed", "unreached", "static"
@@ -210,6 +210,23 @@ def verify(
     options: VerifyOptions,
     originals: Optional[dict[str, bytes]] = None,
 ) -> VerifyReport:
+    pool = None
+    if not options.static:
+        settings = PoolSettings(
+            workers=max(1, options.workers),
+            timeout=options.timeout,
+            memory_limit_mb=options.memory_limit_mb,
+            recycle_after=options.recycle_after,
+        )
+        pool = Pool(settings)  # jax imports in the workers while the files are scanned
+    try:
+        return _verify(paths, options, originals, pool)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _verify(paths, options: VerifyOptions, originals, pool: Optional[Pool]) -> VerifyReport:
     errors: list[str] = []
     sites_by_file: dict[str, list[Site]] = {}
     for found in discover(paths, options.excludes):
@@ -232,21 +249,14 @@ def verify(
         if sites:
             sites_by_file[real] = sites
     platforms = list(options.platforms or [])
-    if options.static:
+    if pool is None:
         rows = [SiteStatus(s, None, STATIC) for sites in sites_by_file.values() for s in sites]
         return VerifyReport(rows, [], errors, platforms, static=True)
 
     jobs, spec_errors = _jobs(sites_by_file, options, originals)
     errors.extend(spec_errors)
     collector = _Evidence(sites_by_file)
-    settings = PoolSettings(
-        workers=max(1, options.workers),
-        timeout=options.timeout,
-        memory_limit_mb=options.memory_limit_mb,
-        recycle_after=options.recycle_after,
-        user_files=tuple(sites_by_file),
-    )
-    backend = run_jobs(jobs, settings, collector.add) if jobs else None
+    backend = pool.run(jobs, sites_by_file, collector.add) if jobs else None
     if not platforms:
         platforms = [backend or "cpu"]
     if jobs and backend is None:

@@ -57,7 +57,7 @@ class Registration:
 
 
 class Worker:
-    def __init__(self, setup: dict) -> None:
+    def __init__(self) -> None:
         import jax
         from jax._src import source_info_util
         from jax._src.interpreters import mlir as mlir_private
@@ -67,7 +67,7 @@ class Worker:
         self.source_info = source_info_util
         self.mlir_private = mlir_private
         self.mlir_public = mlir_public
-        self.user_files = {os.path.realpath(p) for p in setup.get("user_files", ())}
+        self.user_files: set[str] = set()
         self._real_paths: dict[str, str] = {}
         self.mode = "new"  # "original" while the pre-migration code runs
         self.events: Optional[list] = None
@@ -644,8 +644,12 @@ def main() -> None:
         answers.write(json.dumps(message) + "\n")
         answers.flush()
 
-    setup = json.loads(requests.readline())
-    worker = Worker(setup)
+    worker = Worker()  # jax is imported before the set-up arrives: the parent scans meanwhile
+    line = requests.readline()
+    if not line:
+        return
+    setup = json.loads(line)
+    worker.user_files = {os.path.realpath(p) for p in setup.get("user_files", ())}
     if os.path.exists("/proc/self/status"):
         _limit_memory(int(setup.get("memory_limit_mb", 0)))
     send({"ready": True, "default_backend": worker.default_backend, "pid": os.getpid()})
