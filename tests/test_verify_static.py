@@ -146,6 +146,8 @@ def test_exit_codes():
     failed = VerifyReport([SiteStatus(site, "cpu", "failed", "boom")], [], [], ["cpu"])
     assert failed.exit_code() == 1
     assert VerifyReport([], [], ["x.py: cannot parse"], ["cpu"]).exit_code() == 2
+    changed = VerifyReport([SiteStatus(site, "cpu", "verified", config_preserved=False)], [], [], ["cpu"])
+    assert changed.exit_code() == 1
 
 
 def test_static_mode_lists_sites_without_importing(tmp_path):

@@ -111,6 +111,9 @@ class VerifyReport:
         counts = self.counts()
         if counts[FAILED] or (strict and counts[UNREACHED]):
             return 1
+        # A site that lowers but hands its kernel a different config is a broken migration.
+        if any(row.config_preserved is False for row in self.sites):
+            return 1
         return 0
 
     def to_json(self) -> dict:
@@ -417,9 +420,12 @@ class _Evidence:
         if probe["phase"] in ("compile", "execute"):
             named = [s for s in emitted if s.target and s.target in probe["error"]]
             return named or emitted
-        if probe["phase"] == "lower" and frames:
-            path, line = frames[0]
-            return [s for s in self.sites_by_file.get(path, ()) if s.function_start <= line <= s.function_end and s.function_start]
+        if probe["phase"] == "lower":
+            # Raised inside a lowering rule but off its sites' lines: the rule's sites.
+            for path, line in frames:
+                inside = [s for s in self.sites_by_file.get(path, ()) if s.function_start and s.function_start <= line <= s.function_end]
+                if inside:
+                    return inside
         return []
 
     def _emissions_by_entry(self, probes: Iterable[dict]) -> dict:
