@@ -29,7 +29,7 @@ def run(tmp_path_factory):
 def test_the_run_reports_failures_and_exits_1(run):
     proc, sites, _ = run
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert len(sites) == 10
+    assert len(sites) == 12
 
 
 @pytest.mark.parametrize(
@@ -80,3 +80,11 @@ def test_an_unreachable_site_says_how_to_add_an_entry_point(run):
     row = sites[("needs_kw.py", "tile_target")]
     assert row["status"] == "unreached"
     assert '[tool.ccmigrate.verify] "hostile.needs_kw:<function>"' in row["error"]
+
+
+def test_ops_built_directly_with_custom_call_op_are_sites_too(run):
+    _, sites, _ = run
+    assert sites[("direct.py", "direct_typed")]["status"] == "verified"
+    broken = sites[("direct.py", "direct_str")]
+    assert broken["status"] == "failed"
+    assert broken["error"].startswith('TypeError: Invalid attribute value for the key "backend_config"')

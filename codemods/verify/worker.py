@@ -74,6 +74,8 @@ class Worker:
         self.registrations: list[Registration] = []
         self.registered_targets: set[str] = set()
         self.lowered_primitives: set = set()
+        #: Lowering-table entries the original code replaced, to put back afterwards.
+        self.overridden: list = []
         self.local = threading.local()
         self._install_interceptors()
         self.default_backend = jax.default_backend()
@@ -119,6 +121,8 @@ class Worker:
         @functools.wraps(real_register)
         def register_lowering(prim, rule, platform=None, *args, **kwargs):
             worker.registrations.append(Registration(prim, rule, platform))
+            if worker.mode == "original":
+                worker.overridden.append(worker._lowering_entries(prim))
             return real_register(prim, rule, platform, *args, **kwargs)
 
         self.mlir_private.register_lowering = register_lowering
@@ -143,6 +147,20 @@ class Worker:
         for module in (ffi_private, jax.ffi):
             module.register_ffi_target = register_ffi_target
             module.pycapsule = pycapsule
+
+    def _lowering_entries(self, prim) -> tuple:
+        """``prim``'s current rules (common and per platform), to restore them later."""
+        tables = [self.mlir_private._lowerings, *self.mlir_private._platform_specific_lowerings.values()]
+        return prim, [(table, table.get(prim)) for table in tables]
+
+    def _restore_lowerings(self) -> None:
+        while self.overridden:
+            prim, entries = self.overridden.pop()
+            for table, entry in entries:
+                if entry is None:
+                    table.pop(prim, None)
+                else:
+                    table[prim] = entry
 
     def _wrap_op_init(self, real_init: Callable) -> Callable:
         worker = self
@@ -479,6 +497,8 @@ class Worker:
         finally:
             self.mode = "new"
             restore()
+            # The original may have registered rules for primitives the new code shares.
+            self._restore_lowerings()
             del self.registrations[registered:]
 
 
@@ -662,6 +682,7 @@ def main() -> None:
                       "recycle": True}
         sys.stdout.flush()
         sys.stderr.flush()
+        result["worker_pid"] = os.getpid()
         send({"result": result})
 
 
