@@ -100,8 +100,6 @@ def parse_entry_points(table: dict, origin: str = "") -> list[EntryPoint]:
     """The ``[tool.ccmigrate.verify]`` table -> entry points; raises :class:`SpecError`."""
     found: list[EntryPoint] = []
     for key, value in table.items():
-        if key in ("timeout", "memory_limit", "platforms"):
-            continue  # settings, not entry points
         module, sep, function = key.partition(":")
         if not sep or not module or not function:
             raise SpecError(f"{origin}: entry point {key!r} must be written \"package.module:function\"")

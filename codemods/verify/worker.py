@@ -53,7 +53,10 @@ class Registration:
 
     @property
     def code(self) -> Optional[types.CodeType]:
-        return getattr(inspect.unwrap(self.rule), "__code__", None)
+        rule = self.rule
+        while isinstance(rule, functools.partial):
+            rule = rule.func
+        return getattr(inspect.unwrap(rule), "__code__", None)
 
 
 class Worker:
@@ -297,6 +300,11 @@ class Worker:
 
     def _import(self, job: dict, result: dict) -> types.ModuleType:
         name = job["module"]
+        path = job.get("path")
+        loaded = sys.modules.get(name)
+        loaded_from = getattr(loaded, "__file__", None)
+        if path and loaded_from and os.path.realpath(loaded_from) != os.path.realpath(path):
+            del sys.modules[name]  # another project's module of the same name, from an earlier job
         attempts = 0
         while True:
             before = set(sys.modules)
@@ -312,7 +320,6 @@ class Worker:
                 stubs.install(missing)
                 result["stubs"].append(missing)
                 attempts += 1
-        path = job.get("path")
         found = getattr(module, "__file__", None)
         if path and found and os.path.realpath(found) != os.path.realpath(path):
             result["notes"].append(f"`import {name}` loaded {found}, not {path}")
