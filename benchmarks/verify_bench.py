@@ -94,7 +94,7 @@ def main(argv=None) -> int:
         print(json.dumps(result))
     else:
         print(
-            f"verified {result['verified']}/{args.modules} site(s) in {result['wall_s']} s on {args.workers} worker(s) "
+            f"{result['verified']} site/platform pair(s) of {args.modules} module(s) verified in {result['wall_s']} s on {args.workers} worker(s) "
             f"({','.join(result['platforms'])}): {result['s_per_module']} s/module amortised (target <= 0.1)"
         )
     return 0 if counts["verified"] == args.modules * len(report.platforms) and not counts["failed"] else 1

@@ -21,6 +21,7 @@ import dataclasses
 from typing import Optional
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 from libcst.metadata import PositionProvider
 
 from codemods.context import Options
@@ -99,16 +100,67 @@ def scan_source(path: str, source: bytes) -> list[Site]:
     if not any(t in source for t in TRIGGERS):
         return []
     ctx = analyse(path, source, (), Options(), package_of(path))
-    positions = ctx.wrapper.resolve(PositionProvider)
     finder = _SiteFinder(ctx)
     ctx.module.visit(finder)
+    if not finder.found:
+        return []
+    lines = _call_lines(source)
     sites = []
-    for call, builder, function in finder.found:
+    for call, builder, occurrence in finder.found:
+        spans = lines.get(get_full_name_for_node(call.func) or "", ())
+        if occurrence >= len(spans):
+            return _scan_with_positions(ctx, finder, path)
+        (start, end), (function_start, function_end) = spans[occurrence]
+        sites.append(Site(path, start, end, builder, _target(call, builder), function_start, function_end))
+    return sorted(sites, key=lambda s: (s.line, s.end_line))
+
+
+def _call_lines(source: bytes) -> dict[str, list[tuple[tuple[int, int], tuple[int, int]]]]:
+    """Lines of every call with a dotted callee, by callee text, in source order.
+
+    Python's own parser gives line numbers an order of magnitude cheaper than LibCST's
+    position metadata (which regenerates the whole module's code); the k-th call of
+    ``mlir.custom_call`` that LibCST visits is the k-th one in source order here.
+    """
+    found: dict[str, list] = {}
+
+    def walk(node: ast.AST, function: tuple[int, int]) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            function = (node.lineno, node.end_lineno or node.lineno)
+        if isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            if name:
+                found.setdefault(name, []).append(
+                    ((node.lineno, node.col_offset, -(node.end_lineno or 0), -(node.end_col_offset or 0)),
+                     (node.lineno, node.end_lineno or node.lineno), function)
+                )
+        for child in ast.iter_child_nodes(node):
+            walk(child, function)
+
+    walk(ast.parse(source), (0, 0))
+    return {name: [(span, function) for _, span, function in sorted(calls, key=lambda c: c[0])] for name, calls in found.items()}
+
+
+def _dotted(node: ast.AST) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _scan_with_positions(ctx, finder: "_SiteFinder", path: str) -> list[Site]:
+    """The exact (slower) way: LibCST's position metadata."""
+    positions = ctx.wrapper.resolve(PositionProvider)
+    sites = []
+    for call, builder, _ in finder.found:
         rng = positions[call]
+        function = finder.function_of[call]
         start, end = (positions[function].start.line, positions[function].end.line) if function else (0, 0)
-        sites.append(
-            Site(path, rng.start.line, rng.end.line, builder, _target(call, builder), start, end)
-        )
+        sites.append(Site(path, rng.start.line, rng.end.line, builder, _target(call, builder), start, end))
     return sorted(sites, key=lambda s: (s.line, s.end_line))
 
 
@@ -122,7 +174,10 @@ class _SiteFinder(cst.CSTVisitor):
         super().__init__()
         self.ctx = ctx
         self.functions: list[cst.FunctionDef] = []
-        self.found: list[tuple[cst.Call, str, Optional[cst.FunctionDef]]] = []
+        #: (call, builder, how many calls with the same callee text came before it)
+        self.found: list[tuple[cst.Call, str, int]] = []
+        self.function_of: dict[cst.Call, Optional[cst.FunctionDef]] = {}
+        self._seen: dict[str, int] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.functions.append(node)
@@ -131,9 +186,15 @@ class _SiteFinder(cst.CSTVisitor):
         self.functions.pop()
 
     def visit_Call(self, node: cst.Call) -> None:
+        name = get_full_name_for_node(node.func)
+        if not name:
+            return
+        occurrence = self._seen.get(name, 0)
+        self._seen[name] = occurrence + 1
         qualified = self.ctx.qualified_name(node.func)
         if kind_of(qualified):
-            self.found.append((node, qualified, self.functions[-1] if self.functions else None))
+            self.found.append((node, qualified, occurrence))
+            self.function_of[node] = self.functions[-1] if self.functions else None
 
 
 def _target(call: cst.Call, builder: str) -> Optional[str]:
