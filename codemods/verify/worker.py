@@ -3,8 +3,9 @@
 Started by :mod:`codemods.verify.pool` as ``python -m codemods.verify.worker FD``. It
 reads one JSON request per line on stdin and answers one JSON line per request on file
 descriptor ``FD``; its stdout and stderr (what the user's code prints) go to a pipe the
-parent drains and truncates. The first request is the set-up (memory limit, the files
-whose sites matter); every later one is a *job*: import one module, find or read its
+parent drains and truncates. It imports jax first; the first line it reads is the set-up
+(memory limit, the files whose sites matter), sent once the parent has scanned them;
+every later line is a *job*: import one module, find or read its
 entry points, lower each for every platform, and report what custom calls were built,
 from which source lines, with which backend_config, and what failed where.
 
@@ -21,7 +22,6 @@ import importlib
 import inspect
 import json
 import os
-import re
 import resource
 import sys
 import threading
