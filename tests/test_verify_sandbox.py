@@ -48,6 +48,7 @@ def test_a_module_that_kills_its_worker_is_reported(run, module, target, error):
 
 
 def test_modules_beside_the_failures_are_verified(run):
+    # good_ffi_target is reached only through a @jax.jit-decorated public function.
     _, sites, _ = run
     for key in [("good.py", "good_target"), ("good.py", "good_ffi_target"), ("floods.py", "floods_target")]:
         assert sites[key]["status"] == "verified", sites[key]

@@ -342,7 +342,9 @@ class Worker:
             return entries
         entries = []
         for name, value in sorted(vars(module).items()):
-            if name.startswith("_") or not inspect.isfunction(value) or value.__module__ != module.__name__:
+            # Plain functions, and functions wrapped by jax.jit / custom_vjp / functools.wraps.
+            function = inspect.unwrap(value) if callable(value) and not isinstance(value, type) else None
+            if name.startswith("_") or not inspect.isfunction(function) or function.__module__ != module.__name__:
                 continue
             arity = _array_arity(value)
             if arity:

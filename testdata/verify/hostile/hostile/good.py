@@ -20,6 +20,7 @@ def good(x):
     return good_p.bind(x)
 
 
+@jax.jit
 def ffi_scale(x):
     return jax.ffi.ffi_call("good_ffi_target", jax.ShapeDtypeStruct(x.shape, x.dtype))(x, alpha=np.float32(2.0))
 
