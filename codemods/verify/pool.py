@@ -235,7 +235,12 @@ class Pool:
                     except queue.Empty:
                         return
                     if worker is None:
-                        worker = WorkerProcess(self.settings)
+                        try:
+                            worker = WorkerProcess(self.settings)
+                        except OSError as exc:
+                            with lock:
+                                on_result(job, {"module": job.get("module"), "worker_error": f"cannot start a worker: {exc}"})
+                            continue
                     try:
                         answer, output, total = worker.run(job)
                         if worker.default_backend:
