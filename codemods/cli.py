@@ -1,7 +1,9 @@
 """Command line: parse arguments, call the engine, print. Nothing else lives here.
 
 Exit codes: ``diff`` 0 when nothing would change, 1 when changes are pending, 2 when any
-path or file failed; ``apply`` 0, or 2 when any file failed.
+path or file failed; ``apply`` 0, or 2 when any file failed. ``verify`` (and ``apply
+--verify``): 0 when no site failed, 1 when one did (or, with ``--strict``, was not
+reached), 2 on a tool error.
 """
 
 from __future__ import annotations
@@ -45,6 +47,17 @@ def _rule_list(text: str) -> frozenset[str]:
     return frozenset(name.strip() for name in text.split(",") if name.strip())
 
 
+PLATFORMS = ("cpu", "cuda", "rocm", "tpu")
+
+
+def _platform_list(text: str) -> list[str]:
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in PLATFORMS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown platform(s) {', '.join(unknown) or text!r}; choose from {', '.join(PLATFORMS)}")
+    return list(dict.fromkeys(names))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ccmigrate",
@@ -68,8 +81,37 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("diff", parents=[common], help="show the changes as a unified diff; write nothing")
     apply = commands.add_parser("apply", parents=[common], help="rewrite files in place")
     apply.add_argument("--allow-dirty", action="store_true", help="also rewrite files with uncommitted changes")
+    apply.add_argument("--verify", action="store_true", help="then verify the rewritten files by lowering them (imports and runs their code)")
+    _verify_options(apply, with_report=False)
+
+    check = commands.add_parser(
+        "verify",
+        help="import and lower the code under PATH, and report every custom-call site's status",
+        description="Import (execute) the modules under PATH in worker processes, lower their entry points "
+        "with jax for each platform, and give every custom-call site a status: verified, failed or unreached. "
+        "This runs the code under PATH; use --static to list sites without importing anything.",
+    )
+    check.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to verify")
+    check.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
+    check.add_argument("--report", metavar="FILE", help="write a JSON report of every site to FILE")
+    check.add_argument("--static", action="store_true", help="only list the sites; import nothing")
+    check.add_argument("-q", "--quiet", action="store_true", help="print only failed sites and the summary")
+    _verify_options(check, with_report=True)
     commands.add_parser("rules", help="list the rules")
     return parser
+
+
+def _verify_options(parser: argparse.ArgumentParser, with_report: bool) -> None:
+    group = parser.add_argument_group("verification")
+    group.add_argument("--platforms", type=_platform_list, default=None, metavar="P[,P]", help="platforms to lower for: cpu, cuda, rocm, tpu (default: jax's default backend)")
+    group.add_argument("--strict", action="store_true", help="also fail when a site is not reached by any entry point")
+    group.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds one module may take (default 60)")
+    group.add_argument("--memory-limit", type=int, default=4096, metavar="MB", help="memory a worker may allocate beyond jax itself (default 4096)")
+    group.add_argument("--workers", type=int, default=2, metavar="N", help="verification worker processes (default 2)")
+    group.add_argument("--stub-missing", action="store_true", help="stand in for compiled extensions that are not built")
+    group.add_argument("--compile", action="store_true", help="also compile and run where the targets are registered in this process")
+    if not with_report:
+        group.add_argument("--verify-report", metavar="FILE", help="write the verification's JSON report to FILE")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -78,7 +120,32 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for rule in all_rules():
             print(f"{rule.name:24} {rule.summary}")
         return EXIT_OK
+    if args.command == "verify":
+        return verify_command(args, args.paths, None, args.report)
     return migrate(args)
+
+
+def verify_command(args: argparse.Namespace, paths: Sequence[str], originals: Optional[dict], report_path: Optional[str]) -> int:
+    from codemods.verify import VerifyOptions, table, verify
+
+    options = VerifyOptions(
+        platforms=args.platforms,
+        timeout=args.timeout,
+        memory_limit_mb=args.memory_limit,
+        workers=args.workers,
+        stub_missing=args.stub_missing,
+        compile=args.compile,
+        static=getattr(args, "static", False),
+        excludes=tuple(args.exclude),
+    )
+    result = verify(paths, options, originals)
+    for error in result.errors:
+        print(error, file=sys.stderr)
+    for line in table(result, quiet=args.quiet):
+        print(line)
+    if report_path:
+        report.write_json(report_path, result.to_json())
+    return result.exit_code(args.strict)
 
 
 def migrate(args: argparse.Namespace) -> int:
@@ -116,4 +183,10 @@ def migrate(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     if not applying and data["summary"]["files_changed"]:
         return EXIT_PENDING
+    if applying and args.verify:
+        written = {r.path: r.original for r in results if r.changed and not r.error}
+        if not written:
+            print("nothing was rewritten; nothing to verify", file=sys.stderr)
+            return EXIT_OK
+        return verify_command(args, sorted(written), written, args.verify_report)
     return EXIT_OK

@@ -1,0 +1,270 @@
+"""Worker processes that verify modules, kept apart from the parent and from each other.
+
+Each worker is a fresh interpreter (``subprocess``, never a fork of a process that has
+imported jax) that imports jax once and serves many jobs. Per job the parent enforces a
+wall-clock timeout; the worker enforces an address-space limit on itself. What the
+user's code prints is drained continuously (so a flood never blocks the worker) and kept
+only up to a few kilobytes. A worker that crashes, exits, times out or runs out of memory
+is reported for the job it was on and replaced; workers are also recycled after a number
+of jobs, because every jitted function they keep costs memory.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import queue
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Callable, Iterable, Optional
+
+OUTPUT_KEEP = 2048
+STARTUP_TIMEOUT = 180.0
+
+
+@dataclasses.dataclass
+class PoolSettings:
+    workers: int = 2
+    timeout: float = 60.0
+    memory_limit_mb: int = 4096
+    recycle_after: int = 200
+    user_files: tuple[str, ...] = ()
+
+
+class WorkerFailed(Exception):
+    """The worker died or hung; ``str(exc)`` says how, for the job it was serving."""
+
+
+class WorkerProcess:
+    """One worker. Spawning does not wait: jax is imported while the parent scans."""
+
+    def __init__(self, settings: PoolSettings) -> None:
+        self.settings = settings
+        self.jobs_served = 0
+        read_fd, write_fd = os.pipe()
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "codemods.verify.worker", str(write_fd)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            pass_fds=(write_fd,),
+            env=env,
+            start_new_session=True,  # so a timeout can kill whatever the user's code started
+        )
+        os.close(write_fd)
+        self.answers = read_fd
+        os.set_blocking(read_fd, False)
+        os.set_blocking(self.process.stdout.fileno(), False)
+        self._pending = b""
+        self.default_backend: Optional[str] = None
+        self.output = bytearray()
+        self.output_total = 0
+        self.ready = False
+
+    def start(self) -> None:
+        """Hand the worker its settings and wait until it has imported jax."""
+        if self.ready:
+            return
+        settings = self.settings
+        self._send({"user_files": list(settings.user_files), "memory_limit_mb": settings.memory_limit_mb})
+        answer = self._receive(STARTUP_TIMEOUT, "starting")
+        self.default_backend = answer.get("default_backend")
+        self.output.clear()
+        self.output_total = 0
+        self.ready = True
+
+    def _send(self, message: dict) -> None:
+        try:
+            self.process.stdin.write((json.dumps(message) + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise WorkerFailed(self._death("receiving the job")) from exc
+
+    def _receive(self, timeout: float, doing: str) -> dict:
+        deadline = time.monotonic() + timeout
+        selector = selectors.DefaultSelector()
+        selector.register(self.answers, selectors.EVENT_READ, "answers")
+        selector.register(self.process.stdout, selectors.EVENT_READ, "output")
+        try:
+            while True:
+                while b"\n" in self._pending:
+                    line, self._pending = self._pending.split(b"\n", 1)
+                    message = json.loads(line)
+                    if "progress" in message:
+                        doing = message["progress"]
+                        continue
+                    self._drain()
+                    return message
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self.kill()
+                    raise WorkerFailed(f"timed out after {timeout:g} s while {doing}")
+                for key, _ in selector.select(min(remaining, 1.0)):
+                    if key.data == "output":
+                        self._drain()
+                        continue
+                    chunk = _read(self.answers)
+                    if chunk == b"":
+                        self._drain()
+                        raise WorkerFailed(self._death(doing))
+                    self._pending += chunk or b""
+        finally:
+            selector.close()
+
+    def _drain(self) -> None:
+        while True:
+            chunk = _read(self.process.stdout.fileno())
+            if not chunk:
+                return
+            self.output_total += len(chunk)
+            room = OUTPUT_KEEP - len(self.output)
+            if room > 0:
+                self.output += chunk[:room]
+
+    def _death(self, doing: str) -> str:
+        try:
+            code = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = self.process.wait()
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"worker crashed ({name}) while {doing}"
+        return f"worker exited with status {code} while {doing}"
+
+    def run(self, job: dict) -> tuple[dict, str, int]:
+        """Send one job; returns (answer, captured output, total output bytes)."""
+        self.start()
+        self.output.clear()
+        self.output_total = 0
+        self._send(job)
+        try:
+            answer = self._receive(self.settings.timeout, f"starting {job.get('module')}")
+        finally:
+            self.jobs_served += 1
+        return answer.get("result", answer), self.output.decode("utf-8", "replace"), self.output_total
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def close(self) -> None:
+        # A worker holds nothing worth a graceful shutdown (jax's teardown takes a while).
+        self.kill()
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            os.close(self.answers)
+        except OSError:
+            pass
+
+
+def _read(fd: int) -> Optional[bytes]:
+    try:
+        return os.read(fd, 65536)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
+
+
+class Pool:
+    """Worker processes, spawned at once (so jax imports while the caller scans files)."""
+
+    def __init__(self, settings: PoolSettings) -> None:
+        self.settings = settings
+        self.spare: list[WorkerProcess] = []
+        try:
+            self.spare = [WorkerProcess(settings) for _ in range(max(1, settings.workers))]
+        except OSError:
+            self.spare = []
+
+    def _take(self) -> WorkerProcess:
+        return self.spare.pop() if self.spare else WorkerProcess(self.settings)
+
+    def close(self) -> None:
+        while self.spare:
+            self.spare.pop().close()
+
+    def run(self, jobs: Iterable[dict], user_files: Iterable[str], on_result: Callable[[dict, dict], None]) -> Optional[str]:
+        """Run every job; ``on_result(job, answer)`` gets each answer (in this thread's lock).
+
+        An answer always comes back, also for a job whose worker failed: it then carries
+        ``worker_error``. Returns the default backend the workers reported (``None``
+        when no worker ever started).
+        """
+        self.settings.user_files = tuple(user_files)
+        pending: "queue.Queue[dict]" = queue.Queue()
+        jobs = list(jobs)
+        for job in jobs:
+            pending.put(job)
+        backend: list[str] = []
+        lock = threading.Lock()
+        count = max(1, min(self.settings.workers, len(jobs)))
+        assigned = [self._take() for _ in range(count)] if jobs else []
+        self.close()
+
+        def slot(worker: Optional[WorkerProcess]) -> None:
+            try:
+                while True:
+                    try:
+                        job = pending.get_nowait()
+                    except queue.Empty:
+                        return
+                    if worker is None:
+                        try:
+                            worker = WorkerProcess(self.settings)
+                        except OSError as exc:
+                            with lock:
+                                on_result(job, {"module": job.get("module"), "worker_error": f"cannot start a worker: {exc}"})
+                            continue
+                    try:
+                        answer, output, total = worker.run(job)
+                        if worker.default_backend:
+                            backend.append(worker.default_backend)
+                    except WorkerFailed as exc:
+                        output, total = worker.output.decode("utf-8", "replace"), worker.output_total
+                        error = str(exc) if worker.ready else f"cannot start a worker: {exc}"
+                        answer = {"module": job.get("module"), "worker_error": error}
+                        worker.close()
+                        worker = None
+                    answer["output"] = output
+                    answer["output_bytes"] = total
+                    with lock:
+                        on_result(job, answer)
+                    if worker is not None and (answer.get("recycle") or worker.jobs_served >= self.settings.recycle_after):
+                        worker.close()
+                        worker = None
+            finally:
+                if worker is not None:
+                    worker.close()
+
+        threads = [threading.Thread(target=slot, args=(w,), daemon=True) for w in assigned]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return backend[0] if backend else None

@@ -1,0 +1,562 @@
+"""The verification run: scan sites, lower modules in workers, give every site a status.
+
+1. Discover the files, scan each for custom-call sites (static, nothing imported).
+2. For each file with sites, a job: its module name and import root (from the file's
+   location), its entry points (``pyproject.toml`` or automatic), the platforms, and the
+   original text when the file was rewritten (``apply --verify``, or git HEAD).
+3. Workers import and lower; every custom call they see built comes back with the
+   source lines that built it, its target, its backend_config, and any error.
+4. Evidence is mapped onto the static sites: per site and platform ``verified``,
+   ``failed`` (with the error) or ``unreached`` (with how to add an entry point), plus
+   ``config_preserved`` where the original could be lowered too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+import subprocess
+import tokenize
+from typing import Iterable, Optional, Sequence
+
+import libcst as cst
+
+from codemods.discovery import discover
+from codemods.engine import package_of
+from codemods.fileio import read_source
+from codemods.verify import configs
+from codemods.verify.entry_points import EntryPoint, SpecError, find_pyproject, load_settings, parse_entry_points
+from codemods.verify.pool import Pool, PoolSettings
+from codemods.verify.sites import Site, scan_source
+
+VERIFIED, FAILED, UNREACHED, STATIC = "verified", "failed", "unreached", "static"
+PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
+@dataclasses.dataclass
+class VerifyOptions:
+    #: Platforms to lower for; ``None`` means the workers' default backend.
+    platforms: Optional[Sequence[str]] = None
+    timeout: float = 60.0
+    memory_limit_mb: int = 4096
+    workers: int = 2
+    recycle_after: int = 200
+    stub_missing: bool = False
+    compile: bool = False
+    #: Report the sites without importing anything.
+    static: bool = False
+    #: Compare with git HEAD when no original text is given.
+    use_git: bool = True
+    excludes: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass
+class SiteStatus:
+    site: Site
+    platform: Optional[str]
+    status: str
+    error: Optional[str] = None
+    config_preserved: Optional[bool] = None
+    note: Optional[str] = None
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.site.path,
+            "line": self.site.line,
+            "target": self.site.target,
+            "platform": self.platform,
+            "status": self.status,
+            "error": self.error,
+            "config_preserved": self.config_preserved,
+            "builder": self.site.builder,
+            "end_line": self.site.end_line,
+            "note": self.note,
+        }
+
+
+@dataclasses.dataclass
+class ModuleOutcome:
+    module: str
+    path: Optional[str]
+    status: str = "ok"  # ok | import failed | crashed
+    error: Optional[str] = None
+    stubs: list[str] = dataclasses.field(default_factory=list)
+    notes: list[str] = dataclasses.field(default_factory=list)
+    output: str = ""
+    output_bytes: int = 0
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class VerifyReport:
+    sites: list[SiteStatus]
+    modules: list[ModuleOutcome]
+    #: Problems of the tool's own (unreadable paths, bad specs): exit status 2.
+    errors: list[str]
+    platforms: list[str]
+    static: bool = False
+
+    def counts(self) -> dict:
+        counts = {VERIFIED: 0, FAILED: 0, UNREACHED: 0, STATIC: 0}
+        for row in self.sites:
+            counts[row.status] += 1
+        return counts
+
+    def exit_code(self, strict: bool = False) -> int:
+        if self.errors:
+            return 2
+        counts = self.counts()
+        if counts[FAILED] or (strict and counts[UNREACHED]):
+            return 1
+        # A site that lowers but hands its kernel a different config is a broken migration.
+        if any(row.config_preserved is False for row in self.sites):
+            return 1
+        return 0
+
+    def to_json(self) -> dict:
+        return {
+            "version": 1,
+            "tool": "ccmigrate",
+            "command": "verify",
+            "static": self.static,
+            "platforms": self.platforms,
+            "summary": self.counts(),
+            "sites": [row.to_json() for row in self.sites],
+            "modules": [m.to_json() for m in self.modules],
+            "errors": self.errors,
+        }
+
+
+# -- where a file lives ---------------------------------------------------------------
+
+
+def module_location(path: str) -> tuple[str, str, list[str]]:
+    """(import root, dotted module name, package directories) of a source file."""
+    path = os.path.abspath(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    package = package_of(path)
+    if package:
+        top = os.path.dirname(path)
+        for _ in package.split(".")[1:]:
+            top = os.path.dirname(top)
+        name = package if stem == "__init__" else f"{package}.{stem}"
+        return os.path.dirname(top), name, [top]
+    # No __init__ chain: a namespace package under a project root, or a lone module.
+    directory = os.path.dirname(path)
+    probe = directory
+    while True:
+        if any(os.path.exists(os.path.join(probe, f)) for f in PROJECT_FILES):
+            root = os.path.join(probe, "src") if _within(path, os.path.join(probe, "src")) else probe
+            rel = os.path.relpath(os.path.splitext(path)[0], root).split(os.sep)
+            if all(part.isidentifier() for part in rel):
+                return root, ".".join(rel), [os.path.join(root, rel[0])] if len(rel) > 1 else []
+            break
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    return directory, stem, []
+
+
+def _within(path: str, directory: str) -> bool:
+    return os.path.abspath(path).startswith(os.path.abspath(directory) + os.sep)
+
+
+# -- originals ---------------------------------------------------------------------------
+
+
+def head_versions(paths: Iterable[str]) -> dict[str, bytes]:
+    """The git HEAD content of each path that has one (one ``git`` call per work tree)."""
+    by_root: dict[str, list[str]] = {}
+    for path in paths:
+        directory = os.path.dirname(os.path.abspath(path))
+        try:
+            proc = subprocess.run(["git", "-C", directory, "rev-parse", "--show-toplevel"], capture_output=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            return {}
+        if proc.returncode == 0:
+            by_root.setdefault(proc.stdout.decode().strip(), []).append(path)
+    found: dict[str, bytes] = {}
+    for root, files in by_root.items():
+        rels = [os.path.relpath(os.path.realpath(p), os.path.realpath(root)) for p in files]
+        query = "".join(f"HEAD:{rel}\n" for rel in rels).encode()
+        try:
+            proc = subprocess.run(["git", "-C", root, "cat-file", "--batch"], input=query, capture_output=True, timeout=120)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        data = proc.stdout
+        for path in files:
+            header_end = data.find(b"\n")
+            if header_end < 0:
+                break
+            header, data = data[:header_end].split(), data[header_end + 1 :]
+            if len(header) == 3 and header[1] == b"blob":
+                size = int(header[2])
+                found[path] = data[:size]
+                data = data[size + 1 :]
+    return found
+
+
+def _decode(source: bytes) -> str:
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    return source.decode(encoding)
+
+
+# -- the run ------------------------------------------------------------------------------
+
+
+def verify(
+    paths: Sequence[str],
+    options: VerifyOptions,
+    originals: Optional[dict[str, bytes]] = None,
+) -> VerifyReport:
+    pool = None
+    if not options.static:
+        settings = PoolSettings(
+            workers=max(1, options.workers),
+            timeout=options.timeout,
+            memory_limit_mb=options.memory_limit_mb,
+            recycle_after=options.recycle_after,
+        )
+        pool = Pool(settings)  # jax imports in the workers while the files are scanned
+    try:
+        return _verify(paths, options, originals, pool)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _verify(paths, options: VerifyOptions, originals, pool: Optional[Pool]) -> VerifyReport:
+    errors: list[str] = []
+    sites_by_file: dict[str, list[Site]] = {}
+    for found in discover(paths, options.excludes):
+        if found.error:
+            errors.append(f"{found.path}: {found.error}")
+            continue
+        real = os.path.realpath(found.path)
+        try:
+            source = read_source(real)
+            sites = scan_source(real, source)
+        except OSError as exc:
+            errors.append(f"{found.path}: {exc.strerror or exc}")
+            continue
+        except cst.ParserSyntaxError as exc:
+            errors.append(f"{found.path}: cannot parse: {exc.message} (line {exc.raw_line})")
+            continue
+        except (UnicodeDecodeError, LookupError, RecursionError) as exc:
+            errors.append(f"{found.path}: cannot decode: {exc}")
+            continue
+        if sites:
+            sites_by_file[real] = sites
+    platforms = list(options.platforms or [])
+    if pool is None:
+        rows = [SiteStatus(s, None, STATIC) for sites in sites_by_file.values() for s in sites]
+        return VerifyReport(rows, [], errors, platforms, static=True)
+
+    jobs, spec_errors = _jobs(sites_by_file, options, originals)
+    errors.extend(spec_errors)
+    collector = _Evidence(sites_by_file)
+    backend = pool.run(jobs, sites_by_file, collector.add) if jobs else None
+    if not platforms:
+        platforms = [backend or "cpu"]
+    if jobs and backend is None:
+        errors.append("no verification worker could start (see the module errors)")
+    rows = collector.statuses(platforms)
+    return VerifyReport(rows, collector.modules, errors, platforms)
+
+
+def _jobs(sites_by_file: dict[str, list[Site]], options: VerifyOptions, originals: Optional[dict[str, bytes]]):
+    errors: list[str] = []
+    specs: dict[str, list[EntryPoint]] = {}
+    roots_of_project: dict[str, list[str]] = {}
+    loaded: set[str] = set()
+    for path in sites_by_file:
+        pyproject = find_pyproject(path)
+        if pyproject is None or pyproject in loaded:
+            continue
+        loaded.add(pyproject)
+        base = os.path.dirname(pyproject)
+        roots_of_project[pyproject] = [base, os.path.join(base, "src")]
+        try:
+            for entry in parse_entry_points(load_settings(pyproject), pyproject):
+                specs.setdefault(entry.module, []).append(entry)
+        except SpecError as exc:
+            errors.append(str(exc))
+    originals = {os.path.realpath(k): v for k, v in (originals or {}).items()}
+    if not originals and options.use_git:
+        originals = {os.path.realpath(k): v for k, v in head_versions(sites_by_file).items()}
+    extra_roots = [r for roots in roots_of_project.values() for r in roots if os.path.isdir(r)]
+    jobs: list[dict] = []
+    covered: set[str] = set()
+    for path in sites_by_file:
+        root, name, package_dirs = module_location(path)
+        original = originals.get(path)
+        current = read_source(path)
+        entry_points = specs.get(name)
+        covered.add(name)
+        jobs.append(
+            {
+                "module": name,
+                "path": path,
+                "sys_path": [root, *[r for r in extra_roots if r != root]],
+                "package_dirs": package_dirs,
+                "platforms": list(options.platforms) if options.platforms else None,
+                "entry_points": [e.to_json() for e in entry_points] if entry_points else None,
+                "original": _decode(original) if original is not None and original != current else None,
+                "stub_missing": options.stub_missing,
+                "compile": options.compile,
+            }
+        )
+    for name, entry_points in specs.items():
+        if name in covered:
+            continue
+        jobs.append(
+            {
+                "module": name,
+                "path": None,
+                "sys_path": extra_roots,
+                "package_dirs": [],
+                "platforms": list(options.platforms) if options.platforms else None,
+                "entry_points": [e.to_json() for e in entry_points],
+                "original": None,
+                "stub_missing": options.stub_missing,
+                "compile": options.compile,
+            }
+        )
+    # Largest files first, so one slow module does not finish last on its own.
+    jobs.sort(key=lambda j: -(len(sites_by_file.get(j["path"], ())) if j["path"] else 0))
+    return jobs, errors
+
+
+class _Evidence:
+    """What the workers saw, mapped onto the static sites."""
+
+    def __init__(self, sites_by_file: dict[str, list[Site]]) -> None:
+        self.sites_by_file = sites_by_file
+        self.modules: list[ModuleOutcome] = []
+        self.outcome: dict[tuple[Site, str], list[tuple[str, Optional[str]]]] = {}
+        self.file_failure: dict[str, str] = {}
+        self.stubbed: dict[str, list[str]] = {}
+        self.rule_platforms: list[dict] = []
+        self.preserved: dict[tuple[Site, str], list[Optional[bool]]] = {}
+        self.notes: dict[tuple[Site, str], list[str]] = {}
+        self.reasons: dict[str, list[str]] = {}
+        self.job_platforms: list[str] = []
+
+    # -- intake -----------------------------------------------------------------
+    def add(self, job: dict, answer: dict) -> None:
+        path = job.get("path")
+        outcome = ModuleOutcome(job["module"], path, output=answer.get("output", ""), output_bytes=answer.get("output_bytes", 0))
+        outcome.stubs = list(answer.get("stubs", ()))
+        outcome.notes = list(answer.get("notes", ()))
+        if answer.get("output_bytes", 0) > len(outcome.output.encode()):
+            outcome.notes.append(f"output truncated: {answer['output_bytes']} bytes printed, first {len(outcome.output.encode())} kept")
+        if answer.get("worker_error"):
+            error = answer["worker_error"]
+            outcome.status, outcome.error = ("timed out" if error.startswith("timed out") else "crashed"), error
+        elif answer.get("import_error"):
+            outcome.status, outcome.error = "import failed", answer["import_error"]
+            if outcome.error.startswith("MemoryError"):
+                outcome.error += " (the worker's memory limit was reached)"
+        self.modules.append(outcome)
+        if path and outcome.error:
+            self.file_failure[path] = outcome.error
+            # An import error raised at a site's own line names that site.
+            for frame_path, line in answer.get("import_frames", ()):
+                site = self._site_at(frame_path, line)
+                if site is not None:
+                    for platform in answer.get("platforms") or ["*"]:
+                        self._record(site, platform, FAILED, answer["import_error"])
+                    break
+        if path and outcome.stubs:
+            self.stubbed[path] = outcome.stubs
+        for platform in answer.get("platforms") or ():
+            if platform not in self.job_platforms:
+                self.job_platforms.append(platform)
+        self.rule_platforms.extend(answer.get("registrations", ()))
+        new = self._probes(answer.get("probes", ()), job, outcome)
+        if job.get("original") is not None:
+            self._compare(new, self._emissions_by_entry(answer.get("original_probes", ())))
+
+    def _probes(self, probes: Iterable[dict], job: dict, outcome: ModuleOutcome) -> dict:
+        emitted: dict[tuple[str, str], list[tuple[Optional[Site], dict]]] = {}
+        for probe in probes:
+            platform = probe["platform"]
+            sites_here: list[Site] = []
+            for emission in probe.get("emissions", ()):
+                site = self._site_of(emission["frames"])
+                emitted.setdefault((probe["entry"], platform), []).append((site, emission))
+                if site is None:
+                    continue
+                sites_here.append(site)
+                if emission.get("error"):
+                    self._record(site, platform, FAILED, emission["error"])
+                else:
+                    self._record(site, platform, VERIFIED, None)
+                    if probe.get("compiled"):
+                        self._note(site, platform, "compiled and run")
+                    elif probe.get("note"):
+                        self._note(site, platform, probe["note"])
+            error = probe.get("error")
+            if not error:
+                continue
+            blamed = self._blame(probe, sites_here)
+            if blamed:
+                for site in blamed:
+                    self._record(site, platform, FAILED, error)
+            elif job.get("path"):
+                self.reasons.setdefault(job["path"], []).append(f"{probe['entry']} ({platform}): {error}")
+        return emitted
+
+    def _blame(self, probe: dict, emitted: list[Site]) -> list[Site]:
+        frames = probe.get("frames", ())
+        for path, line in frames:
+            site = self._site_at(path, line)
+            if site is not None:
+                return [site]
+        if probe["phase"] in ("compile", "execute"):
+            named = [s for s in emitted if s.target and s.target in probe["error"]]
+            return named or emitted
+        if probe["phase"] == "lower":
+            # Raised inside a lowering rule but off its sites' lines: the rule's sites.
+            for path, line in frames:
+                inside = [s for s in self.sites_by_file.get(path, ()) if s.function_start and s.function_start <= line <= s.function_end]
+                if inside:
+                    return inside
+        return []
+
+    def _emissions_by_entry(self, probes: Iterable[dict]) -> dict:
+        out: dict[tuple[str, str], list[dict]] = {}
+        for probe in probes:
+            for emission in probe.get("emissions", ()):
+                out.setdefault((probe["entry"], probe["platform"]), []).append(emission)
+        return out
+
+    def _compare(self, new: dict, original: dict) -> None:
+        for key, pairs in new.items():
+            by_target: dict[Optional[str], list[dict]] = {}
+            for emission in original.get(key, ()):
+                by_target.setdefault(emission["target"], []).append(emission)
+            for site, emission in pairs:
+                queue = by_target.get(emission["target"])
+                if site is None:
+                    if queue:
+                        queue.pop(0)
+                    continue
+                verdict = configs.preserved(queue.pop(0)["config"], emission["config"]) if queue else None
+                self.preserved.setdefault((site, key[1]), []).append(verdict)
+
+    # -- mapping --------------------------------------------------------------------
+    def _site_at(self, path: str, line: int) -> Optional[Site]:
+        best = None
+        for site in self.sites_by_file.get(path, ()):
+            if site.contains(line) and (best is None or site.end_line - site.line < best.end_line - best.line):
+                best = site
+        return best
+
+    def _site_of(self, frames: Iterable) -> Optional[Site]:
+        for path, line in frames:
+            site = self._site_at(path, line)
+            if site is not None:
+                return site
+        return None
+
+    def _record(self, site: Site, platform: str, status: str, error: Optional[str]) -> None:
+        self.outcome.setdefault((site, platform), []).append((status, error))
+
+    def _note(self, site: Site, platform: str, note: str) -> None:
+        notes = self.notes.setdefault((site, platform), [])
+        if note not in notes:
+            notes.append(note)
+
+    def _applicable(self, site: Site, platforms: list[str]) -> list[str]:
+        found: set = set()
+        for reg in self.rule_platforms:
+            if reg["path"] == site.path and reg["first"] <= site.line <= reg["last"]:
+                platform = reg["platform"]
+                if platform is None:
+                    return platforms
+                found.update(("cuda", "rocm") if platform == "gpu" else (platform,))
+        if not found:
+            return platforms
+        return [p for p in platforms if p in found]
+
+    # -- statuses -----------------------------------------------------------------------
+    def statuses(self, platforms: list[str]) -> list[SiteStatus]:
+        rows = []
+        for path, sites in self.sites_by_file.items():
+            module = module_location(path)[1]
+            for site in sites:
+                for platform in self._applicable(site, platforms):
+                    rows.append(self._status(site, platform, path, module))
+        return rows
+
+    def _status(self, site: Site, platform: str, path: str, module: str) -> SiteStatus:
+        evidence = self.outcome.get((site, platform), []) + self.outcome.get((site, "*"), [])
+        notes = list(self.notes.get((site, platform), ()))
+        if path in self.stubbed:
+            notes.insert(0, f"with stubs ({', '.join(self.stubbed[path])})")
+        note = "; ".join(notes) or None
+        failures = [e for s, e in evidence if s == FAILED]
+        verdicts = [v for v in self.preserved.get((site, platform), ()) if v is not None]
+        preserved = None if not verdicts else all(verdicts)
+        if failures:
+            return SiteStatus(site, platform, FAILED, failures[0], preserved, note)
+        if any(s == VERIFIED for s, _ in evidence):
+            return SiteStatus(site, platform, VERIFIED, None, preserved, note)
+        if path in self.file_failure:
+            return SiteStatus(site, platform, FAILED, self.file_failure[path], None, note)
+        hint = (
+            f"no entry point reached this site; declare one in pyproject.toml: "
+            f'[tool.ccmigrate.verify] "{module}:<function>" = ["f32[8]"]'
+        )
+        reasons = self.reasons.get(path)
+        if reasons:
+            hint += f" (automatic probes failed: {reasons[0]})"
+        return SiteStatus(site, platform, UNREACHED, hint, None, note)
+
+
+# -- output ---------------------------------------------------------------------------------
+
+
+def table(report: VerifyReport, relative_to: Optional[str] = None, quiet: bool = False) -> list[str]:
+    """The human-readable report: one line per site and platform, then module problems.
+
+    ``quiet`` keeps only failed sites, module problems and the summary.
+    """
+    lines = []
+    for row in report.sites:
+        if quiet and row.status != FAILED:
+            continue
+        where = f"{_rel(row.site.path, relative_to)}:{row.site.line}"
+        target = row.site.target or "?"
+        config = {True: "config preserved", False: "CONFIG CHANGED", None: ""}[row.config_preserved]
+        detail = " ".join(x for x in (config, row.note and f"({row.note})", row.error or "") if x)
+        platform = row.platform or "-"
+        lines.append(f"{where:40} {target:24} {platform:6} {row.status:10} {detail}".rstrip())
+    for module in report.modules:
+        if module.error:
+            prefix = "import failed: " if module.status == "import failed" else ""
+            lines.append(f"{_rel(module.path, relative_to) if module.path else module.module}: {prefix}{module.error}")
+        for note in module.notes:
+            lines.append(f"{_rel(module.path, relative_to) if module.path else module.module}: {note}")
+    counts = report.counts()
+    if report.static:
+        lines.append(f"{counts[STATIC]} custom-call site(s) found (static scan; nothing was imported)")
+    else:
+        lines.append(
+            f"{len(report.sites)} site/platform pair(s) on {','.join(report.platforms)}: {counts[VERIFIED]} verified, "
+            f"{counts[FAILED]} failed, {counts[UNREACHED]} unreached"
+        )
+    return lines
+
+
+def _rel(path: Optional[str], base: Optional[str]) -> str:
+    if not path:
+        return ""
+    base = base or os.getcwd()
+    rel = os.path.relpath(path, base)
+    return path if rel.startswith("..") else rel

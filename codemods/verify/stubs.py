@@ -1,0 +1,131 @@
+"""Stand-ins for compiled extensions that are not built (``verify --stub-missing``).
+
+Lowering a custom call needs no native code: only compiling and running do. A package
+whose kernels live in an extension module that was never built (``from . import
+_kernels`` with no ``_kernels*.so``) can therefore still be verified, once the missing
+module is replaced by a stand-in whose every attribute is another stand-in: callable,
+iterable as empty, usable as a number. ``jax.ffi.register_ffi_target`` and
+``jax.ffi.pycapsule`` given a stand-in do nothing.
+
+Only an extension counts as missing, never an ordinary dependency: the missing module
+must lie inside the package being verified (a name with no ``.py`` file there), or the
+import must have failed on the shared object itself (``cannot open shared object``,
+``undefined symbol``...). A missing ``jaxlib.hlo_helpers`` is a real failure and stays one.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import re
+import sys
+import types
+from typing import Iterable, Optional
+
+NATIVE_ERRORS = re.compile(
+    r"shared object|undefined symbol|\.so\b|\.pyd\b|\.dylib\b|DLL load failed|dynamic module|invalid ELF|wrong ELF",
+    re.IGNORECASE,
+)
+CANNOT_IMPORT_NAME = re.compile(r"cannot import name '([\w.]+)' from (?:partially initialized module )?'([\w.]+)'")
+NATIVE_SOURCES = (".pyx", ".cc", ".cpp", ".cxx", ".cu", ".c", ".rs")
+
+
+class StandIn:
+    """Whatever the missing extension would have provided."""
+
+    def __init__(self, name: str) -> None:
+        self._ccmigrate_name = name
+
+    def __getattr__(self, attr: str) -> "StandIn":
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return StandIn(f"{self._ccmigrate_name}.{attr}")
+
+    def __call__(self, *args, **kwargs) -> "StandIn":
+        return StandIn(f"{self._ccmigrate_name}()")
+
+    def __getitem__(self, key) -> "StandIn":
+        return StandIn(f"{self._ccmigrate_name}[{key!r}]")
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __int__(self) -> int:
+        return 0
+
+    __index__ = __int__
+
+    def __float__(self) -> float:
+        return 0.0
+
+    def __repr__(self) -> str:
+        return f"<stand-in for {self._ccmigrate_name}>"
+
+
+class StandInModule(types.ModuleType):
+    def __getattr__(self, attr: str) -> StandIn:
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return StandIn(f"{self.__name__}.{attr}")
+
+
+def missing_native(exc: ImportError, package_dirs: Iterable[str]) -> Optional[str]:
+    """The dotted name of the extension whose absence caused ``exc``, if that is the cause."""
+    message = str(exc)
+    name = getattr(exc, "name", None)
+    if not isinstance(exc, ModuleNotFoundError) and NATIVE_ERRORS.search(message) and name:
+        return name
+    match = CANNOT_IMPORT_NAME.search(message)
+    if match and not isinstance(exc, ModuleNotFoundError):
+        name = f"{match.group(2)}.{match.group(1)}"
+    if not name:
+        return None
+    module_dir = _directory_of_package(name.rpartition(".")[0])
+    if module_dir is None:
+        return None
+    last = name.rpartition(".")[2]
+    has_python = os.path.exists(os.path.join(module_dir, last + ".py")) or os.path.isdir(os.path.join(module_dir, last))
+    if has_python:
+        return None
+    inside = any(_within(module_dir, d) for d in package_dirs)
+    native_source = any(os.path.exists(os.path.join(module_dir, last + ext)) for ext in NATIVE_SOURCES)
+    return name if inside or native_source else None
+
+
+def _directory_of_package(package: str) -> Optional[str]:
+    if not package:
+        return None
+    module = sys.modules.get(package)
+    paths = list(getattr(module, "__path__", ()) or ())
+    if not paths:
+        spec = importlib.machinery.PathFinder.find_spec(package.split(".")[0])
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        directory = list(spec.submodule_search_locations)[0]
+        for part in package.split(".")[1:]:
+            directory = os.path.join(directory, part)
+        return directory if os.path.isdir(directory) else None
+    return paths[0]
+
+
+def _within(path: str, directory: str) -> bool:
+    path, directory = os.path.realpath(path), os.path.realpath(directory)
+    return path == directory or path.startswith(directory + os.sep)
+
+
+def install(name: str) -> StandInModule:
+    """Put a stand-in for ``name`` in ``sys.modules`` (and on its parent package)."""
+    module = StandInModule(name)
+    module.__file__ = None
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None)
+    sys.modules[name] = module
+    parent, _, last = name.rpartition(".")
+    if parent in sys.modules:
+        setattr(sys.modules[parent], last, module)
+    return module

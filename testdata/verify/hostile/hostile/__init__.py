@@ -1,0 +1,1 @@
+"""Modules that misbehave while they are imported; verification must survive each one."""

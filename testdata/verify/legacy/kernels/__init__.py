@@ -1,0 +1,1 @@
+"""A small package of legacy custom-call lowering rules."""

@@ -1,0 +1,84 @@
+"""``ccmigrate verify`` and ``apply --verify`` on a package of legacy lowering rules.
+
+Before migration every broken site is named with jax's own error; after ``apply`` every
+site lowers (with jax 0.10, on cpu and, without the hardware, cuda) and the rewritten
+configs decode to the values the original code passed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from tests.helpers import TESTDATA, ccmigrate
+
+LEGACY = os.path.join(TESTDATA, "verify", "legacy")
+BROKEN = {
+    "scale.py": "RuntimeError: std::bad_cast",
+    "norm.py": "ValueError: custom_call backend_config unexpected type: [1, 2, 3]",
+    "cuda_only.py": "RuntimeError: std::bad_cast",
+    "ops.py": "ValueError: custom_call backend_config unexpected type: FusedConfig(mode='fast', tile=16)",
+}
+
+
+def _rows(report_path) -> list[dict]:
+    with open(report_path) as fh:
+        return json.load(fh)["sites"]
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory):
+    """The package verified before migration, then migrated with ``apply --verify``."""
+    root = tmp_path_factory.mktemp("legacy")
+    repo = str(root / "repo")
+    shutil.copytree(LEGACY, repo)
+    before = ccmigrate("verify", ".", "--platforms", "cpu,cuda", "--report", str(root / "before.json"), cwd=repo)
+    after = ccmigrate(
+        "apply", ".", "--allow-dirty", "--verify", "--platforms", "cpu,cuda", "--verify-report", str(root / "after.json"), cwd=repo
+    )
+    return repo, before, _rows(root / "before.json"), after, _rows(root / "after.json")
+
+
+def test_before_migration_every_broken_site_fails_with_the_jax_error(migrated):
+    repo, before, rows, _, _ = migrated
+    assert before.returncode == 1, before.stdout + before.stderr
+    for row in rows:
+        name = os.path.basename(row["path"])
+        assert row["status"] == "failed", row
+        assert row["error"] == BROKEN[name]
+        assert row["config_preserved"] is None
+        assert set(row) >= {"path", "line", "target", "platform", "status", "error", "config_preserved"}
+    assert {os.path.basename(r["path"]) for r in rows} == set(BROKEN)
+    assert "legacy_norm_f32" in before.stdout and "unexpected type: [1, 2, 3]" in before.stdout
+
+
+def test_after_apply_every_site_is_verified_and_keeps_its_config(migrated):
+    repo, _, _, after, rows = migrated
+    assert after.returncode == 0, after.stdout + after.stderr
+    assert rows and all(r["status"] == "verified" and r["error"] is None for r in rows), rows
+    assert all(r["config_preserved"] is True for r in rows), rows
+    targets = {(os.path.basename(r["path"]), r["platform"]) for r in rows}
+    assert targets == {
+        ("scale.py", "cpu"), ("scale.py", "cuda"), ("norm.py", "cpu"), ("norm.py", "cuda"),
+        ("ops.py", "cpu"), ("ops.py", "cuda"),
+        ("cuda_only.py", "cuda"),  # its rule is registered for cuda only: no cpu row
+    }
+    # Lines are those of the rewritten files.
+    with open(os.path.join(repo, "kernels", "scale.py")) as fh:
+        lines = fh.read().splitlines()
+    scale = next(r for r in rows if r["path"].endswith("scale.py"))
+    assert "mlir.custom_call(" in lines[scale["line"] - 1]
+
+
+def test_a_rule_registered_for_cuda_only_verifies_on_this_host(migrated):
+    repo, *_ = migrated
+    report = os.path.join(os.path.dirname(repo), "cuda.json")
+    proc = ccmigrate("verify", "kernels/cuda_only.py", "--platforms", "cuda", "--strict", "--report", report, cwd=repo)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    [row] = _rows(report)
+    assert (row["target"], row["platform"], row["status"]) == ("legacy_gelu_cuda", "cuda", "verified")
+    # Against git-less files there is no original to compare with.
+    assert row["config_preserved"] is None

@@ -1,0 +1,91 @@
+"""One verification run over modules that misbehave at import: each is reported, the
+run goes on, and the well-behaved modules beside them are verified."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.helpers import TESTDATA, ccmigrate
+
+HOSTILE = os.path.join(TESTDATA, "verify", "hostile")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    report = tmp_path_factory.mktemp("sandbox") / "report.json"
+    proc = ccmigrate(
+        "verify", HOSTILE, "--timeout", "6", "--memory-limit", "1024", "--stub-missing", "--report", str(report)
+    )
+    with open(report) as fh:
+        data = json.load(fh)
+    sites = {(os.path.basename(s["path"]), s["target"]): s for s in data["sites"]}
+    modules = {m["module"]: m for m in data["modules"]}
+    return proc, sites, modules
+
+
+def test_the_run_reports_failures_and_exits_1(run):
+    proc, sites, _ = run
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert len(sites) == 12
+
+
+@pytest.mark.parametrize(
+    "module, target, error",
+    [
+        ("exits.py", "exits_target", "worker exited with status 3 while importing hostile.exits"),
+        ("segv.py", "segv_target", "worker crashed (SIGSEGV) while importing hostile.segv"),
+        ("hangs.py", "hangs_target", "timed out after 6 s while importing hostile.hangs"),
+        ("hog.py", "hog_target", "MemoryError (the worker's memory limit was reached)"),
+    ],
+)
+def test_a_module_that_kills_its_worker_is_reported(run, module, target, error):
+    _, sites, _ = run
+    row = sites[(module, target)]
+    assert (row["status"], row["error"]) == ("failed", error)
+
+
+def test_modules_beside_the_failures_are_verified(run):
+    # good_ffi_target is reached only through a @jax.jit-decorated public function.
+    _, sites, _ = run
+    for key in [("good.py", "good_target"), ("good.py", "good_ffi_target"), ("floods.py", "floods_target")]:
+        assert sites[key]["status"] == "verified", sites[key]
+
+
+def test_flooded_output_is_truncated(run):
+    _, _, modules = run
+    flood = modules["hostile.floods"]
+    assert flood["output_bytes"] > 8_000_000
+    assert 0 < len(flood["output"]) <= 4096 and flood["output"].startswith("flood flood")
+    assert any("output truncated" in note for note in flood["notes"])
+
+
+def test_a_missing_extension_is_stubbed(run):
+    _, sites, modules = run
+    row = sites[("needs_ext.py", "ext_target")]
+    assert row["status"] == "verified" and row["note"] == "with stubs (hostile._kernels)"
+    assert modules["hostile.needs_ext"]["stubs"] == ["hostile._kernels"]
+
+
+def test_a_legacy_inline_ffi_call_fails_at_its_own_line(run):
+    _, sites, _ = run
+    row = sites[("good.py", "inline_target")]
+    assert row["status"] == "failed"
+    assert row["error"] == "TypeError: ffi_call() got an unexpected keyword argument 'alpha'"
+
+
+def test_an_unreachable_site_says_how_to_add_an_entry_point(run):
+    _, sites, _ = run
+    row = sites[("needs_kw.py", "tile_target")]
+    assert row["status"] == "unreached"
+    assert '[tool.ccmigrate.verify] "hostile.needs_kw:<function>"' in row["error"]
+
+
+def test_ops_built_directly_with_custom_call_op_are_sites_too(run):
+    _, sites, _ = run
+    assert sites[("direct.py", "direct_typed")]["status"] == "verified"
+    broken = sites[("direct.py", "direct_str")]
+    assert broken["status"] == "failed"
+    assert broken["error"].startswith('TypeError: Invalid attribute value for the key "backend_config"')
