@@ -1,7 +1,8 @@
 """`make demo`: migrate the bundled example package in a scratch copy and show that it lowers.
 
-Steps, each printed: the diff `ccmigrate diff` proposes, `ccmigrate apply`, then the
-verification pass over the rewritten package.
+Steps, each printed: `verify` on the legacy package (sites fail with jax's errors), the
+diff `diff` proposes, `apply --verify` (rewrite, lower, compare configs with the old
+ones), and a last `diff` that finds nothing left to do.
 """
 
 from __future__ import annotations
@@ -26,13 +27,13 @@ def main() -> int:
     shutil.copytree(HERE, package, ignore=shutil.ignore_patterns("run_demo.py", "__pycache__"))
     print(f"Example package copied to {package}")
     try:
+        if step("before: which sites fail to lower, with jax's errors (exit 1)", "verify", package) != 1:
+            return 1
         if step("what would change (exit 1: changes pending)", "diff", package) != 1:
             return 1
-        if step("rewrite the files", "apply", package) != 0:
+        if step("rewrite, then lower the rewritten modules and compare configs", "apply", "--verify", package) != 0:
             return 1
-        if step("nothing left to change (exit 0)", "diff", package) != 0:
-            return 1
-        return step("lower every entry point with jax", "verify", package)
+        return 0 if step("nothing left to change (exit 0)", "diff", package) == 0 else 1
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
