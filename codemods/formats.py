@@ -267,7 +267,7 @@ def github_annotations(data: dict) -> list[str]:
                 col=change["column"],
                 endLine=change["end_line"],
                 endColumn=change["end_column"],
-                title=f"ccmigrate {change['rule']} ({_state(command, change)})",
+                title=f"ccmigrate {change['rule']} [{change['safety']}]",
             )
         )
     for entry in data["files"]:

@@ -70,31 +70,23 @@ def render_markdown(data: dict, sites: Optional[Sequence[dict]] = None, title: s
         out.append("No legacy custom-call site found.")
     out.append("")
 
-    manual = [
+    # Manual findings, and unsafe fixes left unapplied: both wait for a person.
+    follow_ups = [
         (entry["path"], change)
         for entry in data["files"]
         for change in entry["changes"]
-        if change["safety"] == "manual" and not change["message"].startswith(SUPPRESSED_PREFIX)
-    ]
-    unapplied = [
-        (entry["path"], change)
-        for entry in data["files"]
-        for change in entry["changes"]
-        if change["safety"] == "unsafe" and not change["applied"] and not change["message"].startswith(SUPPRESSED_PREFIX)
+        if not change["message"].startswith(SUPPRESSED_PREFIX)
+        and (change["safety"] == "manual" or (change["safety"] == "unsafe" and not change["applied"]))
     ]
     out += ["## Manual follow-ups", ""]
-    if manual or unapplied:
+    if follow_ups:
         out.append("These sites need a person: ccmigrate cannot rewrite them faithfully on its own.")
         out.append("")
-        for path, change in manual:
-            out.append(f"- [ ] **{path}:{change['line']}** `{change['rule']}`: {_cell(change['message'])}")
+        for path, change in follow_ups:
+            kind = "" if change["safety"] == "manual" else " (unsafe fix: review it, then rerun with `--unsafe-fixes` or fix by hand)"
+            out.append(f"- [ ] **{path}:{change['line']}** `{change['rule']}`{kind}: {_cell(change['message'])}")
             if change.get("before"):
                 out.append(f"  - site: {_code(change['before'])}")
-        for path, change in unapplied:
-            out.append(
-                f"- [ ] **{path}:{change['line']}** `{change['rule']}` (unsafe fix, review it and rerun with "
-                f"`--unsafe-fixes`, or fix by hand): {_cell(change['message'])}"
-            )
     else:
         out.append("None.")
     out.append("")
@@ -108,7 +100,8 @@ def render_markdown(data: dict, sites: Optional[Sequence[dict]] = None, title: s
         for change in entry["changes"]:
             message = _cell(change["message"])
             if change.get("kernel_receives") and change["applied"]:
-                message += f" The kernel now receives {_cell(change['kernel_receives'])}."
+                receives = "now receives" if command == "apply" else "will receive"
+                message += f"; the kernel {receives} {_cell(change['kernel_receives'])}"
             out.append(f"| {change['line']} | {change['rule']} | {change['safety']} | {_state(command, change)} | {message} |")
         out.append("")
 
