@@ -103,6 +103,7 @@ class Reviewer:
             if not accept_rest:
                 preview = rewrite(ctx, keep=lambda c, me=change: c is me)
                 hunk = diff_code(old, preview.code if preview is not None else old, 3, filename=result.path)
+                hunk = hunk if hunk.endswith("\n") else hunk + "\n"
                 self.say()
                 safety = paint(change.safety.value, SAFETY_COLOUR[change.safety.value], self.colour)
                 self.say(paint(f"[{asked}/{total}] {result.path}:{change.line}:{change.column}", "bold", self.colour) + f" {change.rule} [{safety}]")
@@ -123,10 +124,11 @@ class Reviewer:
                 outcome.accepted += 1
             else:
                 outcome.skipped += 1
-        for finding in ctx.findings:
-            if finding.change.safety is Safety.MANUAL and not finding.suppressed:
-                change = finding.change
-                self.say(f"{result.path}:{change.line}:{change.column}: {change.rule} [manual follow-up] {change.message}")
+        manual = [f.change for f in ctx.findings if f.change.safety is Safety.MANUAL and not f.suppressed]
+        if manual:
+            self.say()
+        for change in manual:
+            self.say(f"{result.path}:{change.line}:{change.column}: {change.rule} [manual follow-up] {change.message}")
         final = process_source(result.path, source, rules, self.options, package, keep=lambda c: _key(c) in chosen)
         if final.changed and not final.error:
             # Already checked for uncommitted work before asking; a change on disk since
