@@ -26,7 +26,6 @@ from codemods.engine import SUPPRESSED_PREFIX
 
 FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/ccmigrate/"
 
 
 # -- colour ----------------------------------------------------------------------
@@ -203,7 +202,6 @@ def to_sarif(data: dict) -> dict:
                     "driver": {
                         "name": "ccmigrate",
                         "version": __version__,
-                        "informationUri": INFORMATION_URI,
                         "rules": _rule_descriptors(rule_ids),
                     }
                 },
@@ -357,7 +355,6 @@ def sites_sarif(sites: Sequence[dict]) -> dict:
                     "driver": {
                         "name": "ccmigrate",
                         "version": __version__,
-                        "informationUri": INFORMATION_URI,
                         "rules": [
                             {
                                 "id": "verify",
