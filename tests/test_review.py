@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import subprocess
 import sys
 import time
 
@@ -21,10 +22,11 @@ class Terminal:
     """A child process on a pseudo-terminal: wait for text, type answers."""
 
     def __init__(self, argv: list[str], cwd: str, env: dict[str, str]) -> None:
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: become the command
-            os.chdir(cwd)
-            os.execvpe(argv[0], argv, env)
+        # openpty + subprocess rather than pty.fork: this test process may have jax's
+        # threads running, and a bare fork of a threaded process is not safe.
+        self.fd, child = pty.openpty()
+        self.proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=child, stdout=child, stderr=child, start_new_session=True)
+        os.close(child)
         self.seen = ""
 
     def expect(self, text: str, timeout: float = 60) -> str:
@@ -53,7 +55,7 @@ class Terminal:
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                os.kill(self.pid, 9)
+                self.proc.kill()
                 raise AssertionError(f"review did not finish:\n{self.seen}{''.join(rest)}")
             ready, _, _ = select.select([self.fd], [], [], remaining)
             if not ready:
@@ -65,9 +67,9 @@ class Terminal:
             if not chunk:
                 break
             rest.append(chunk.decode("utf-8", "replace"))
-        _, status = os.waitpid(self.pid, 0)
+        code = self.proc.wait(timeout=60)
         os.close(self.fd)
-        return os.waitstatus_to_exitcode(status), self.seen + "".join(rest)
+        return code, self.seen + "".join(rest)
 
 
 def _review(tmp_path, *args: str, no_color: bool = False) -> Terminal:
