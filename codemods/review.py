@@ -80,7 +80,13 @@ class Reviewer:
                 outcome.results.append(result)
                 continue
             if outcome.quit:
-                break
+                # Never asked about: nothing of it is written, so nothing of it is applied.
+                outcome.skipped += sum(c.applied for c in result.changes)
+                for change in result.changes:
+                    change.applied = False
+                result.updated = None
+                outcome.results.append(result)
+                continue
             asked = self._review_file(result, outcome, asked, total)
         return outcome
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import select
@@ -12,7 +13,7 @@ import time
 from codemods.engine import process_source
 from codemods.rules import select_rules
 from tests.helpers import ROOT, options_from
-from tests.samples import MIXED
+from tests.samples import MIXED, ONE
 
 ANSI = "\x1b["
 PROMPT = "[q]uit: "
@@ -118,16 +119,20 @@ def test_accept_skip_then_accept_all(tmp_path):
 def test_quit_writes_nothing_not_accepted(tmp_path):
     target = tmp_path / "ops.py"
     target.write_bytes(MIXED)
-    term = _review(tmp_path, "ops.py", "--unsafe-fixes", no_color=True)
+    other = tmp_path / "two.py"
+    other.write_bytes(ONE)
+    term = _review(tmp_path, "ops.py", "two.py", "--unsafe-fixes", "--report", "r.json", no_color=True)
     screen = term.expect(PROMPT)
-    assert "[1/3]" in screen
+    assert "[1/4]" in screen
     term.send("maybe")
     term.expect("Please answer y, n, a or q.")
     term.send("q")
     code, rest = term.finish()
     assert code == 0, rest
-    assert "0 change(s) accepted, 3 skipped; 0 file(s) written" in rest
-    assert target.read_bytes() == MIXED
+    assert "0 change(s) accepted, 4 skipped; 0 file(s) written" in rest
+    assert target.read_bytes() == MIXED and other.read_bytes() == ONE
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["summary"]["applied"] == 0 and data["summary"]["files_changed"] == 0
 
 
 def _subset(keep_lines: set[int]) -> bytes:
