@@ -10,8 +10,9 @@ report read back from disk (a shard's, a merged one) prints exactly like a live 
   which the runner turns into annotations on the pull request.
 
 Verification results (``ccmigrate verify``: a list of *site* records with ``path``,
-``line``, ``target``, ``platform``, ``status``, ``error`` and ``config_preserved``) have
-formatters of their own at the end of this module.
+``line``, ``target``, ``platform``, ``status`` (``verified``, ``failed``, ``unreached``,
+``static``), ``error`` and ``config_preserved``, optionally ``end_line`` and ``note``)
+have formatters of their own at the end of this module.
 """
 
 from __future__ import annotations
@@ -279,25 +280,33 @@ def github_annotations(data: dict) -> list[str]:
 # A site record: {"path", "line", "target", "platform", "status", "error", "config_preserved"}.
 
 #: Statuses that mean the site lowered as it should.
-SITE_OK = frozenset({"ok", "passed", "lowered", "verified"})
-SITE_SKIPPED = frozenset({"skipped", "unsupported"})
+SITE_OK = frozenset({"verified", "ok", "passed"})
+#: Not checked by lowering: no entry point reached the site (worth a look).
+SITE_UNREACHED = frozenset({"unreached"})
+#: Not checked by design (``--static``, a platform that is not available).
+SITE_SKIPPED = frozenset({"static", "skipped", "unsupported"})
 
 
 def _site_level(site: dict) -> str:
+    """SARIF level of a site: ``none`` (verified), ``note``, ``warning`` or ``error``."""
     status = str(site.get("status", ""))
+    if status in SITE_OK:
+        return "error" if site.get("config_preserved") is False else "none"
+    if status in SITE_UNREACHED:
+        return "warning"
     if status in SITE_SKIPPED:
         return "note"
-    if status in SITE_OK and site.get("config_preserved") is not False:
-        return "none"
     return "error"
 
 
 def _site_message(site: dict) -> str:
-    text = f"{site.get('target')} on {site.get('platform')}: {site.get('status')}"
+    text = f"{site.get('target')} on {site.get('platform') or 'the default platform'}: {site.get('status')}"
     if site.get("config_preserved") is False:
         text += "; backend_config not preserved"
     if site.get("error"):
         text += f" ({site['error']})"
+    if site.get("note"):
+        text += f"; {site['note']}"
     return text
 
 
@@ -321,11 +330,12 @@ def sites_github(sites: Sequence[dict]) -> list[str]:
             continue
         lines.append(
             workflow_command(
-                "error" if level == "error" else "notice",
+                {"error": "error", "warning": "warning"}.get(level, "notice"),
                 _site_message(site),
                 site["path"],
                 line=site.get("line"),
-                title=f"ccmigrate verify {site.get('platform')}",
+                endLine=site.get("end_line"),
+                title=f"ccmigrate verify {site.get('platform') or ''}".strip(),
             )
         )
     return lines
@@ -339,10 +349,10 @@ def sites_sarif(sites: Sequence[dict]) -> dict:
         result = {
             "ruleId": "verify",
             "ruleIndex": 0,
-            "kind": "pass" if level == "none" else "notApplicable" if level == "note" else "fail",
+            "kind": {"none": "pass", "note": "notApplicable", "warning": "open"}.get(level, "fail"),
             "level": level,
             "message": {"text": _site_message(site)},
-            "locations": [_location(site["path"], int(site.get("line") or 0))],
+            "locations": [_location(site["path"], int(site.get("line") or 0), end_line=int(site.get("end_line") or 0))],
             "properties": {k: site.get(k) for k in ("target", "platform", "status", "config_preserved")},
         }
         results.append(result)

@@ -117,7 +117,7 @@ def render_markdown(data: dict, sites: Optional[Sequence[dict]] = None, title: s
         for site in sites:
             preserved = {True: "yes", False: "**no**", None: "n/a"}.get(site.get("config_preserved"), "n/a")
             out.append(
-                f"| {site['path']}:{site.get('line', '')} | {_cell(site.get('target', ''))} | {_cell(site.get('platform', ''))} | "
+                f"| {site['path']}:{site.get('line', '')} | {_cell(site.get('target', ''))} | {_cell(site.get('platform') or 'default')} | "
                 f"{_cell(site.get('status', ''))} | {preserved} | {_cell(site.get('error') or '')} |"
             )
         out.append("")

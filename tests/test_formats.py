@@ -105,27 +105,31 @@ def test_workflow_command_escaping():
 
 
 SITES = [
-    {"path": "pkg/ops.py", "line": 12, "target": "scale_f32", "platform": "cpu", "status": "ok", "error": None, "config_preserved": True},
+    {"path": "pkg/ops.py", "line": 12, "target": "scale_f32", "platform": "cpu", "status": "verified", "error": None, "config_preserved": True},
     {"path": "pkg/ops.py", "line": 30, "target": "gemm", "platform": "cuda", "status": "failed",
      "error": "ValueError: custom_call backend_config unexpected type", "config_preserved": None},
-    {"path": "pkg/ops.py", "line": 41, "target": "norm", "platform": "cpu", "status": "ok", "error": None, "config_preserved": False},
-    {"path": "pkg/ops.py", "line": 50, "target": "rocm_only", "platform": "rocm", "status": "skipped", "error": "no rocm plugin", "config_preserved": None},
+    {"path": "pkg/ops.py", "line": 41, "target": "norm", "platform": "cpu", "status": "verified", "error": None, "config_preserved": False},
+    {"path": "pkg/ops.py", "line": 50, "end_line": 52, "target": "fused", "platform": None, "status": "unreached", "error": None,
+     "config_preserved": None, "note": "add an entry point under [tool.ccmigrate.verify]"},
+    {"path": "pkg/ops.py", "line": 60, "target": "other", "platform": None, "status": "static", "error": None, "config_preserved": None},
 ]
 
 
 def test_site_formatters():
     text = formats.sites_text(SITES)
-    assert text[0] == "pkg/ops.py:12: scale_f32 [cpu] ok; config preserved"
+    assert text[0] == "pkg/ops.py:12: scale_f32 [cpu] verified; config preserved"
     assert text[1].endswith("gemm [cuda] failed: ValueError: custom_call backend_config unexpected type")
     github = formats.sites_github(SITES)
-    assert len(github) == 3  # the site that verified needs no annotation
+    assert len(github) == 4  # the site that verified needs no annotation
     assert github[0].startswith("::error file=pkg/ops.py,line=30,title=ccmigrate verify cuda::gemm on cuda: failed")
     assert "backend_config not preserved" in github[1] and github[1].startswith("::error")
-    assert github[2].startswith("::notice")
+    assert github[2].startswith("::warning file=pkg/ops.py,line=50,endLine=52,title=ccmigrate verify::fused on the default platform: unreached; add an entry point")
+    assert github[3].startswith("::notice")
     log = formats.sites_sarif(SITES)
     validate_sarif(log)
-    kinds = [r["kind"] for r in log["runs"][0]["results"]]
-    assert kinds == ["pass", "fail", "fail", "notApplicable"]
+    results = log["runs"][0]["results"]
+    assert [r["kind"] for r in results] == ["pass", "fail", "fail", "open", "notApplicable"]
+    assert [r["level"] for r in results] == ["none", "error", "error", "warning", "note"]
     assert json.loads(formats.render_sites(SITES, "json")) == {"sites": SITES}
 
 
