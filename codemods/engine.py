@@ -193,8 +193,9 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
 
 
 def _drop_declined_imports(ctx: FileContext, fixable: list[Finding], chosen: list[Finding]) -> None:
+    kept = {id(f) for f in chosen}
     wanted = {key for f in chosen for key in f.imports}
-    declined = {key for f in fixable if f not in chosen for key in f.imports} - wanted
+    declined = {key for f in fixable if id(f) not in kept for key in f.imports} - wanted
     if not declined:
         return
     from libcst.codemod.visitors import AddImportsVisitor
