@@ -14,11 +14,31 @@ import jsonschema
 import pytest
 
 from codemods import formats
-from tests.helpers import TESTDATA, ccmigrate
+from codemods.cli import main
+from tests.helpers import TESTDATA
 from tests.samples import MIXED, ONE
 
 with open(os.path.join(TESTDATA, "sarif", "sarif-schema-2.1.0.json"), encoding="utf-8") as _fh:
     SARIF_SCHEMA = json.load(_fh)
+
+
+class Ran:
+    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """The command line, run in this process (no interpreter start-up per call)."""
+
+    def run(*argv: str, cwd) -> Ran:
+        monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return Ran(code, out, err)
+
+    return run
 
 
 def validate_sarif(log: dict) -> None:
@@ -38,9 +58,9 @@ def project(tmp_path_factory):
     return root
 
 
-@pytest.fixture(scope="module")
-def diff_json(project):
-    result = ccmigrate("diff", "pkg", "--output-format", "json", "--report", "report.json", cwd=str(project))
+@pytest.fixture
+def diff_json(project, cli):
+    result = cli("diff", "pkg", "--output-format", "json", "--report", "report.json", cwd=project)
     assert result.returncode == 2, result.stderr  # bad.py does not parse
     return json.loads(result.stdout), result
 
@@ -54,9 +74,9 @@ def test_json_output_is_the_report(project, diff_json):
     assert "--- " not in result.stdout  # no diff mixed into machine output
 
 
-def test_sarif_output_is_valid_and_complete(project, diff_json):
+def test_sarif_output_is_valid_and_complete(project, diff_json, cli):
     data, _ = diff_json
-    result = ccmigrate("diff", "pkg", "--output-format", "sarif", "-q", cwd=str(project))
+    result = cli("diff", "pkg", "--output-format", "sarif", "-q", cwd=project)
     log = json.loads(result.stdout)
     validate_sarif(log)
     run = log["runs"][0]
@@ -79,9 +99,9 @@ def test_sarif_output_is_valid_and_complete(project, diff_json):
     assert failure["level"] == "error" and failure["message"]["text"].startswith("cannot parse")
 
 
-def test_sarif_after_apply_marks_written_changes_as_notes(tmp_path):
+def test_sarif_after_apply_marks_written_changes_as_notes(tmp_path, cli):
     (tmp_path / "one.py").write_bytes(ONE)
-    result = ccmigrate("apply", "one.py", "--allow-dirty", "--output-format", "sarif", cwd=str(tmp_path))
+    result = cli("apply", "one.py", "--allow-dirty", "--output-format", "sarif", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     log = json.loads(result.stdout)
     validate_sarif(log)
@@ -89,8 +109,8 @@ def test_sarif_after_apply_marks_written_changes_as_notes(tmp_path):
     assert res["level"] == "note" and res["properties"]["applied"] is True and "fixes" not in res
 
 
-def test_github_annotations(project):
-    result = ccmigrate("diff", "pkg", "--output-format", "github", "-q", cwd=str(project))
+def test_github_annotations(project, cli):
+    result = cli("diff", "pkg", "--output-format", "github", "-q", cwd=project)
     lines = result.stdout.splitlines()
     assert lines[0].startswith("::warning file=pkg/mixed.py,line=6,col=74,endLine=6,endColumn=82,title=ccmigrate backend-config [safe]::dict literal")
     assert not any("line=9," in line for line in lines)  # the suppressed site
@@ -151,6 +171,6 @@ def test_colour_only_on_a_tty_and_never_with_no_color():
     assert "\x1b[" in coloured and "+new" in coloured
 
 
-def test_piped_diff_has_no_colour(project):
-    result = ccmigrate("diff", "pkg/one.py", cwd=str(project))
+def test_piped_diff_has_no_colour(project, cli):
+    result = cli("diff", "pkg/one.py", cwd=project)
     assert "\x1b[" not in result.stdout and "+++ pkg/one.py" in result.stdout
