@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test clean
+.PHONY: venv demo test test-pre-commit clean
 
 venv: $(STAMP)
 
@@ -19,6 +19,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# End-to-end check of .pre-commit-hooks.yaml: pre-commit builds the hook's own
+# environment (jax, jaxlib from the package index), so it takes minutes.
+test-pre-commit: $(STAMP)
+	CCMIGRATE_TEST_PRE_COMMIT=1 $(BIN)/python -m pytest -q tests/test_precommit.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,9 +1,9 @@
 """Command line: parse arguments, call the engine, print. Nothing else lives here.
 
 Exit codes: ``diff`` 0 when nothing would change, 1 when changes are pending, 2 when any
-path or file failed; ``apply`` 0, or 2 when any file failed. ``verify`` (and ``apply
---verify``): 0 when no site failed, 1 when one did (or, with ``--strict``, was not
-reached), 2 on a tool error.
+path or file failed (or the configuration is wrong); ``apply`` and ``review`` 0, or 2
+when any file failed. ``verify`` (and ``apply --verify``): 0 when no site failed, 1 when
+one did (or, with ``--strict``, was not reached), 2 on a tool error.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from importlib import metadata
 from typing import Optional, Sequence
 
-from codemods import __version__, report
+from codemods import __version__, config, formats, mdreport, report, shard
 from codemods.context import Options
 from codemods.engine import run
 from codemods.rules import all_rules, select_rules
@@ -68,18 +68,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to migrate")
+    # Flags left unset are None, so [tool.ccmigrate] in pyproject.toml fills them in.
     common.add_argument("--select", type=_rule_list, default=None, metavar="RULE[,RULE]", help="run only these rules")
-    common.add_argument("--ignore", type=_rule_list, default=frozenset(), metavar="RULE[,RULE]", help="skip these rules")
-    common.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
+    common.add_argument("--ignore", type=_rule_list, default=None, metavar="RULE[,RULE]", help="skip these rules")
+    common.add_argument("--exclude", action="append", default=None, metavar="GLOB", help="skip paths matching GLOB (repeatable)")
     common.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (0: one per CPU)")
     common.add_argument("--report", metavar="FILE", help="write a JSON report of every change to FILE")
-    common.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that need review")
-    common.add_argument("--annotate", action="store_true", help="write manual follow-ups as '# TODO(ccmigrate): ...' comments")
+    common.add_argument("--report-md", metavar="FILE", help="write a Markdown migration report to FILE")
+    common.add_argument("--unsafe-fixes", action=argparse.BooleanOptionalAction, default=None, help="also apply fixes that need review")
+    common.add_argument("--annotate", action=argparse.BooleanOptionalAction, default=None, help="write manual follow-ups as '# TODO(ccmigrate): ...' comments")
     common.add_argument("--target-jax", type=parse_version, default=None, metavar="X.Y[.Z]", help="jax release the result must run on (default: the installed one)")
+    common.add_argument("--config", metavar="PYPROJECT", help="read [tool.ccmigrate] from this file instead of the nearest pyproject.toml")
+    common.add_argument("--shard", type=_shard, default=None, metavar="K/N", help="process only shard K of N of the files (for a CI matrix)")
     common.add_argument("-q", "--quiet", action="store_true", help="print only errors and the diff")
+    output = argparse.ArgumentParser(add_help=False)
+    output.add_argument("--output-format", choices=formats.FORMATS, default="text", help="what to print on stdout (default: text)")
 
-    commands.add_parser("diff", parents=[common], help="show the changes as a unified diff; write nothing")
-    apply = commands.add_parser("apply", parents=[common], help="rewrite files in place")
+    commands.add_parser("diff", parents=[common, output], help="show the changes as a unified diff; write nothing")
+    apply = commands.add_parser("apply", parents=[common, output], help="rewrite files in place")
     apply.add_argument("--allow-dirty", action="store_true", help="also rewrite files with uncommitted changes")
     apply.add_argument("--verify", action="store_true", help="then verify the rewritten files by lowering them (imports and runs their code)")
     _verify_options(apply, with_report=False)
@@ -97,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--static", action="store_true", help="only list the sites; import nothing")
     check.add_argument("-q", "--quiet", action="store_true", help="print only failed sites and the summary")
     _verify_options(check, with_report=True)
+    review = commands.add_parser("review", parents=[common], help="accept or skip each change interactively, then write the accepted ones")
+    review.add_argument("--allow-dirty", action="store_true", help="also rewrite files with uncommitted changes")
+    merge = commands.add_parser("merge-reports", parents=[output], help="merge the JSON reports of --shard runs into one")
+    merge.add_argument("reports", nargs="+", metavar="REPORT", help="JSON reports written with --report")
+    merge.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the merged JSON report")
+    merge.add_argument("--report-md", metavar="FILE", help="also write a Markdown migration report to FILE")
     commands.add_parser("rules", help="list the rules")
     return parser
 
@@ -114,6 +126,13 @@ def _verify_options(parser: argparse.ArgumentParser, with_report: bool) -> None:
         group.add_argument("--verify-report", metavar="FILE", help="write the verification's JSON report to FILE")
 
 
+def _shard(text: str) -> tuple[int, int]:
+    try:
+        return shard.parse_shard(text)
+    except shard.ShardError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "rules":
@@ -122,6 +141,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_OK
     if args.command == "verify":
         return verify_command(args, args.paths, None, args.report)
+    if args.command == "merge-reports":
+        return merge_reports(args)
     return migrate(args)
 
 
@@ -136,7 +157,7 @@ def verify_command(args: argparse.Namespace, paths: Sequence[str], originals: Op
         stub_missing=args.stub_missing,
         compile=args.compile,
         static=getattr(args, "static", False),
-        excludes=tuple(args.exclude),
+        excludes=tuple(args.exclude or ()),
     )
     result = verify(paths, options, originals)
     for error in result.errors:
@@ -148,40 +169,76 @@ def verify_command(args: argparse.Namespace, paths: Sequence[str], originals: Op
     return result.exit_code(args.strict)
 
 
-def migrate(args: argparse.Namespace) -> int:
-    try:
-        rules = select_rules(args.select, args.ignore)
-    except ValueError as exc:
-        print(f"ccmigrate: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    options = Options(
-        target_jax=args.target_jax or installed_jax(),
+def settings(args: argparse.Namespace) -> config.Settings:
+    """Command-line flags over ``[tool.ccmigrate]``; raises :class:`config.ConfigError`."""
+    return config.resolve(
+        config.load(args.paths, args.config),
+        select=args.select,
+        ignore=args.ignore,
+        exclude=args.exclude,
+        target_jax=args.target_jax,
         unsafe_fixes=args.unsafe_fixes,
         annotate=args.annotate,
     )
+
+
+def migrate(args: argparse.Namespace) -> int:
+    try:
+        chosen = settings(args)
+        rules = select_rules(chosen.select, chosen.ignore)
+    except (config.ConfigError, ValueError) as exc:
+        print(f"ccmigrate: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    options = Options(
+        target_jax=chosen.target_jax or installed_jax(),
+        unsafe_fixes=chosen.unsafe_fixes,
+        annotate=chosen.annotate,
+    )
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     applying = args.command == "apply"
-    results, scanned = run(args.paths, rules, options, excludes=args.exclude, jobs=jobs, clean_temps=applying)
-    if applying:
+    writing = applying or args.command == "review"
+    include = shard.selector(args.paths, *args.shard) if args.shard else None
+    results, scanned = run(
+        args.paths, rules, options, excludes=chosen.exclude, jobs=jobs, clean_temps=writing, include=include
+    )
+    fmt = getattr(args, "output_format", "text")
+    if args.command == "review":
+        from codemods.review import review
+
+        outcome = review(
+            results, rules, options, stdin=sys.stdin, stdout=sys.stdout,
+            colour=formats.use_colour(sys.stdout), allow_dirty=args.allow_dirty,
+        )
+        by_path = {r.path: r for r in outcome.results}
+        results = [by_path.get(r.path, r) for r in results]
+        print(f"{outcome.accepted} change(s) accepted, {outcome.skipped} skipped; {outcome.files_written} file(s) written", file=sys.stderr)
+    elif args.command == "apply":
         write_all(results, allow_dirty=args.allow_dirty)
-    else:
+    elif fmt == "text":
+        colour = formats.use_colour(sys.stdout)
         for result in results:
             if not result.error:
-                sys.stdout.write(report.unified_diff(result))
+                diff = report.unified_diff(result)
+                sys.stdout.write(formats.colour_diff(diff) if colour and diff else diff)
     data = report.to_json(results, scanned, args.command)
+    if fmt != "text":
+        sys.stdout.write(formats.render(data, fmt))
     for result in results:
         if result.error:
             print(f"{result.path}: {result.error}", file=sys.stderr)
-    if not args.quiet:
-        for line in report.change_lines(r for r in results if not r.error):
-            print(line, file=sys.stderr)
-        verb = "rewritten" if applying else "would be rewritten"
+    if not args.quiet and args.command != "review":
+        if fmt == "text":
+            for line in report.change_lines(r for r in results if not r.error):
+                print(line, file=sys.stderr)
+        verb = "rewritten" if writing else "would be rewritten"
         print(report.summary_line(data["summary"], verb), file=sys.stderr)
     if args.report:
         report.write_json(args.report, data)
+    if args.report_md:
+        mdreport.write_markdown(args.report_md, data)
     if data["summary"]["files_failed"]:
         return EXIT_ERROR
-    if not applying and data["summary"]["files_changed"]:
+    if not writing and data["summary"]["files_changed"]:
         return EXIT_PENDING
     if applying and args.verify:
         written = {r.path: r.original for r in results if r.changed and not r.error}
@@ -189,4 +246,20 @@ def migrate(args: argparse.Namespace) -> int:
             print("nothing was rewritten; nothing to verify", file=sys.stderr)
             return EXIT_OK
         return verify_command(args, sorted(written), written, args.verify_report)
+    return EXIT_OK
+
+
+def merge_reports(args: argparse.Namespace) -> int:
+    try:
+        data = shard.merge(shard.load_reports(args.reports))
+    except shard.ShardError as exc:
+        print(f"ccmigrate: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    report.write_json(args.output, data)
+    if args.report_md:
+        mdreport.write_markdown(args.report_md, data)
+    if args.output_format != "text":
+        sys.stdout.write(formats.render(data, args.output_format))
+    else:
+        print(report.summary_line(data["summary"], "rewritten" if data["command"] == "apply" else "would be rewritten"))
     return EXIT_OK

@@ -30,6 +30,9 @@ class Finding:
     edit: Optional[Edit]
     #: A ``# ccmigrate: ignore[...]`` comment on the site's lines switched it off.
     suppressed: bool = False
+    #: Imports the rule asked for while preparing this finding's edit, so that a
+    #: declined finding (``ccmigrate review``) does not leave an unused import behind.
+    imports: tuple[tuple[str, Optional[str], Optional[str]], ...] = ()
 
 
 class FileContext:
@@ -57,6 +60,7 @@ class FileContext:
         self._scopes: Optional[dict] = None
         self._parents: Optional[dict] = None
         self._pending_imports: set[tuple[str, Optional[str], Optional[str]]] = set()
+        self._unreported_imports: list[tuple[str, Optional[str], Optional[str]]] = []
 
     @property
     def codemod_context(self):
@@ -93,7 +97,8 @@ class FileContext:
             before=self.module.code_for_node(node),
             kernel_receives=kernel_receives,
         )
-        self.findings.append(Finding(change, node, None if safety is Safety.MANUAL else edit))
+        imports, self._unreported_imports = tuple(self._unreported_imports), []
+        self.findings.append(Finding(change, node, None if safety is Safety.MANUAL else edit, imports=imports))
         return change
 
     # -- names -------------------------------------------------------------
@@ -124,6 +129,8 @@ class FileContext:
 
     def add_import(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
         key = (module, obj, asname)
+        # Rules prepare an edit's names before reporting it: the finding reported next owns them.
+        self._unreported_imports.append(key)
         if key not in self._pending_imports:
             self._pending_imports.add(key)
             from libcst.codemod.visitors import AddImportsVisitor

@@ -35,6 +35,7 @@ from codemods.rule import Change, Rule, Safety
 
 SUPPRESS = re.compile(r"#\s*ccmigrate:\s*ignore(?:\[([^\]]*)\])?")
 TODO_PREFIX = "# TODO(ccmigrate): "
+SUPPRESSED_PREFIX = "suppressed by comment: "
 
 
 @dataclasses.dataclass
@@ -109,7 +110,7 @@ def _locate(ctx: FileContext) -> None:
             change.end_line, change.end_column = rng.end.line, rng.end.column + 1
         if _suppressed(lines, change):
             finding.suppressed = True
-            change.message = f"suppressed by comment: {change.message}"
+            change.message = SUPPRESSED_PREFIX + change.message
 
 
 def _suppressed(lines: list[str], change: Change) -> bool:
@@ -128,13 +129,24 @@ def accepted(finding: Finding, options: Options) -> bool:
     return finding.change.safety is Safety.SAFE or (finding.change.safety is Safety.UNSAFE and options.unsafe_fixes)
 
 
-def rewrite(ctx: FileContext) -> Optional[cst.Module]:
-    """Apply the accepted edits of ``ctx``; ``None`` when nothing is to change."""
+#: Decides, per fixable change, whether its edit goes into the new text (``review``).
+Keep = Callable[[Change], bool]
+
+
+def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Module]:
+    """Apply the accepted edits of ``ctx``; ``None`` when nothing is to change.
+
+    ``keep``, when given, narrows the accepted edits further: only those of changes it
+    returns true for are applied, and imports that only declined edits asked for are
+    not added. ``ctx`` is left as it was, so this may be called again with another
+    ``keep`` (to preview one change at a time, say).
+    """
     options = ctx.options
+    fixable = [f for f in ctx.findings if accepted(f, options)]
+    chosen = fixable if keep is None else [f for f in fixable if keep(f.change)]
     edits: dict[cst.CSTNode, list[Finding]] = {}
-    for finding in ctx.findings:
-        if accepted(finding, options):
-            edits.setdefault(finding.node, []).append(finding)
+    for finding in chosen:
+        edits.setdefault(finding.node, []).append(finding)
     notes: dict[cst.CSTNode, list[str]] = {}
     if options.annotate:
         for finding in ctx.findings:
@@ -144,20 +156,56 @@ def rewrite(ctx: FileContext) -> Optional[cst.Module]:
                 text = " ".join(text.split())
                 if stmt is not None and not _has_comment(stmt, text):
                     notes.setdefault(stmt, []).append(text)
+    for finding in fixable:
+        finding.change.applied = False
     if not edits and not notes:
         return None
-    module = ctx.module.visit(_Apply(ctx.module, edits, notes))
-    for finding in (f for group in edits.values() for f in group):
-        finding.change.applied = True
-    module = _add_helpers(module, ctx.helpers)
-    if ctx.has_pending_imports:
-        from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+    # Edits may ask for imports and helpers while they run: undo that afterwards, so
+    # the next call (another ``keep``) starts from the state analysis left.
+    had_context = ctx.has_pending_imports
+    scratch = ctx.codemod_context.scratch if had_context else {}
+    saved_scratch = {key: list(value) if isinstance(value, list) else value for key, value in scratch.items()}
+    saved_helpers = dict(ctx.helpers)
+    saved_pending = set(ctx._pending_imports)
+    try:
+        if len(chosen) < len(fixable) and had_context:
+            _drop_declined_imports(ctx, fixable, chosen)
+        module = ctx.module.visit(_Apply(ctx.module, edits, notes))
+        for finding in chosen:
+            finding.change.applied = True
+        module = _add_helpers(module, ctx.helpers)
+        if ctx.has_pending_imports:
+            from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-        if AddImportsVisitor.CONTEXT_KEY in ctx.codemod_context.scratch:
-            module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
-        if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
-            module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
+            if ctx.codemod_context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+                module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
+            if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+                module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
+    finally:
+        if had_context:
+            scratch.clear()
+            scratch.update(saved_scratch)
+        else:
+            ctx._codemod_context = None
+        ctx.helpers = saved_helpers
+        ctx._pending_imports = saved_pending
     return module
+
+
+def _drop_declined_imports(ctx: FileContext, fixable: list[Finding], chosen: list[Finding]) -> None:
+    kept = {id(f) for f in chosen}
+    wanted = {key for f in chosen for key in f.imports}
+    declined = {key for f in fixable if id(f) not in kept for key in f.imports} - wanted
+    if not declined:
+        return
+    from libcst.codemod.visitors import AddImportsVisitor
+
+    scratch = ctx.codemod_context.scratch
+    scratch[AddImportsVisitor.CONTEXT_KEY] = [
+        item
+        for item in scratch.get(AddImportsVisitor.CONTEXT_KEY, [])
+        if (item.module_name, item.obj_name, item.alias) not in declined
+    ]
 
 
 def _statement_of(ctx: FileContext, node: cst.CSTNode) -> Optional[cst.CSTNode]:
@@ -223,18 +271,23 @@ def process_source(
     rules: Sequence[type[Rule]],
     options: Options,
     package: Optional[str] = None,
+    keep: Optional[Keep] = None,
 ) -> FileResult:
-    """Analyse and rewrite one file's bytes; never raises for bad input."""
+    """Analyse and rewrite one file's bytes; never raises for bad input.
+
+    ``keep`` selects which fixable changes are applied (see :func:`rewrite`).
+    """
     result = FileResult(path=path, original=source)
     try:
         ctx = analyse(path, source, rules, options, package)
         result.encoding = ctx.module.encoding
-        new_module = rewrite(ctx)
+        new_module = rewrite(ctx, keep)
         result.changes = [f.change for f in ctx.findings]
         if new_module is not None:
             updated = new_module.bytes
             if updated != source:
-                _self_check(path, updated, rules, options, package)
+                declined = [f.change.rule for f in ctx.findings if accepted(f, options) and not f.change.applied]
+                _self_check(path, updated, rules, options, package, declined)
                 result.updated = updated
     except RewriteError as exc:
         result.error = f"internal error, file not rewritten: {exc}"
@@ -249,11 +302,17 @@ def process_source(
     return result
 
 
-def _self_check(path: str, updated: bytes, rules, options: Options, package) -> None:
+def _self_check(path: str, updated: bytes, rules, options: Options, package, declined: Sequence[str] = ()) -> None:
     try:
         again = analyse(path, updated, rules, options, package)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"the rewrite does not parse ({_one_line(exc)})") from exc
+    if declined:
+        # Declined sites are still there by design; nothing else may be pending.
+        pending = sorted(f.change.rule for f in again.findings if accepted(f, options))
+        if pending != sorted(declined) or rewrite(again, keep=lambda change: False) is not None:
+            raise RewriteError("a second pass would change more than the declined sites")
+        return
     if rewrite(again) is not None:
         pending = [f.change for f in again.findings if accepted(f, options)]
         where = ", ".join(f"{c.rule} at line {c.line}" for c in pending) or "annotations"
@@ -332,13 +391,16 @@ def run(
     jobs: int = 1,
     clean_temps: bool = False,
     progress: Optional[Callable[[int, int], None]] = None,
+    include: Optional[Callable[[str], bool]] = None,
 ) -> tuple[list[FileResult], int]:
-    """Process every file under ``paths``.
+    """Process every file under ``paths`` (those ``include`` accepts, when given).
 
     Returns the results of the files that could hold a site or failed (in discovery
     order) and the number of files looked at.
     """
     found: list[Found] = list(discover(paths, excludes, clean_temps=clean_temps))
+    if include is not None:
+        found = [f for f in found if include(f.path)]
     errors = {f.path: FileResult(path=f.path, error=f.error) for f in found if f.error}
     files = [f.path for f in found if not f.error]
     candidates: list[tuple[str, bytes]] = []

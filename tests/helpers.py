@@ -30,10 +30,10 @@ def options_from(args: Sequence[str]) -> tuple[Options, frozenset | None, frozen
     ns = build_parser().parse_args(["diff", *args, "x.py"])
     options = Options(
         target_jax=ns.target_jax or parse_version("0.10.2"),
-        unsafe_fixes=ns.unsafe_fixes,
-        annotate=ns.annotate,
+        unsafe_fixes=bool(ns.unsafe_fixes),
+        annotate=bool(ns.annotate),
     )
-    return options, ns.select, ns.ignore
+    return options, ns.select, ns.ignore or frozenset()
 
 
 def rewrite_source(source: bytes, path: str = "fixture.py", args: Sequence[str] = ()):
