@@ -70,7 +70,7 @@ def test_json_output_is_the_report(project, diff_json):
     with open(project / "report.json", encoding="utf-8") as fh:
         assert json.load(fh) == data
     assert data["summary"]["changes"] == {"safe": 4, "unsafe": 1, "manual": 1}
-    assert "pkg/bad.py: cannot parse" in result.stderr
+    assert "pkg/bad.py: syntax error at line 1" in result.stderr
     assert "--- " not in result.stdout  # no diff mixed into machine output
 
 
@@ -96,7 +96,7 @@ def test_sarif_output_is_valid_and_complete(project, diff_json, cli):
     invocation = run["invocations"][0]
     assert invocation["executionSuccessful"] is False
     [failure] = invocation["toolExecutionNotifications"]
-    assert failure["level"] == "error" and failure["message"]["text"].startswith("cannot parse")
+    assert failure["level"] == "error" and failure["message"]["text"].startswith("syntax error at line 1")
 
 
 def test_sarif_after_apply_marks_written_changes_as_notes(tmp_path, cli):
@@ -115,7 +115,7 @@ def test_github_annotations(project, cli):
     assert lines[0].startswith("::warning file=pkg/mixed.py,line=6,col=74,endLine=6,endColumn=82,title=ccmigrate backend-config [safe]::dict literal")
     assert not any("line=9," in line for line in lines)  # the suppressed site
     assert any(line.startswith("::warning file=pkg/mixed.py,line=14,") and "[manual]" in line for line in lines)
-    assert lines[-1].startswith("::error file=pkg/bad.py,title=ccmigrate::cannot parse")
+    assert lines[-1].startswith("::error file=pkg/bad.py,title=ccmigrate::syntax error at line 1")
     assert result.returncode == 2
 
 

@@ -27,7 +27,7 @@ def test_report_of_a_diff_run(tmp_path, capsys, monkeypatch):
     assert "### pkg/mixed.py" in text and "### pkg/one.py" in text
     assert "| 9 | backend-config | safe | suppressed |" in text
     assert "the kernel will receive a JSON string" in text
-    assert "## Files not processed" in text and "- pkg/bad.py: cannot parse" in text
+    assert "## Files not processed" in text and "- pkg/bad.py: syntax error at line 1" in text
     assert "## Verification" not in text
 
 
