@@ -116,6 +116,10 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
     """
     child = node
     for ancestor in ancestors(ctx, node):
+        if isinstance(ancestor, (cst.IndentedBlock, cst.Module)):
+            early = _early_exit_guard(ctx, ancestor, child)
+            if early is not None:
+                return early
         if isinstance(ancestor, (cst.If, cst.IfExp)) and child is not ancestor.test:
             test = ctx.module.code_for_node(ancestor.test)
             if _VERSION_TEST.search(test):
@@ -125,6 +129,21 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
             if caught:
                 return f"`try: ... except {caught}`"
         child = ancestor
+    return None
+
+
+def _early_exit_guard(ctx: FileContext, block: cst.CSTNode, child: cst.CSTNode) -> Optional[str]:
+    """``if <version test>: return ...`` earlier in the block: what follows serves the
+    releases that fail the test."""
+    for stmt in block.body:
+        if stmt is child:
+            return None
+        if isinstance(stmt, cst.If) and _VERSION_TEST.search(ctx.module.code_for_node(stmt.test)):
+            body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
+            last = body[-1] if body else None
+            if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):
+                test = " ".join(ctx.module.code_for_node(stmt.test).split())
+                return f"`if {test}: return ...` earlier in the block"
     return None
 
 
