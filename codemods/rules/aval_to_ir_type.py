@@ -55,6 +55,10 @@ class AvalToIrType(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.options.target_jax < CHANGED_IN:
             return
+        func = node.func
+        short_name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        if not short_name.startswith("aval_to_ir_type"):
+            return  # cheap test first: resolving every call's name is costly
         qual = self.ctx.qualified_name(node.func)
         if qual not in FUNCTIONS:
             return

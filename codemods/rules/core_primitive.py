@@ -53,7 +53,8 @@ class CorePrimitive(Rule):
     __doc__ = __doc__
     name = "core-primitive"
     summary = "Rewrite jax.core.Primitive (removed in jax 0.6.0) to jax.extend.core.Primitive."
-    triggers = (b"Primitive",)
+    # `core.Primitive`, `jax.core.Primitive`, `from jax.core import Primitive`, `import jax.core as jc`.
+    triggers = (b"core.Primitive", b"jax.core import", b"import core as", b"jax.core as")
 
     def active(self) -> bool:
         return self.ctx.options.target_jax >= REMOVED_IN

@@ -127,9 +127,19 @@ class CustomCallApi(Rule):
         super().__init__(ctx)
         # Local names of imported legacy builders -> number of sites rewritten through them.
         self.rewritten: dict[str, int] = {}
+        self._legacy_locals: Optional[frozenset[str]] = None
 
     # -- finding sites ---------------------------------------------------------------
     def legacy_name(self, func: cst.BaseExpression) -> Optional[str]:
+        # Resolving names costs far more than this test; most calls are nothing like a site.
+        if isinstance(func, cst.Attribute):
+            if "custom_call" not in func.attr.value:
+                return None
+        elif isinstance(func, cst.Name):
+            if "custom_call" not in func.value and func.value not in self.legacy_locals():
+                return None
+        else:
+            return None
         qual = self.ctx.qualified_name(func)
         if qual in REMOVED_IN:
             return qual
@@ -139,9 +149,14 @@ class CustomCallApi(Rule):
             bound = [b.qualified for b in self.ctx.names.imports if b.local == func.value]
             if bound and all(q in REMOVED_IN for q in bound) and not self._locally_bound(func):
                 return HLO_HELPERS if HLO_HELPERS in bound else bound[0]
-        if qual is not None and qual not in REMOVED_IN and "." in qual:
+        if qual is not None and qual not in REMOVED_IN and "." in qual and "custom_call" in qual.rsplit(".", 1)[1]:
             return _reexported(self.ctx.path, self.ctx.package, qual)
         return None
+
+    def legacy_locals(self) -> frozenset[str]:
+        if self._legacy_locals is None:
+            self._legacy_locals = frozenset(b.local for b in self.ctx.names.imports if b.qualified in REMOVED_IN)
+        return self._legacy_locals
 
     def _locally_bound(self, name: cst.Name) -> bool:
         scope = self.ctx.scopes.get(name)
