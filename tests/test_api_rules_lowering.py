@@ -24,7 +24,7 @@ from jax.extend.mlir import ir  # noqa: E402
 
 from tests.helpers import TESTDATA, rewrite_source  # noqa: E402
 
-RULES = "custom-call-api,aval-to-ir-type,core-primitive,stablehlo-custom-call-op,backend-config"
+RULES = "custom-call-api,aval-to-ir-type,core-primitive,stablehlo-custom-call-op,hlo-helpers,backend-config"
 _ids = itertools.count()
 
 
@@ -86,8 +86,17 @@ def read(op) -> dict:
         "result_layouts": layouts("result_layouts"),
         "has_side_effect": ir.BoolAttr(attrs["has_side_effect"]).value if "has_side_effect" in attrs else False,
         "operands": len(op.operands),
+        "constant_operands": [_constant_bytes(v) for v in op.operands],
         "results": len(op.results),
     }
+
+
+def _constant_bytes(value):
+    """The raw data of an operand produced by a ``stablehlo.constant``, else ``None``."""
+    owner = value.owner
+    if not hasattr(owner, "name") or owner.name != "stablehlo.constant":
+        return None
+    return bytes(np.array(ir.DenseElementsAttr(owner.attributes["value"])).tobytes())
 
 
 def test_kepler_extra_operand_keeps_every_layout():
@@ -97,6 +106,7 @@ def test_kepler_extra_operand_keeps_every_layout():
     assert call["api_version"] == 2
     assert call["backend_config"] == b""
     assert call["operands"] == 3
+    assert call["constant_operands"][0] == np.int64(8).tobytes()  # the size the kernel reads first
     assert call["operand_layouts"] == [[], [0], [0]]
     assert call["result_layouts"] == [[0], [0]]
 
@@ -201,3 +211,19 @@ def test_core_primitive_rewrite_gives_a_working_primitive():
     m = migrated_module("core-primitive", "extending_jax_tutorial")
     assert isinstance(m._kepler_prim, Primitive)
     assert m._kepler_prim.multiple_results
+
+
+def test_descriptor_constant_from_hlo_const_reaches_the_call():
+    m = migrated_module("hlo-helpers", "finufft_cpu_descriptor")
+    (call,) = lower(
+        m.lowering,
+        [((2, 3), "float32"), ((2, 4), "float32"), ((2, 4), "float32")],
+        [((2, 5), "float32")],
+        output_shape=(2, 5),
+        build_descriptor=lambda shape: b"\x07\x00\xffdesc",
+    )
+    assert (call["target"], call["api_version"]) == ("nufft2d1", 2)
+    assert call["operands"] == 4
+    assert call["constant_operands"][0] == b"\x07\x00\xffdesc"
+    assert call["operand_layouts"] == [[0], [1, 0], [1, 0], [1, 0]]
+    assert call["result_layouts"] == [[1, 0]]
