@@ -21,6 +21,7 @@ import itertools
 import os
 import sys
 import types
+import zlib
 
 import numpy as np
 import pytest
@@ -183,6 +184,8 @@ def read(op) -> dict:
         "operand_layouts": layouts("operand_layouts"),
         "result_layouts": layouts("result_layouts"),
         "has_side_effect": ir.BoolAttr(attrs["has_side_effect"]).value if "has_side_effect" in attrs else False,
+        "typed_ffi_config": str(attrs["mhlo.backend_config"]) if "mhlo.backend_config" in attrs else None,
+        "aliases": str(attrs["output_operand_aliases"]) if "output_operand_aliases" in attrs else None,
         "operands": len(op.operands),
         "constant_operands": [_constant_bytes(v) for v in op.operands],
         "results": len(op.results),
@@ -347,3 +350,27 @@ def test_descriptor_constant_from_hlo_const_reaches_the_call():
     assert call["constant_operands"][0] == b"\x07\x00\xffdesc"
     assert call["operand_layouts"] == [[0], [1, 0], [1, 0], [1, 0]]
     assert call["result_layouts"] == [[1, 0]]
+
+
+@pytest.mark.parametrize("use_xla_triton", [True, False])
+def test_triton_bridge_typed_and_opaque_paths(use_xla_triton):
+    (call,) = lower_both(
+        "custom-call-api",
+        "triton_bridge",
+        lambda m: m.triton_kernel_call_lowering,
+        [((4,), "float32"), ((4,), "float32")],
+        [((4,), "float32")],
+        name="add_kernel",
+        grid=(2, 1, 1),
+        use_xla_triton=use_xla_triton,
+        input_output_aliases=((0, 0),),
+    )
+    assert call["operand_layouts"] == [[0], [0]] and call["result_layouts"] == [[0]]
+    assert call["aliases"] is not None and "operand_index = 0" in call["aliases"]
+    if use_xla_triton:
+        # A dict config means typed FFI: api_version 1 on the op plus the attribute dictionary.
+        assert call["target"] == "__gpu$xla.gpu.triton"
+        assert 'name = "add_kernel"' in call["typed_ffi_config"]
+    else:
+        assert (call["target"], call["api_version"]) == ("triton_kernel_call", 2)
+        assert zlib.decompress(call["backend_config"]) == np.asarray((2, 1, 1), dtype=np.int32).tobytes() + b"add_kernel"

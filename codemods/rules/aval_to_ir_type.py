@@ -11,8 +11,9 @@ Legacy form
 Replacement
     ``mlir.aval_to_ir_type(ctx.module_context, aval)``, where ``ctx`` is the enclosing
     lowering rule's first parameter (closures and comprehensions inside the rule see it
-    too). Applied only for a ``--target-jax`` of 0.10.1 or later: older releases take
-    the one-argument form and reject the two-argument one. Without a lowering context in
+    too); passed to ``map`` it becomes ``functools.partial(mlir.aval_to_ir_type,
+    ctx.module_context)``. Applied only for a ``--target-jax`` of 0.10.1 or later: older
+    releases take the one-argument form and reject the two-argument one. Without a lowering context in
     reach the change is manual. A call inside a compatibility guard is left for the jax
     releases the guard selects, and reported.
 
@@ -34,6 +35,7 @@ After::
 from __future__ import annotations
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
 from codemods.rules._lowering import compatibility_guard, enclosing_lowering_rule
@@ -44,6 +46,8 @@ FUNCTIONS = frozenset(
     for fn in ("aval_to_ir_type", "aval_to_ir_types")
 )
 CHANGED_IN = (0, 10, 1)
+#: Calls that apply their first argument to every aval (``jax._src.util.safe_map`` too).
+MAPPERS = frozenset({"map", "safe_map", "_map"})
 
 
 class AvalToIrType(Rule):
@@ -55,6 +59,7 @@ class AvalToIrType(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.options.target_jax < CHANGED_IN:
             return
+        self.check_mapped(node)
         func = node.func
         short_name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
         if not short_name.startswith("aval_to_ir_type"):
@@ -94,6 +99,47 @@ class AvalToIrType(Rule):
             node,
             Safety.SAFE,
             f"mlir.{function} takes the module context first since jax 0.10.1: passing {rule.ctx_name}.module_context",
+            edit,
+            kernel_receives="unchanged (the same result types)",
+        )
+
+    def check_mapped(self, node: cst.Call) -> None:
+        """``map(mlir.aval_to_ir_type, ctx.avals_out)``: the function is passed, not called."""
+        mapper = get_full_name_for_node(node.func) or ""
+        if mapper.rsplit(".", 1)[-1] not in MAPPERS or len(node.args) < 2 or node.args[0].keyword is not None:
+            return
+        func = node.args[0].value
+        short_name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        if not short_name.startswith("aval_to_ir_type") or self.ctx.qualified_name(func) not in FUNCTIONS:
+            return
+        rule = enclosing_lowering_rule(self.ctx, node)
+        guard = compatibility_guard(self.ctx, node)
+        if rule is None or guard is not None:
+            why = "no lowering rule context is in reach" if rule is None else f"it sits in the compatibility guard {guard}"
+            self.report(
+                func,
+                Safety.MANUAL,
+                f"mlir.{short_name} mapped over avals takes the module context first since jax 0.10.1 and {why}: "
+                f"map `functools.partial(mlir.{short_name}, ctx.module_context)` instead",
+            )
+            return
+        ctx_name = rule.ctx_name
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            partial = self.ctx.name_for("functools.partial")
+            return cst.Call(
+                cst.parse_expression(partial),
+                [
+                    cst.Arg(updated, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                    cst.Arg(cst.parse_expression(f"{ctx_name}.module_context")),
+                ],
+            )
+
+        self.report(
+            func,
+            Safety.SAFE,
+            f"mlir.{short_name} takes the module context first since jax 0.10.1: mapping "
+            f"functools.partial(mlir.{short_name}, {ctx_name}.module_context)",
             edit,
             kernel_receives="unchanged (the same result types)",
         )

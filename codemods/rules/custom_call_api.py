@@ -344,6 +344,9 @@ class CustomCallApi(Rule):
         operands = site.args.get("operands")
         if operands is None:
             return None
+        layouts = site.layout("operand_layouts")
+        if layouts is not None and f"{rule.ctx_name}.avals_in" in self.ctx.module.code_for_node(layouts.value):
+            return 0  # one layout per ctx.avals_in entry: nothing for the pairing to drop
         value = operands.value
         if isinstance(value, cst.Name) and value.value == rule.vararg:
             return 0
@@ -372,6 +375,9 @@ class CustomCallApi(Rule):
         up = parent(self.ctx, replaced)
         if isinstance(up, cst.Return) and usage in ("results", "list"):
             return True  # jax checks that a rule returns one value per output
+        layouts = site.layout("result_layouts")
+        if layouts is not None and f"{rule.ctx_name}.avals_out" in self.ctx.module.code_for_node(layouts.value):
+            return True
         types = site.args.get("result_types") or site.args.get("out_types")
         if types is None:
             return False
