@@ -1,14 +1,15 @@
 # -*- coding: latin-1 -*-
 """A latin-1 file (café): rewritten, still latin-1 with its cookie."""
 from jax.interpreters import mlir
+import jax
 import json
 
 
 def _scale_lowering(ctx, x):
-    return mlir.custom_call(
+    return jax.ffi.ffi_lowering(
         "scale_f32",
-        result_types=[mlir.aval_to_ir_type(ctx.avals_out[0])],
-        operands=[x],
+        result_types=[mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])],
         backend_config=json.dumps({"label": "café", "alpha": 2.0}, sort_keys=True, separators=(",", ":")),
         api_version=2,
-    ).results
+        skip_ffi_layout_processing=True,
+    )(ctx, x)

@@ -1,0 +1,654 @@
+"""``custom-call-api``: replace the removed ``custom_call`` builders with ``jax.ffi``.
+
+Legacy form
+    ``jax.interpreters.mlir.custom_call(...)`` (public from jax 0.4.16, deprecated 0.6.0,
+    **removed in 0.8.0**: ``AttributeError: module 'jax.interpreters.mlir' has no attribute
+    'custom_call'``), ``jaxlib.hlo_helpers.custom_call(...)`` (**removed in 0.8.0**:
+    ``ModuleNotFoundError: No module named 'jaxlib.hlo_helpers'``) and its predecessor
+    ``jaxlib.mhlo_helpers.custom_call`` (jaxlib <= 0.4.1), also when a project module
+    re-exports one of them under another name. The private
+    ``jax._src.interpreters.mlir.custom_call`` still exists and is left alone.
+
+Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
+``--target-jax`` lacks, and leaves sites alone for targets where the legacy API works)
+    * The call's ``.results`` is used: ``jax.ffi.ffi_lowering(name, ...)(ctx, *operands)``,
+      which returns exactly that list (``jax.ffi`` 0.5.0; ``skip_ffi_layout_processing``
+      0.7.0).
+    * Anything else (``.result``, ``.operation``, the op kept in a variable):
+      ``jax.ffi.build_ffi_lowering_function(name, ...)(ctx, *operands)``, which returns the
+      op itself (0.7.1).
+    * Old ``out_types`` signatures (jaxlib <= 0.4.14) returned a list of values, or one
+      value for one result on jaxlib <= 0.4.7 / ``mhlo_helpers``; the rewrite returns the
+      same: the list from ``ffi_lowering`` where the call is returned or indexed (``[C]``
+      returned from a rule becomes the list itself), ``.result`` of the op for a single
+      ``mhlo_helpers`` result.
+
+    Arguments: ``api_version`` is written explicitly (the old default 2 when it was absent:
+    the new helpers default to 4, typed FFI, which a legacy kernel cannot decode);
+    ``backend_config`` and ``result_types`` (``out_types``) are passed on unchanged;
+    ``operand_layouts``/``result_layouts`` are passed on when given, otherwise
+    ``skip_ffi_layout_processing=True`` keeps the op without layout attributes, as before;
+    ``has_side_effect``, ``result_shapes``, ``called_computations``,
+    ``operand_output_aliases`` and ``extra_attributes`` reach the same builder. A ``bytes``
+    literal target name is decoded. The lowering context is the enclosing lowering rule's
+    first parameter; without one the change is manual.
+
+    ``ffi_lowering`` pairs explicit layouts with ``ctx.avals_in`` by position, so a call with
+    operands that are not inputs of the primitive (descriptor constants, tokens built in
+    the rule) passes ``ctx.replace(avals_in=[*ctx.avals_in, None, ...])``: one more entry per
+    such operand, so no layout is dropped (an explicit layout ignores its aval).
+
+What the kernel receives afterwards
+    The same call: target, ``api_version``, operands, ``backend_config`` bytes and layouts
+    are unchanged in the emitted ``stablehlo.custom_call``.
+
+Safety
+    Safe when the emitted op is provably the same. Unsafe when only one of the two layout
+    lists was given (``ffi_lowering`` adds row-major layouts for the other), or when
+    explicit result layouts may outnumber the primitive's outputs. Manual when no lowering
+    context is in reach, the operands cannot be counted, the arguments are splatted, the
+    site sits in a compatibility guard that keeps it for older jax (rewriting it would
+    break those releases; the message carries the replacement), or the old single-value
+    return cannot be told from the list return.
+
+Before::
+
+    from jaxlib.hlo_helpers import custom_call
+
+    def _kepler_lowering(ctx, mean_anom, ecc):
+        out = mlir.aval_to_ir_type(ctx.avals_out[0])
+        return custom_call("cpu_kepler_f32", result_types=[out, out],
+                           operands=[mlir.ir_constant(size), mean_anom, ecc],
+                           operand_layouts=layouts, result_layouts=layouts[1:]).results
+
+After::
+
+    import jax
+
+    def _kepler_lowering(ctx, mean_anom, ecc):
+        out = mlir.aval_to_ir_type(ctx.avals_out[0])
+        return jax.ffi.ffi_lowering("cpu_kepler_f32", api_version=2, result_types=[out, out],
+                           operand_layouts=layouts, result_layouts=layouts[1:])(ctx.replace(avals_in=[*ctx.avals_in, None]), mlir.ir_constant(size), mean_anom, ecc)
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from functools import lru_cache
+from typing import Optional
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codemods.rule import Rule, Safety
+from codemods.rules._lowering import (
+    LoweringRule,
+    compatibility_guard,
+    enclosing_lowering_rule,
+    keyword,
+    parent,
+    short,
+)
+
+PUBLIC_MLIR = "jax.interpreters.mlir.custom_call"
+HLO_HELPERS = "jaxlib.hlo_helpers.custom_call"
+MHLO_HELPERS = "jaxlib.mhlo_helpers.custom_call"
+#: Legacy builder -> the first jax release that no longer has it.
+REMOVED_IN = {PUBLIC_MLIR: (0, 8, 0), HLO_HELPERS: (0, 8, 0), MHLO_HELPERS: (0, 4, 2)}
+LEGACY_MODULES = {"jax.interpreters.mlir": PUBLIC_MLIR, "jaxlib.hlo_helpers": HLO_HELPERS, "jaxlib.mhlo_helpers": MHLO_HELPERS}
+
+FFI_LOWERING = "jax.ffi.ffi_lowering"
+BUILD_FFI = "jax.ffi.build_ffi_lowering_function"
+#: First jax release with each piece the rewrite may emit.
+NEEDS = {"jax.ffi": (0, 5, 0), "skip_ffi_layout_processing": (0, 7, 0), BUILD_FFI: (0, 7, 1)}
+
+#: Positional order of the jaxlib <= 0.4.14 signature (``out_types`` era).
+OLD_POSITIONAL = (
+    "call_target_name", "out_types", "operands", "operand_layouts", "result_layouts",
+    "backend_config", "has_side_effect", "api_version", "operand_output_aliases", "result_shapes",
+)
+KNOWN_KEYWORDS = frozenset(OLD_POSITIONAL) | {"result_types", "called_computations", "extra_attributes"}
+
+_TIGHT = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def _version(v: tuple[int, ...]) -> str:
+    return ".".join(map(str, v))
+
+
+class CustomCallApi(Rule):
+    __doc__ = __doc__
+    name = "custom-call-api"
+    summary = "Rewrite mlir.custom_call / jaxlib.hlo_helpers.custom_call (removed in jax 0.8.0) to jax.ffi lowering."
+    triggers = (b"custom_call",)
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # Local names of imported legacy builders -> number of sites rewritten through them.
+        self.rewritten: dict[str, int] = {}
+        self._legacy_locals: Optional[frozenset[str]] = None
+
+    # -- finding sites ---------------------------------------------------------------
+    def legacy_name(self, func: cst.BaseExpression) -> Optional[str]:
+        # Resolving names costs far more than this test; most calls are nothing like a site.
+        if isinstance(func, cst.Attribute):
+            if "custom_call" not in func.attr.value:
+                return None
+        elif isinstance(func, cst.Name):
+            if "custom_call" not in func.value and func.value not in self.legacy_locals():
+                return None
+        else:
+            return None
+        qual = self.ctx.qualified_name(func)
+        if qual in REMOVED_IN:
+            return qual
+        if qual is None and isinstance(func, cst.Name):
+            # ``try: from jaxlib.mhlo_helpers import custom_call / except: from jaxlib.hlo_helpers
+            # import custom_call``: the name is bound twice, but only ever to a legacy builder.
+            bound = [b.qualified for b in self.ctx.names.imports if b.local == func.value]
+            if bound and all(q in REMOVED_IN for q in bound) and not self._locally_bound(func):
+                return HLO_HELPERS if HLO_HELPERS in bound else bound[0]
+        if qual is not None and qual not in REMOVED_IN and "." in qual and "custom_call" in qual.rsplit(".", 1)[1]:
+            return _reexported(self.ctx.path, self.ctx.package, qual)
+        return None
+
+    def legacy_locals(self) -> frozenset[str]:
+        if self._legacy_locals is None:
+            self._legacy_locals = frozenset(b.local for b in self.ctx.names.imports if b.qualified in REMOVED_IN)
+        return self._legacy_locals
+
+    def _locally_bound(self, name: cst.Name) -> bool:
+        scope = self.ctx.scopes.get(name)
+        if scope is None:
+            return True
+        return any(not isinstance(a.node, (cst.Import, cst.ImportFrom)) for a in scope[name.value])
+
+    def visit_Call(self, node: cst.Call) -> None:
+        legacy = self.legacy_name(node.func)
+        if legacy is None:
+            return
+        target = self.ctx.options.target_jax
+        if target < REMOVED_IN[legacy]:
+            return  # still works on the target release
+        where = legacy.rsplit(".", 1)[0] + ".custom_call"
+        site = Site.read(node, legacy)
+        if isinstance(site, str):
+            self.report(node, Safety.MANUAL, f"{where} call cannot be rewritten automatically: {site}; {GUIDANCE}")
+            return
+        missing = [api for api in site.needs() if target < NEEDS[api]]
+        if missing:
+            need = max(NEEDS[api] for api in missing)
+            self.report(
+                node,
+                Safety.MANUAL,
+                f"{where} was removed in jax {_version(REMOVED_IN[legacy])}; its replacement "
+                f"({', '.join(missing)}) needs jax >= {_version(need)} but the target is {_version(target)}",
+            )
+            return
+        usage, replaced, reason = self.usage(node, site)
+        if usage is None:
+            self.report(node, Safety.MANUAL, f"{where} call with the old out_types signature: {reason}; {GUIDANCE}")
+            return
+        rule = enclosing_lowering_rule(self.ctx, node)
+        if rule is None:
+            self.report(
+                node,
+                Safety.MANUAL,
+                f"{where} was removed in jax {_version(REMOVED_IN[legacy])} and no enclosing lowering rule "
+                f"(a function whose first parameter is the LoweringRuleContext) is in reach; {GUIDANCE}",
+            )
+            return
+        safety, notes, ctx_expr = self.check_layouts(node, site, rule, usage, replaced)
+        if safety is Safety.MANUAL:
+            self.report(node, Safety.MANUAL, f"{where} call: {notes}; {GUIDANCE}")
+            return
+        helper = FFI_LOWERING if usage in ("results", "list") else BUILD_FFI
+        guard = compatibility_guard(self.ctx, node)
+        if guard is not None:
+            suggestion = short(self.ctx.module.code_for_node(site.rewrite(node, usage, "jax.ffi." + helper.rsplit(".", 1)[1], ctx_expr)), 200)
+            self.report(
+                replaced,
+                Safety.MANUAL,
+                f"{where} sits inside the compatibility guard {guard}, which keeps it for jax releases that still "
+                f"have it; left as is. When jax < {_version(REMOVED_IN[legacy])} is no longer supported, use: {suggestion}",
+            )
+            return
+        accepted = safety is Safety.SAFE or self.ctx.options.unsafe_fixes
+        if accepted and isinstance(node.func, cst.Name):
+            self.rewritten[node.func.value] = self.rewritten.get(node.func.value, 0) + 1
+        message = (
+            f"{where} (removed in jax {_version(REMOVED_IN[legacy])}) -> {helper}"
+            f"(..., api_version={site.api_version_text()}){'(ctx, ...)'}"
+            + (f"; {notes}" if notes else "")
+        )
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            call = _find_call(updated, usage)
+            spelt = self.ctx.name_for(helper)
+            self._drop_legacy_import(node.func)
+            return site.rewrite(call, usage, spelt, ctx_expr)
+
+        self.report(
+            replaced,
+            safety,
+            message,
+            edit,
+            kernel_receives=f"the same custom call: target, api_version {site.api_version_text()}, operands, "
+            "backend_config bytes and layouts unchanged",
+        )
+
+    def _drop_legacy_import(self, func: cst.BaseExpression) -> None:
+        head = (get_full_name_for_node(func) or "").split(".")[0]
+        for binding in self.ctx.names.imports:
+            if binding.local != head:
+                continue
+            if binding.from_module is not None:
+                obj = binding.qualified.rsplit(".", 1)[1]
+                asname = head if head != obj else None
+                self.ctx.remove_import_if_unused(binding.from_module, obj, asname)
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        """Delete ``try``/``if`` blocks that only chose between legacy builder imports,
+        once every use of the names they bind has been rewritten (otherwise removing the
+        imports would leave ``try: pass / except ImportError: pass`` behind)."""
+        if not self.rewritten:
+            return
+        counter = _NameUses(set(self.rewritten))
+        original_node.visit(counter)
+        done = {n for n, count in self.rewritten.items() if counter.uses.get(n, 0) == count}
+        if not done:
+            return
+        for stmt in original_node.body:
+            if isinstance(stmt, (cst.Try, cst.If)) and _only_legacy_imports(stmt, done, self.ctx):
+                self.report(
+                    stmt,
+                    Safety.SAFE,
+                    "compatibility guard choosing between removed custom_call builders; every use is migrated",
+                    lambda _node: cst.RemoveFromParent(),
+                )
+
+    # -- how the call's value is used ---------------------------------------------------
+    def usage(self, node: cst.Call, site: "Site") -> tuple[Optional[str], cst.CSTNode, str]:
+        """(usage, node to replace, reason when unknown).
+
+        ``results``: ``C.results`` becomes the list ``ffi_lowering`` returns.
+        ``list``: the old signature's list return, kept as ``ffi_lowering``'s list.
+        ``op``: the op (``build_ffi_lowering_function``).
+        ``result``: one value: ``build_ffi_lowering_function(...)(...).result``.
+        """
+        up = parent(self.ctx, node)
+        if not site.old_signature:
+            if isinstance(up, cst.Attribute) and up.value is node and up.attr.value == "results":
+                return "results", up, ""
+            return "op", node, ""
+        if isinstance(up, cst.Return) or (isinstance(up, cst.Subscript) and up.value is node):
+            return "list", node, ""
+        count = site.result_count()
+        if isinstance(up, cst.Element):
+            seq = parent(self.ctx, up)
+            if isinstance(seq, (cst.List, cst.Tuple)) and len(seq.elements) == 1 and isinstance(parent(self.ctx, seq), cst.Return):
+                # ``return [custom_call(...)]``: one value on jaxlib <= 0.4.7, a nested list later;
+                # jax flattens either, so the rule's result is the list ffi_lowering returns.
+                return "list", seq, ""
+        if site.legacy == MHLO_HELPERS and count == 1:
+            return "result", node, ""
+        if site.legacy == MHLO_HELPERS and count is not None and count > 1:
+            return "list", node, ""
+        return None, node, (
+            "it returned one value on jaxlib <= 0.4.7 but a list on 0.4.8-0.4.14, and this use "
+            "does not tell which; use `jax.ffi.ffi_lowering(...)(ctx, *operands)` (a list) or "
+            "`jax.ffi.build_ffi_lowering_function(...)(ctx, *operands).result` (one value)"
+        )
+
+    # -- layouts and operand counts -------------------------------------------------------
+    def check_layouts(self, node, site: "Site", rule: LoweringRule, usage: str, replaced) -> tuple[Safety, str, cst.BaseExpression]:
+        ctx_expr: cst.BaseExpression = cst.Name(rule.ctx_name)
+        operand_layouts, result_layouts = site.layout("operand_layouts"), site.layout("result_layouts")
+        if operand_layouts is None and result_layouts is None:
+            return Safety.SAFE, "", ctx_expr
+        if (operand_layouts is None) != (result_layouts is None):
+            given = "operand" if operand_layouts is not None else "result"
+            other = "result" if given == "operand" else "operand"
+            return (
+                Safety.UNSAFE,
+                f"only {given} layouts were given; ffi_lowering adds row-major {other} layouts, "
+                f"which the legacy op left to XLA: check the kernel expects row-major {other}s",
+                ctx_expr,
+            )
+        extra = self.extra_operands(site, rule)
+        if extra is None:
+            return (
+                Safety.MANUAL,
+                "explicit operand layouts are paired with ctx.avals_in by position, and the number of operands "
+                "beyond the primitive's inputs cannot be counted here: pass "
+                "`ctx.replace(avals_in=[*ctx.avals_in, <one entry per extra operand>])` as the context",
+                ctx_expr,
+            )
+        if extra:
+            ctx_expr = cst.parse_expression(
+                f"{rule.ctx_name}.replace(avals_in=[*{rule.ctx_name}.avals_in{', None' * extra}])"
+            )
+        if not self.results_match(node, site, rule, usage, replaced):
+            return (
+                Safety.UNSAFE,
+                "explicit result layouts are paired with ctx.avals_out by position; check that the custom call "
+                "has no more results than the primitive has outputs",
+                ctx_expr,
+            )
+        note = f"{extra} operand(s) beyond the primitive's inputs: ctx.avals_in padded so no layout is dropped" if extra else ""
+        return Safety.SAFE, note, ctx_expr
+
+    def extra_operands(self, site: "Site", rule: LoweringRule) -> Optional[int]:
+        """Operands that are not parameters of the lowering rule (None: cannot tell)."""
+        operands = site.args.get("operands")
+        if operands is None:
+            return None
+        layouts = site.layout("operand_layouts")
+        if layouts is not None and f"{rule.ctx_name}.avals_in" in self.ctx.module.code_for_node(layouts.value):
+            return 0  # one layout per ctx.avals_in entry: nothing for the pairing to drop
+        value = operands.value
+        if isinstance(value, cst.Name) and value.value == rule.vararg:
+            return 0
+        if isinstance(value, cst.Name):
+            bound = self.ctx.value_bound_once(value)
+            if bound is None:
+                return None
+            value = bound
+        if not isinstance(value, (cst.List, cst.Tuple)):
+            return None
+        params = set(rule.operand_params)
+        extra = 0
+        for element in value.elements:
+            if isinstance(element, cst.StarredElement):
+                inner = element.value
+                if isinstance(inner, cst.Subscript) and self.ctx.module.code_for_node(inner.slice[0]) == "::-1" and len(inner.slice) == 1:
+                    inner = inner.value
+                if not (isinstance(inner, cst.Name) and inner.value == rule.vararg):
+                    return None
+            elif not (isinstance(element.value, cst.Name) and element.value.value in params):
+                extra += 1
+        return extra
+
+    def results_match(self, node, site: "Site", rule: LoweringRule, usage: str, replaced) -> bool:
+        """Whether explicit result layouts cannot outnumber ``ctx.avals_out``."""
+        up = parent(self.ctx, replaced)
+        if isinstance(up, cst.Return) and usage in ("results", "list"):
+            return True  # jax checks that a rule returns one value per output
+        layouts = site.layout("result_layouts")
+        if layouts is not None and f"{rule.ctx_name}.avals_out" in self.ctx.module.code_for_node(layouts.value):
+            return True
+        types = site.args.get("result_types") or site.args.get("out_types")
+        if types is None:
+            return False
+        value = types.value
+        if isinstance(value, cst.Name):
+            value = self.ctx.value_bound_once(value) or value
+        code = self.ctx.module.code_for_node(value)
+        if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Call)) and f"{rule.ctx_name}.avals_out" in code:
+            return True
+        return site.result_count() == 1
+
+
+GUIDANCE = (
+    "replace it with `jax.ffi.ffi_lowering(name, api_version=<old, 2 by default>, backend_config=..., "
+    "result_types=..., operand_layouts=..., result_layouts=...)(ctx, *operands)` inside the lowering rule "
+    "(`skip_ffi_layout_processing=True` when the old call gave no layouts)"
+)
+
+
+class Site:
+    """The legacy call's arguments, by name, whatever signature it was written in."""
+
+    def __init__(self, legacy: str, args: dict[str, cst.Arg], order: list[str], old_signature: bool) -> None:
+        self.legacy = legacy
+        self.args = args
+        self.order = order
+        self.old_signature = old_signature
+
+    @classmethod
+    def read(cls, node: cst.Call, legacy: str) -> "Site | str":
+        args: dict[str, cst.Arg] = {}
+        order: list[str] = []
+        positional = [a for a in node.args if a.keyword is None]
+        if any(a.star for a in node.args):
+            return "its arguments are splatted (*args / **kwargs)"
+        old = len(positional) > 1 or keyword(node, "out_types") is not None
+        if len(positional) > 1 and legacy == PUBLIC_MLIR:
+            return "jax.interpreters.mlir.custom_call takes only the target name positionally"
+        for index, arg in enumerate(positional):
+            if index >= len(OLD_POSITIONAL):
+                return "too many positional arguments"
+            args[OLD_POSITIONAL[index]] = arg
+            order.append(OLD_POSITIONAL[index])
+        for arg in node.args:
+            if arg.keyword is None:
+                continue
+            key = arg.keyword.value
+            if key not in KNOWN_KEYWORDS:
+                return f"unknown keyword argument {key}="
+            args[key] = arg
+            order.append(key)
+        if "call_target_name" not in args:
+            return "no target name"
+        if "operands" not in args:
+            return "no operands"
+        if "out_types" not in args and "result_types" not in args:
+            return "no result types"
+        return cls(legacy, args, order, old)
+
+    def layout(self, key: str) -> Optional[cst.Arg]:
+        arg = self.args.get(key)
+        if arg is None or (isinstance(arg.value, cst.Name) and arg.value.value == "None"):
+            return None
+        return arg
+
+    def needs(self) -> list[str]:
+        needs = ["jax.ffi", BUILD_FFI]
+        if self.layout("operand_layouts") is None and self.layout("result_layouts") is None:
+            needs.append("skip_ffi_layout_processing")
+        return needs
+
+    def api_version_text(self) -> str:
+        arg = self.args.get("api_version")
+        return "2" if arg is None else " ".join(cst.Module([]).code_for_node(arg.value).split())
+
+    def result_count(self) -> Optional[int]:
+        arg = self.args.get("result_types") or self.args.get("out_types")
+        if arg is not None and isinstance(arg.value, (cst.List, cst.Tuple)):
+            if all(isinstance(e, cst.Element) for e in arg.value.elements):
+                return len(arg.value.elements)
+        return None
+
+    def rewrite(self, call: cst.Call, usage: str, helper: str, ctx_expr: cst.BaseExpression) -> cst.BaseExpression:
+        """The replacement for ``call`` (already carrying inner edits, e.g. a serialised config)."""
+        current = Site.read(call, self.legacy)
+        assert isinstance(current, Site)
+        originals = [a for a in call.args]
+        new_args: list[cst.Arg] = []
+        for key in current.order:
+            arg = current.args[key]
+            if key == "operands":
+                # The comments after its comma lead the next argument: keep them there.
+                if new_args and isinstance(arg.comma, cst.Comma) and arg is not originals[-1]:
+                    new_args[-1] = new_args[-1].with_changes(comma=arg.comma)
+                continue
+            if key == "call_target_name":
+                arg = arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, value=_decoded(arg.value))
+                if "api_version" not in current.args:
+                    version = cst.Arg(cst.Integer("2"), keyword=cst.Name("api_version"), equal=_TIGHT, comma=arg.comma)
+                    if isinstance(arg.comma, cst.Comma):
+                        arg = arg.with_changes(comma=_clean(arg.comma))
+                    new_args += [arg, version]
+                else:
+                    new_args.append(arg)
+                continue
+            name = "result_types" if key == "out_types" else key
+            if arg.keyword is None or arg.keyword.value != name:
+                arg = arg.with_changes(keyword=cst.Name(name), equal=_TIGHT)
+            new_args.append(arg)
+        if current.layout("operand_layouts") is None and current.layout("result_layouts") is None:
+            new_args = [a for a in new_args if a.keyword is None or a.keyword.value not in ("operand_layouts", "result_layouts")]
+            new_args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("skip_ffi_layout_processing"), equal=_TIGHT))
+        builder = cst.Call(
+            func=cst.parse_expression(helper),
+            args=_punctuate(new_args, originals),
+            whitespace_before_args=call.whitespace_before_args,
+        )
+        inner = [cst.Arg(ctx_expr)]
+        operands = current.args["operands"].value
+        if isinstance(operands, (cst.List, cst.Tuple)):
+            for element in operands.elements:
+                if isinstance(element, cst.StarredElement):
+                    inner.append(cst.Arg(element.value, star="*"))
+                else:
+                    inner.append(cst.Arg(element.value))
+        else:
+            inner.append(cst.Arg(operands, star="*"))
+        inner = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in inner[:-1]] + inner[-1:]
+        result: cst.BaseExpression = cst.Call(func=builder, args=inner)
+        if usage == "result":
+            result = cst.Attribute(value=result, attr=cst.Name("result"))
+        return result
+
+
+def _punctuate(args: list[cst.Arg], originals: list[cst.Arg]) -> list[cst.Arg]:
+    """Commas and line breaks for a rebuilt argument list, in the style of the original."""
+    if not args:
+        return args
+    last = originals[-1] if originals else None
+    first_comma = next((a.comma for a in originals if isinstance(a.comma, cst.Comma) and a is not last), None)
+    sep = _clean(first_comma) if first_comma is not None else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    out = []
+    for index, arg in enumerate(args):
+        if index < len(args) - 1:
+            own = arg.comma if isinstance(arg.comma, cst.Comma) and arg is not last else sep
+            out.append(arg.with_changes(comma=own, whitespace_after_arg=cst.SimpleWhitespace("")))
+        else:
+            out.append(
+                arg.with_changes(
+                    comma=last.comma if last is not None else cst.MaybeSentinel.DEFAULT,
+                    whitespace_after_arg=last.whitespace_after_arg if last is not None else cst.SimpleWhitespace(""),
+                )
+            )
+    return out
+
+
+def _clean(comma: cst.Comma) -> cst.Comma:
+    """The separator without the comments that belong to the argument after it."""
+    ws = comma.whitespace_after
+    if isinstance(ws, cst.ParenthesizedWhitespace):
+        ws = ws.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[])
+    return comma.with_changes(whitespace_after=ws)
+
+
+def _decoded(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``b"name"`` -> ``"name"`` (``jax.ffi`` documents the target name as ``str``)."""
+    if isinstance(value, cst.SimpleString) and value.prefix.lower() == "b":
+        try:
+            text = ast.literal_eval(value.value).decode("ascii")
+        except (ValueError, UnicodeDecodeError, SyntaxError):
+            return value
+        quote = value.quote
+        body = value.value[len(value.prefix) + len(quote): -len(quote)]
+        if "\\" in body:
+            return cst.SimpleString(repr(text))
+        return cst.SimpleString(f"{quote}{body}{quote}")
+    return value
+
+
+def _find_call(updated: cst.CSTNode, usage: str) -> cst.Call:
+    if isinstance(updated, cst.Call):
+        return updated
+    if isinstance(updated, cst.Attribute) and isinstance(updated.value, cst.Call):
+        return updated.value
+    if isinstance(updated, (cst.List, cst.Tuple)):
+        return updated.elements[0].value  # type: ignore[return-value]
+    raise TypeError(f"unexpected site {type(updated).__name__}")
+
+
+class _NameUses(cst.CSTVisitor):
+    """Uses of some names outside import statements."""
+
+    def __init__(self, names: set[str]) -> None:
+        super().__init__()
+        self.names = names
+        self.uses: dict[str, int] = {}
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.names:
+            self.uses[node.value] = self.uses.get(node.value, 0) + 1
+
+
+def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx) -> bool:
+    """Every statement in every block of ``stmt`` imports only ``names`` from legacy modules."""
+    blocks = [stmt.body]
+    if isinstance(stmt, cst.Try):
+        blocks += [h.body for h in stmt.handlers]
+        if stmt.orelse is not None or stmt.finalbody is not None:
+            return False
+    else:
+        orelse = stmt.orelse
+        while orelse is not None:
+            blocks.append(orelse.body)
+            orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+    for block in blocks:
+        if not isinstance(block, cst.IndentedBlock):
+            return False
+        for line in block.body:
+            if not isinstance(line, cst.SimpleStatementLine):
+                return False
+            for small in line.body:
+                if isinstance(small, cst.Pass):
+                    continue
+                if not isinstance(small, cst.ImportFrom) or isinstance(small.names, cst.ImportStar) or small.relative:
+                    return False
+                module = get_full_name_for_node(small.module) or ""
+                if module not in LEGACY_MODULES or module == "jax.interpreters.mlir":
+                    return False
+                for alias in small.names:
+                    local = get_full_name_for_node(alias.asname.name if alias.asname else alias.name)
+                    if get_full_name_for_node(alias.name) != "custom_call" or local not in names:
+                        return False
+    return True
+
+
+def _reexported(path: str, package: Optional[str], qual: str) -> Optional[str]:
+    """The legacy builder that project module ``a.b`` binds as ``name``, for ``a.b.name``."""
+    module, _, name = qual.rpartition(".")
+    directory = os.path.dirname(os.path.abspath(path))
+    root = directory
+    for _ in range(len(package.split(".")) if package else 0):
+        root = os.path.dirname(root)
+    base = os.path.join(root, *module.split("."))
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return _legacy_binding(candidate, name)
+    return None
+
+
+@lru_cache(maxsize=256)
+def _legacy_binding(path: str, name: str) -> Optional[str]:
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read()
+        if b"custom_call" not in source:
+            return None
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in LEGACY_MODULES:
+            for alias in node.names:
+                if alias.name == "custom_call" and (alias.asname or alias.name) == name:
+                    found.append(LEGACY_MODULES[node.module])
+    if HLO_HELPERS in found:
+        return HLO_HELPERS
+    return found[0] if found else None

@@ -1,0 +1,265 @@
+"""``stablehlo-custom-call-op``: build ``CustomCallOp`` with MLIR attributes, in StableHLO.
+
+Legacy forms
+    * ``hlo.CustomCallOp(..., backend_config="...", api_version=2)``: Python values for
+      attributes. jax 0.4.30 converted them; from 0.4.35 on the op builder rejects them:
+      ``TypeError: Invalid attribute value for the key "backend_config" when attempting to
+      create the operation "stablehlo.custom_call" (std::bad_cast)`` (same for
+      ``api_version``).
+    * ``from jax.interpreters.mlir import hlo`` (and ``mlir.hlo.X``), **removed in jax
+      0.6.0**: ``ImportError: cannot import name 'hlo' from 'jax.interpreters.mlir'``.
+    * ``mhlo.CustomCallOp`` (``jaxlib.mlir.dialects.mhlo``): still lowers, but
+      ``jax.export``'s custom-call safety check only inspects ``stablehlo.custom_call``, so
+      an MHLO custom call slips past it unnoticed.
+
+Replacement
+    * ``backend_config=`` a ``str``/``bytes`` value (literal, f-string, ``.encode()``,
+      ``json.dumps(...)``, or a name bound once to one) -> ``ir.StringAttr.get(value)``;
+      ``api_version=<int>`` -> ``mlir.i32_attr(<int>)``. Values that are already MLIR
+      attributes are left alone; a value of unknown type is reported as manual.
+    * ``from jax.interpreters.mlir import hlo`` -> ``from jax.extend.mlir.dialects import
+      stablehlo as hlo`` (the same op classes; public since before jax 0.6.0), and
+      ``mlir.hlo`` -> that module.
+    * ``mhlo.CustomCallOp(...)`` -> ``stablehlo.CustomCallOp(...)`` (same arguments;
+      ``custom_call_schedule=``, which StableHLO lacks, makes the site manual).
+    Sites are left alone for a ``--target-jax`` where the legacy form still works (below
+    0.4.35 for Python values, below 0.6.0 for ``mlir.hlo``).
+
+What the kernel receives afterwards
+    Unchanged: the same ``backend_config`` bytes and ``api_version``; the op is a
+    ``stablehlo.custom_call``, which XLA compiles exactly like the ``mhlo`` one.
+
+Before::
+
+    from jax.interpreters.mlir import hlo, ir
+    op = hlo.CustomCallOp([out_type], [x], call_target_name="my_target",
+                          backend_config=opaque, api_version=2)
+
+After::
+
+    from jax.interpreters.mlir import ir
+    from jax.extend.mlir.dialects import stablehlo as hlo
+    op = hlo.CustomCallOp([out_type], [x], call_target_name="my_target",
+                          backend_config=ir.StringAttr.get(opaque), api_version=mlir.i32_attr(2))
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codemods.rule import Rule, Safety
+from codemods.rules._lowering import compatibility_guard, keyword, member_spelling, short
+
+PUBLIC_HLO = "jax.interpreters.mlir.hlo"
+STABLEHLO_DIALECTS = frozenset(
+    {PUBLIC_HLO, "jax._src.lib.mlir.dialects.hlo", "jaxlib.mlir.dialects.stablehlo",
+     "jax.extend.mlir.dialects.stablehlo", "jaxlib.mlir.dialects.hlo"}
+)
+MHLO_DIALECTS = frozenset({"jaxlib.mlir.dialects.mhlo", "jax._src.lib.mlir.dialects.mhlo"})
+PYTHON_VALUES_REJECTED_IN = (0, 4, 35)
+HLO_REMOVED_IN = (0, 6, 0)
+IR_MODULES = ("jaxlib.mlir.ir", "jax.interpreters.mlir.ir", "jax._src.lib.mlir.ir", "jax.extend.mlir.ir", "jax._src.interpreters.mlir.ir")
+MLIR_MODULES = ("jax.interpreters.mlir", "jax._src.interpreters.mlir")
+#: Calls whose result is already ``str``/``bytes``.
+STRING_CALLS = frozenset({"json.dumps", "builtins.str", "builtins.bytes", "struct.pack", "pickle.dumps"})
+STRING_METHODS = frozenset({"encode", "SerializeToString", "tobytes", "dumps", "format", "join", "decode", "hex"})
+
+
+class StablehloCustomCallOp(Rule):
+    __doc__ = __doc__
+    name = "stablehlo-custom-call-op"
+    summary = "Typed attributes for hlo.CustomCallOp, jax.interpreters.mlir.hlo -> stablehlo, mhlo.CustomCallOp -> stablehlo."
+    triggers = (b"CustomCallOp", b"import hlo", b"hlo,", b", hlo", b"mlir.hlo")
+
+    # -- `from jax.interpreters.mlir import hlo` ------------------------------------------
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> Optional[bool]:
+        if self.ctx.options.target_jax < HLO_REMOVED_IN or node.relative or isinstance(node.names, cst.ImportStar):
+            return False
+        if get_full_name_for_node(node.module) != "jax.interpreters.mlir":
+            return False
+        hlo = [a for a in node.names if get_full_name_for_node(a.name) == "hlo"]
+        if not hlo:
+            return False
+        if compatibility_guard(self.ctx, node) is not None:
+            return False  # a guard that falls back to another hlo import already works
+        alias = hlo[0]
+        local = get_full_name_for_node(alias.asname.name) if alias.asname else "hlo"
+
+        def edit(updated: cst.CSTNode):
+            assert isinstance(updated, cst.ImportFrom) and not isinstance(updated.names, cst.ImportStar)
+            if len(updated.names) == 1:
+                return cst.ImportFrom(
+                    module=cst.parse_expression("jax.extend.mlir.dialects"),
+                    names=[cst.ImportAlias(cst.Name("stablehlo"), asname=cst.AsName(cst.Name(local)))],
+                )
+            kept = [a for a in updated.names if get_full_name_for_node(a.name) != "hlo"]
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            self.ctx.add_import("jax.extend.mlir.dialects", "stablehlo", local)
+            return updated.with_changes(names=kept)
+
+        self.report(
+            node,
+            Safety.SAFE,
+            "jax.interpreters.mlir.hlo was removed in jax 0.6.0; the same dialect module is jax.extend.mlir.dialects.stablehlo",
+            edit,
+            kernel_receives="unchanged (the same op classes)",
+        )
+        return False
+
+    # -- `mlir.hlo.X` ----------------------------------------------------------------------
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value != "hlo" or self.ctx.options.target_jax < HLO_REMOVED_IN:
+            return
+        if self.ctx.qualified_name(node) != PUBLIC_HLO or compatibility_guard(self.ctx, node) is not None:
+            return
+        self.report(
+            node,
+            Safety.SAFE,
+            "jax.interpreters.mlir.hlo was removed in jax 0.6.0; using jax.extend.mlir.dialects.stablehlo",
+            lambda _updated: cst.parse_expression(self.stablehlo()),
+            kernel_receives="unchanged (the same op classes)",
+        )
+
+    # -- CustomCallOp(...) -----------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "CustomCallOp"):
+            return
+        dialect = self.ctx.qualified_name(func.value)
+        if dialect not in STABLEHLO_DIALECTS and dialect not in MHLO_DIALECTS:
+            return
+        if compatibility_guard(self.ctx, node) is not None:
+            return
+        target = self.ctx.options.target_jax
+        if target >= PYTHON_VALUES_REJECTED_IN:
+            self.check_config(node)
+            self.check_api_version(node)
+        if dialect in MHLO_DIALECTS:
+            self.to_stablehlo(node, func)
+
+    def check_config(self, node: cst.Call) -> None:
+        arg = keyword(node, "backend_config")
+        if arg is None:
+            return
+        kind = self.classify(arg.value)
+        if kind == "attr":
+            return
+        if kind == "dict":
+            self.report(
+                arg.value,
+                Safety.MANUAL,
+                "a Python dict backend_config is rejected by CustomCallOp (std::bad_cast): build "
+                "`ir.DictAttr.get({name: mlir.ir_attribute(value), ...})` and pass `api_version=mlir.i32_attr(4)` (typed FFI)",
+            )
+            return
+        if kind == "unknown":
+            self.report(
+                arg.value,
+                Safety.MANUAL,
+                f"backend_config `{short(self.ctx.module.code_for_node(arg.value))}` of unknown type: CustomCallOp needs an "
+                "MLIR attribute: `ir.StringAttr.get(value)` for str/bytes (api_version 1-3), `ir.DictAttr` for typed FFI",
+            )
+            return
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            return cst.Call(cst.parse_expression(f"{self.ir()}.StringAttr.get"), [cst.Arg(updated)])
+
+        self.report(
+            arg.value,
+            Safety.SAFE,
+            "CustomCallOp rejects a Python str/bytes backend_config since jax 0.4.35; wrapped in ir.StringAttr.get",
+            edit,
+            kernel_receives="unchanged (the same backend_config bytes)",
+        )
+
+    def check_api_version(self, node: cst.Call) -> None:
+        arg = keyword(node, "api_version")
+        if arg is None or not isinstance(arg.value, cst.Integer):
+            return
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            return cst.Call(cst.parse_expression(f"{self.mlir()}.i32_attr"), [cst.Arg(updated)])
+
+        self.report(
+            arg.value,
+            Safety.SAFE,
+            "CustomCallOp rejects a Python int api_version since jax 0.4.35; wrapped in mlir.i32_attr",
+            edit,
+            kernel_receives="unchanged (the same api_version)",
+        )
+
+    def to_stablehlo(self, node: cst.Call, func: cst.Attribute) -> None:
+        if keyword(node, "custom_call_schedule") is not None:
+            self.report(
+                node,
+                Safety.MANUAL,
+                "mhlo.CustomCallOp with custom_call_schedule=, which stablehlo.CustomCallOp lacks: drop the schedule "
+                "and build stablehlo.CustomCallOp (jax.export checks only stablehlo custom calls)",
+            )
+            return
+        head = (get_full_name_for_node(func.value) or "").split(".")[0]
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            for binding in self.ctx.names.imports:
+                if binding.local == head and binding.from_module is not None:
+                    obj = binding.qualified.rsplit(".", 1)[1]
+                    self.ctx.remove_import_if_unused(binding.from_module, obj, None if obj == head else head)
+            return cst.parse_expression(f"{self.stablehlo()}.CustomCallOp")
+
+        self.report(
+            func,
+            Safety.SAFE,
+            "mhlo.CustomCallOp -> stablehlo.CustomCallOp: jax.export's custom-call safety check sees only stablehlo ops",
+            edit,
+            kernel_receives="unchanged (the same target, operands and attributes)",
+        )
+
+    # -- helpers ---------------------------------------------------------------------------
+    def classify(self, value: cst.BaseExpression, depth: int = 0) -> str:
+        if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return "string"
+        if isinstance(value, cst.Dict):
+            return "dict"
+        if isinstance(value, cst.Name):
+            if value.value == "None":
+                return "attr"  # the builder's own default
+            bound = self.ctx.value_bound_once(value) if depth < 4 else None
+            return "unknown" if bound is None else self.classify(bound, depth + 1)
+        if isinstance(value, cst.Call):
+            name = self.ctx.qualified_name(value.func) or get_full_name_for_node(value.func) or ""
+            last = name.rsplit(".", 1)[-1]
+            parts = name.split(".")
+            if len(parts) >= 2 and parts[-2].endswith("Attr") and last.startswith("get"):
+                return "attr"
+            if last in ("ir_attribute", "i32_attr", "i64_attr", "string_attr", "dense_int_elements", "dense_int_array"):
+                return "attr"
+            if name in STRING_CALLS or (isinstance(value.func, cst.Name) and value.func.value in ("str", "bytes")):
+                return "string"
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value in STRING_METHODS:
+                return "string"
+        return "unknown"
+
+    def ir(self) -> str:
+        for module in IR_MODULES:
+            spelt = self.ctx.names.binding_for(module)
+            if spelt is not None and "." not in spelt:
+                return spelt
+        return member_spelling(self.ctx, "jax.interpreters.mlir", "ir")
+
+    def mlir(self) -> str:
+        for module in MLIR_MODULES:
+            spelt = self.ctx.names.binding_for(module)
+            if spelt is not None and "." not in spelt:
+                return spelt
+        return member_spelling(self.ctx, "jax.interpreters", "mlir")
+
+    def stablehlo(self) -> str:
+        for module in ("jax.extend.mlir.dialects.stablehlo", "jaxlib.mlir.dialects.stablehlo", "jax._src.lib.mlir.dialects.hlo"):
+            spelt = self.ctx.names.binding_for(module)
+            if spelt is not None and "." not in spelt:
+                return spelt
+        moved = PUBLIC_HLO if self.ctx.options.target_jax >= HLO_REMOVED_IN else None
+        return member_spelling(self.ctx, "jax.extend.mlir.dialects", "stablehlo", moved_from=moved)

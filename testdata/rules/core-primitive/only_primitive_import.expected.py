@@ -1,0 +1,3 @@
+from jax.extend.core import Primitive
+
+sh_enc_p = Primitive("spherical_harmonics_encoding")

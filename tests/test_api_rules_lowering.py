@@ -1,0 +1,376 @@
+"""The API rules' rewrites lower on the installed jax and emit the legacy custom call.
+
+Each case takes a rule fixture's *legacy* source, migrates it with every API rule (as
+``ccmigrate apply`` would), executes the result as a module, registers its lowering rule
+for a fresh primitive and lowers it for CPU. The emitted ``stablehlo.custom_call`` is read
+through the MLIR Python API: target, ``api_version``, ``backend_config`` bytes, layouts,
+side-effect flag and constant operands are asserted.
+
+Where the legacy source can still run, it is lowered too, with the removed builders
+supplied again for the duration (:func:`legacy_builders`): ``mlir.custom_call`` and
+``hlo_helpers.custom_call`` of jax 0.4.16-0.7 *are* the private builder jax still ships,
+and the ``out_types`` / ``mhlo_helpers`` signatures are thin adapters over it returning
+what those jaxlib releases returned. The migrated op must equal the legacy one.
+Everything runs in this one process; lowering needs no compiled kernel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import sys
+import types
+import zlib
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+from jax.extend.core import Primitive  # noqa: E402
+from jax.interpreters import mlir  # noqa: E402
+from jax.extend.mlir import ir  # noqa: E402
+from jax.extend.mlir.dialects import stablehlo  # noqa: E402
+from jax._src.interpreters import mlir as private_mlir  # noqa: E402
+
+from tests.helpers import TESTDATA, rewrite_source  # noqa: E402
+
+RULES = "custom-call-api,aval-to-ir-type,core-primitive,stablehlo-custom-call-op,hlo-helpers,backend-config"
+_ids = itertools.count()
+
+
+def migrated_module(rule: str, case: str) -> types.ModuleType:
+    path = os.path.join(TESTDATA, "rules", rule, case + ".py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    result = rewrite_source(source, path, ["--select", RULES])
+    assert result.error is None, result.error
+    assert result.updated is not None, "nothing was migrated"
+    module = types.ModuleType(f"migrated_{case}")
+    module.__file__ = path
+    exec(compile(result.updated, path, "exec"), module.__dict__)
+    return module
+
+
+def legacy_module(rule: str, case: str) -> types.ModuleType:
+    path = os.path.join(TESTDATA, "rules", rule, case + ".py")
+    module = types.ModuleType(f"legacy_{case}")
+    module.__file__ = path
+    with open(path, "rb") as fh, legacy_builders():
+        exec(compile(fh.read(), path, "exec"), module.__dict__)
+    return module
+
+
+def _builder_kwargs(backend_config, has_side_effect, api_version, operand_output_aliases, operand_layouts, result_layouts, **rest):
+    return dict(
+        backend_config="" if backend_config is None else backend_config,
+        has_side_effect=has_side_effect,
+        api_version=api_version,
+        operand_output_aliases=operand_output_aliases or None,
+        operand_layouts=operand_layouts,
+        result_layouts=result_layouts,
+        **rest,
+    )
+
+
+def hlo_helpers_custom_call(call_target_name, out_types=None, operands=None, operand_layouts=None, result_layouts=None,
+                            backend_config="", has_side_effect=False, api_version=2, operand_output_aliases=None,
+                            result_shapes=None, *, result_types=None, **rest):
+    """jaxlib.hlo_helpers.custom_call: 0.4.16+ keyword form, or the 0.4.8-0.4.14 ``out_types`` form."""
+    kwargs = _builder_kwargs(backend_config, has_side_effect, api_version, operand_output_aliases,
+                             operand_layouts, result_layouts, result_shapes=result_shapes, **rest)
+    if out_types is None:
+        return private_mlir.custom_call(call_target_name, result_types=result_types, operands=operands, **kwargs)
+    op = private_mlir.custom_call(call_target_name, result_types=list(out_types), operands=list(operands), **kwargs)
+    return list(op.results)
+
+
+def mhlo_helpers_custom_call(call_target_name, out_types, operands, operand_layouts, result_layouts,
+                             backend_config=None, has_side_effect=False, api_version=2, operand_output_aliases=None):
+    """jaxlib <= 0.4.1: one value for one result."""
+    kwargs = _builder_kwargs(backend_config, has_side_effect, api_version, operand_output_aliases, operand_layouts, result_layouts)
+    op = private_mlir.custom_call(call_target_name, result_types=list(out_types), operands=list(operands), **kwargs)
+    return op.result if len(out_types) == 1 else list(op.results)
+
+
+def hlo_const(x):
+    """jaxlib.hlo_helpers.hlo_const as jaxlib defined it."""
+    return stablehlo.constant(ir.DenseElementsAttr.get(x, type=mlir.dtype_to_ir_type(x.dtype)))
+
+
+@contextlib.contextmanager
+def legacy_builders():
+    """The removed custom-call builders and one-argument ``aval_to_ir_type``, back for a while."""
+    hlo_helpers = types.ModuleType("jaxlib.hlo_helpers")
+    hlo_helpers.custom_call = hlo_helpers_custom_call
+    hlo_helpers.hlo_const = hlo_const
+    mhlo_helpers = types.ModuleType("jaxlib.mhlo_helpers")
+    mhlo_helpers.custom_call = mhlo_helpers_custom_call
+    reexport = types.ModuleType("mpi_utils")
+    reexport.hlo_custom_call = hlo_helpers_custom_call
+    modules = {"jaxlib.hlo_helpers": hlo_helpers, "jaxlib.mhlo_helpers": mhlo_helpers, "mpi_utils": reexport}
+    saved_modules = {name: sys.modules.get(name) for name in modules}
+    saved_attrs = {name: getattr(mlir, name) for name in ("aval_to_ir_type", "aval_to_ir_types")}
+    sys.modules.update(modules)
+    mlir.custom_call = private_mlir.custom_call
+    # Before 0.10.1 the type was looked up without a module context; a private cache stands in.
+    no_module = types.SimpleNamespace(aval_to_ir_types_cache={})
+    mlir.aval_to_ir_type = lambda *args: private_mlir.aval_to_ir_type(*([no_module] if len(args) == 1 else []), *args)
+    mlir.aval_to_ir_types = lambda *args: private_mlir.aval_to_ir_types(*([no_module] if len(args) == 1 else []), *args)
+    try:
+        yield
+    finally:
+        for name, module in saved_modules.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+        del mlir.custom_call
+        for name, value in saved_attrs.items():
+            setattr(mlir, name, value)
+
+
+def lower_both(rule: str, case: str, get_rule, inputs, outputs, **params) -> list:
+    """Lower the migrated and the legacy module; they must emit the same custom calls."""
+    migrated = lower(get_rule(migrated_module(rule, case)), inputs, outputs, **params)
+    legacy_rule = get_rule(legacy_module(rule, case))
+    with legacy_builders():
+        legacy = lower(legacy_rule, inputs, outputs, **params)
+    assert migrated == legacy
+    return migrated
+
+
+def lower(rule_fn, inputs, outputs, **params):
+    """Lower one primitive bound to ``inputs`` whose CPU lowering rule is ``rule_fn``."""
+    prim = Primitive(f"ccmigrate_case_{next(_ids)}")
+    prim.multiple_results = len(outputs) != 1
+    avals = [jax.core.ShapedArray(shape, np.dtype(dtype)) for shape, dtype in outputs]
+    prim.def_abstract_eval(lambda *args, **kw: avals if prim.multiple_results else avals[0])
+    mlir.register_lowering(prim, rule_fn, platform="cpu")
+    specs = [jax.ShapeDtypeStruct(shape, np.dtype(dtype)) for shape, dtype in inputs]
+    lowered = jax.jit(lambda *xs: prim.bind(*xs, **params)).trace(*specs).lower(lowering_platforms=("cpu",))
+    return custom_calls(lowered.compiler_ir("stablehlo"))
+
+
+def custom_calls(module) -> list:
+    found = []
+
+    def walk(operation):
+        for region in operation.regions:
+            for block in region.blocks:
+                for op in block.operations:
+                    name = op.operation.name
+                    if name.endswith(".custom_call"):
+                        found.append(read(op.operation))
+                    walk(op.operation)
+
+    walk(module.operation)
+    return found
+
+
+def read(op) -> dict:
+    attrs = op.attributes
+
+    def layouts(key):
+        if key not in attrs:
+            return None
+        return [list(ir.DenseIntElementsAttr(a)) for a in ir.ArrayAttr(attrs[key])]
+
+    return {
+        "op": op.name,
+        "target": ir.StringAttr(attrs["call_target_name"]).value,
+        "api_version": ir.IntegerAttr(attrs["api_version"]).value if "api_version" in attrs else 1,
+        "backend_config": ir.StringAttr(attrs["backend_config"]).value_bytes,
+        "operand_layouts": layouts("operand_layouts"),
+        "result_layouts": layouts("result_layouts"),
+        "has_side_effect": ir.BoolAttr(attrs["has_side_effect"]).value if "has_side_effect" in attrs else False,
+        "typed_ffi_config": str(attrs["mhlo.backend_config"]) if "mhlo.backend_config" in attrs else None,
+        "aliases": str(attrs["output_operand_aliases"]) if "output_operand_aliases" in attrs else None,
+        "operands": len(op.operands),
+        "constant_operands": [_constant_bytes(v) for v in op.operands],
+        "results": len(op.results),
+    }
+
+
+def _constant_bytes(value):
+    """The raw data of an operand produced by a ``stablehlo.constant``, else ``None``."""
+    owner = value.owner
+    if not hasattr(owner, "name") or owner.name != "stablehlo.constant":
+        return None
+    return bytes(np.array(ir.DenseElementsAttr(owner.attributes["value"])).tobytes())
+
+
+def test_kepler_extra_operand_keeps_every_layout():
+    (call,) = lower_both(
+        "custom-call-api", "kepler_extra_operand", lambda m: m._kepler_lowering, [((8,), "float32")] * 2, [((8,), "float32")] * 2
+    )
+    assert call["target"] == "cpu_kepler_f32"
+    assert call["api_version"] == 2
+    assert call["backend_config"] == b""
+    assert call["operands"] == 3
+    assert call["constant_operands"][0] == np.int64(8).tobytes()  # the size the kernel reads first
+    assert call["operand_layouts"] == [[], [0], [0]]
+    assert call["result_layouts"] == [[0], [0]]
+
+
+def test_nufft_descriptor_bytes_and_splatted_points():
+    (call,) = lower_both(
+        "custom-call-api",
+        "finufft_gpu_descriptor",
+        lambda m: m.lowering,
+        [((2, 3), "float32"), ((2, 4), "float32"), ((2, 4), "float32")],
+        [((2, 5), "float32")],
+        output_shape=(2, 5),
+        eps=1e-6,
+        build_descriptor=lambda eps, shape: b"\x00desc\xff",
+    )
+    assert call["target"] == "nufft2d1"
+    assert call["api_version"] == 2
+    assert call["backend_config"] == b"\x00desc\xff"
+    assert call["operand_layouts"] == [[1, 0], [1, 0], [1, 0]]
+    assert call["result_layouts"] == [[1, 0]]
+
+
+def test_old_out_types_signature_behind_import_guard():
+    (call,) = lower_both(
+        "custom-call-api",
+        "old_signature_guarded_import",
+        lambda m: m._sh_encoding_lowering_cuda,
+        [((4, 3), "float32"), ((2,), "float32")],
+        [((4, 4), "float32")],
+    )
+    assert call["target"] == "spherical_harmonics_encoding_cuda_f32"
+    assert call["api_version"] == 2
+    assert call["backend_config"] == b"\x01\x00\x00\x00"
+    assert call["operand_layouts"] == [[1, 0]]
+    assert call["result_layouts"] == [[1, 0]]
+
+
+def test_mpi_reexported_builder_with_constant_operands():
+    (call,) = lower_both(
+        "custom-call-api",
+        "mpi_bcast_reexported",
+        lambda m: m.mpi_bcast_xla_encode_cpu,
+        [((3,), "float32"), ((), "float32")],
+        [((3,), "float32"), ((), "float32")],
+        root=0,
+        comm_handle=7,
+    )
+    assert call["target"] == "mpi_bcast"
+    assert call["api_version"] == 2
+    assert call["has_side_effect"] is True
+    assert call["operands"] == 5
+    assert call["operand_layouts"] == [[], [0], [], [], []]
+    assert call["result_layouts"] == [[0], []]
+
+
+def test_public_mlir_without_layouts_keeps_none():
+    case = ("custom-call-api", "public_mlir_no_layouts")
+    (gelu,) = lower_both(*case, lambda m: m._gelu_lowering, [((4,), "float32")], [((4,), "float32")])
+    assert (gelu["target"], gelu["api_version"]) == ("vendor_gelu_f32", 3)
+    assert gelu["backend_config"] == np.array([3, 1], dtype=np.int32).tobytes()
+    assert gelu["operand_layouts"] is None and gelu["result_layouts"] is None
+    (norm,) = lower_both(*case, lambda m: m._norm_lowering, [((4,), "float32"), ((), "float32")], [((4,), "float32")])
+    assert (norm["target"], norm["api_version"], norm["operands"]) == ("vendor_norm_f32", 2, 2)
+    assert norm["operand_layouts"] is None
+
+
+def test_op_kept_in_variable_still_takes_attributes():
+    (call,) = lower_both(
+        "custom-call-api",
+        "op_kept_in_variable",
+        lambda m: m._triton_kernel_lowering,
+        [((2, 2), "float32")],
+        [((2, 2), "float32")],
+        kernel_name="k1",
+        serialized_metadata=b"meta",
+    )
+    assert call["target"] == "triton_kernel_call"
+    assert call["api_version"] == 2
+    assert call["backend_config"] == b"meta"
+
+
+def test_mhlo_positional_single_value():
+    (call,) = lower_both(
+        "custom-call-api", "mhlo_positional_single_value", lambda m: m._cumsum_lowering, [((5,), "float32")], [((5,), "float32")]
+    )
+    assert (call["target"], call["api_version"]) == ("cpu_cumsum", 2)
+    assert call["operand_layouts"] == [[0]] and call["result_layouts"] == [[0]]
+
+
+def test_static_method_rule_and_serialised_config():
+    (call,) = lower_both(
+        "custom-call-api",
+        "staticmethod_in_class",
+        lambda m: m.FFTPrimitive.lowering,
+        [((2, 3), "float32")],
+        [((2, 3), "float32")],
+        fft_type=1,
+        opaque=b"\x02",
+    )
+    assert (call["target"], call["api_version"], call["backend_config"]) == ("pfft3d", 2, b"\x02")
+    assert call["operand_layouts"] == [[1, 0]]
+    m = migrated_module("custom-call-api", "with_backend_config_rule")
+    (call,) = lower(m._scale_lowering, [((3,), "float32")], [((3,), "float32")])
+    assert call["api_version"] == 3
+    assert call["backend_config"] == b'{"alpha":2.0,"mode":"fast"}'
+
+
+def test_custom_call_op_typed_attributes_and_mhlo_to_stablehlo():
+    m = migrated_module("stablehlo-custom-call-op", "python_values_and_mhlo")
+    calls = lower(m._lowering, [((3,), "float32")], [((3,), "float32")], alpha=2.0)
+    assert [c["op"] for c in calls] == ["stablehlo.custom_call", "stablehlo.custom_call"]
+    first, second = calls
+    assert (first["target"], first["api_version"], first["backend_config"]) == ("scale", 2, b'{"alpha": 2.0}')
+    assert second["backend_config"] == b"\x00" and second["has_side_effect"] is True
+    assert second["api_version"] == 1  # mhlo and stablehlo both default to API_VERSION_ORIGINAL
+    m = migrated_module("stablehlo-custom-call-op", "mlir_hlo_attribute")
+    (call,) = lower(m._lowering, [((3,), "float32")], [((3,), "float32")])
+    assert (call["target"], call["api_version"], call["backend_config"]) == ("my_target", 2, b"")
+
+
+def test_core_primitive_rewrite_gives_a_working_primitive():
+    m = migrated_module("core-primitive", "extending_jax_tutorial")
+    assert isinstance(m._kepler_prim, Primitive)
+    assert m._kepler_prim.multiple_results
+
+
+def test_descriptor_constant_from_hlo_const_reaches_the_call():
+    (call,) = lower_both(
+        "hlo-helpers",
+        "finufft_cpu_descriptor",
+        lambda m: m.lowering,
+        [((2, 3), "float32"), ((2, 4), "float32"), ((2, 4), "float32")],
+        [((2, 5), "float32")],
+        output_shape=(2, 5),
+        build_descriptor=lambda shape: b"\x07\x00\xffdesc",
+    )
+    assert (call["target"], call["api_version"]) == ("nufft2d1", 2)
+    assert call["operands"] == 4
+    assert call["constant_operands"][0] == b"\x07\x00\xffdesc"
+    assert call["operand_layouts"] == [[0], [1, 0], [1, 0], [1, 0]]
+    assert call["result_layouts"] == [[1, 0]]
+
+
+@pytest.mark.parametrize("use_xla_triton", [True, False])
+def test_triton_bridge_typed_and_opaque_paths(use_xla_triton):
+    (call,) = lower_both(
+        "custom-call-api",
+        "triton_bridge",
+        lambda m: m.triton_kernel_call_lowering,
+        [((4,), "float32"), ((4,), "float32")],
+        [((4,), "float32")],
+        name="add_kernel",
+        grid=(2, 1, 1),
+        use_xla_triton=use_xla_triton,
+        input_output_aliases=((0, 0),),
+    )
+    assert call["operand_layouts"] == [[0], [0]] and call["result_layouts"] == [[0]]
+    assert call["aliases"] is not None and "operand_index = 0" in call["aliases"]
+    if use_xla_triton:
+        # A dict config means typed FFI: api_version 1 on the op plus the attribute dictionary.
+        assert call["target"] == "__gpu$xla.gpu.triton"
+        assert 'name = "add_kernel"' in call["typed_ffi_config"]
+    else:
+        assert (call["target"], call["api_version"]) == ("triton_kernel_call", 2)
+        assert zlib.decompress(call["backend_config"]) == np.asarray((2, 1, 1), dtype=np.int32).tobytes() + b"add_kernel"
