@@ -112,13 +112,15 @@ def guard_of(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
     current = parents.get(node)
     child = node
     while current is not None:
-        if isinstance(current, cst.Try):
-            caught = [_handler_names(h) for h in current.handlers]
-            if any(names is None or names & GUARD_EXCEPTIONS for names in caught):
+        if isinstance(current, cst.Try) and child is current.body:
+            # Only a try whose handler offers another jax spelling chooses between
+            # releases; a handler that just gives up (pass, ``x = None``) does not.
+            handlers = [h for h in current.handlers if _catches_failure(h)]
+            if any(_mentions_jax(ctx, h.body) for h in handlers):
                 return "a try/except ImportError guard"
-        elif isinstance(current, cst.ExceptHandler):
-            names = _handler_names(current)
-            if names is None or names & GUARD_EXCEPTIONS:
+        elif isinstance(current, cst.ExceptHandler) and _catches_failure(current):
+            owner = parents.get(current)
+            if isinstance(owner, cst.Try) and _mentions_jax(ctx, owner.body):
                 return "an except ImportError fallback"
         elif isinstance(current, (cst.If, cst.IfExp)) and child is not current.test:
             test = ctx.module.code_for_node(current.test)
@@ -127,6 +129,15 @@ def guard_of(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
         child = current
         current = parents.get(current)
     return None
+
+
+def _catches_failure(handler: cst.ExceptHandler) -> bool:
+    names = _handler_names(handler)
+    return names is None or bool(names & GUARD_EXCEPTIONS)
+
+
+def _mentions_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
+    return "jax" in ctx.module.code_for_node(node)
 
 
 def _handler_names(handler: cst.ExceptHandler) -> Optional[set[str]]:
@@ -168,6 +179,6 @@ def drop_binding_if_unused(ctx: FileContext, head: str) -> None:
 
 
 def head_name(node: cst.BaseExpression) -> Optional[str]:
-    while isinstance(node, cst.Attribute):
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
         node = node.value
     return node.value if isinstance(node, cst.Name) else None

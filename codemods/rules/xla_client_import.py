@@ -150,7 +150,8 @@ class XlaClientImport(Rule):
         scope = self.ctx.scopes.get(node)
         if scope is None:
             return True
-        return any(True for _ in scope.accesses[local])
+        # References from nested scopes hang off the assignment, not the scope's accesses.
+        return any(assignment.references for assignment in scope.assignments[local])
 
     def _from_module(self, node: cst.ImportFrom, module: str) -> None:
         if self._guarded(node, module):

@@ -32,6 +32,7 @@ Replacement (minimum jax 0.5.0)
     ``api_version=`` absent /                ``api_version=1`` (ORIGINAL, the ``ops``
     ``CustomCallApiVersion.API_VERSION_*``   default) / 1, 2, 3, 4
     ``Shape.array_shape(dt, dims, m2m)``     its ``minor_to_major`` layout ``m2m``
+                                             (``None``, the row-major default, without one)
     ``Shape.tuple_shape((s1, s2))``          ``(m2m1, m2m2)``, one layout per result
     ``ops.ConstantLiteral(c, v)``            ``mlir.ir_constant(np.asarray(v))``, and
                                              ``ctx.replace(avals_in=...)`` with its aval,
@@ -148,6 +149,8 @@ class Plan:
     edits: list = dataclasses.field(default_factory=list)  # (node, message, edit)
     unsafe: Optional[str] = None
     consumed: set = dataclasses.field(default_factory=set)
+    #: Local names (``xla_client``, ``xops``) through which the rule reached xla_client.
+    heads: set = dataclasses.field(default_factory=set)
 
 
 class _Collector(cst.CSTVisitor):
@@ -176,7 +179,7 @@ class XlaTranslationRule(Rule):
     __doc__ = __doc__
     name = "xla-translation-rule"
     summary = "XlaBuilder translation rules with ops.CustomCall[WithLayout] -> MLIR lowering rules with jax.ffi.ffi_lowering."
-    triggers = (b"translation", b"CustomCall")
+    triggers = (b"translation", b"CustomCall", b"xla_client")
 
     def visit_Module(self, node: cst.Module) -> None:
         target = self.ctx.options.target_jax
@@ -187,6 +190,7 @@ class XlaTranslationRule(Rule):
         registrations = self._registrations(collector)
         custom_calls = [c for c in collector.calls if self._client_attr(c.func, "ops") in CUSTOM_CALLS]
         if not registrations and not custom_calls:
+            self._report_stray(collector, [], {})
             return
         plans: dict[cst.FunctionDef, Plan] = {}
         for reg in registrations:
@@ -226,6 +230,8 @@ class XlaTranslationRule(Rule):
                     message += f"; review: {plan.unsafe}"
                 self.report(site, safety, message, edit, kernel_receives=None)
             consumed_calls |= plan.consumed
+            for head in plan.heads:
+                drop_binding_if_unused(self.ctx, head)
         for call in custom_calls:
             if call in consumed_calls:
                 continue
@@ -234,7 +240,26 @@ class XlaTranslationRule(Rule):
             owner = self._owner(call)
             reason = plans[owner].problem if owner in plans and plans[owner].problem else "it is not in a translation rule registered in this module"
             self.report(call, Safety.MANUAL, f"xla_client.ops custom call (removed in jax 0.6.0) not rewritten ({reason}): {GUIDANCE}")
+        self._report_stray(collector, custom_calls, plans)
         self._drop_aliases(collector, consumed_calls)
+
+    def _report_stray(self, collector: _Collector, custom_calls: list, plans: dict) -> None:
+        """``xla_client.Shape``/``ops`` calls outside any rule this rule rewrote or reported."""
+        owners_with_calls = {self._owner(call) for call in custom_calls}
+        rewritten = {f for f, plan in plans.items() if not plan.problem}
+        for call in collector.calls:
+            group = "Shape" if self._client_attr(call.func, "Shape") else "ops" if self._client_attr(call.func, "ops") else None
+            if group is None or self._client_attr(call.func, "ops") in CUSTOM_CALLS:
+                continue
+            owner = self._owner(call)
+            if owner in rewritten or (owner is not None and owner in owners_with_calls):
+                continue
+            if guard_of(self.ctx, call) is not None:
+                continue
+            what = get_full_name_for_node(call.func) or group
+            self.report(call, Safety.MANUAL, f"`{what}` builds XLA {'shapes' if group == 'Shape' else 'ops'} for the XlaBuilder, "
+                        "which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): "
+                        "use jax.ShapeDtypeStruct / layouts as minor_to_major tuples, or an MLIR lowering rule")
 
     # -- discovery -------------------------------------------------------------
     def _xla_attr(self, node: cst.BaseExpression) -> Optional[str]:
@@ -346,23 +371,20 @@ class XlaTranslationRule(Rule):
         operand_params = [p.name.value for p in positional_params[needed:]]
         star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
         avals = (positional_params[1].name.value, positional_params[2].name.value) if form == "ctx" else ()
-        body_code = self.ctx.module.code_for_node(function.body)
-        if form == "builder":
-            if _mentions(body_code, "ctx"):
-                plan.problem = "its body already uses the name `ctx`"
-                return plan
-            plan.ctx_name = "ctx"
-        else:
-            plan.ctx_name = first
+        plan.ctx_name = "ctx" if form == "builder" else first
         scan = _FunctionScan(self, function, form, first, avals)
         function.body.visit(scan)
         if scan.problem:
             plan.problem = scan.problem
             return plan
+        if form == "builder" and "ctx" in scan.names_seen:
+            plan.problem = "its body already uses the name `ctx`"
+            return plan
         if not scan.custom_calls:
             plan.problem = "it builds no xla_client.ops custom call"
             return plan
         plan.consumed = set(scan.custom_calls)
+        plan.heads = {head_name(node) for node in scan.allowed if isinstance(node, cst.Attribute)} - {None}
         for call, container in scan.custom_calls.items():
             problem = self._plan_call(plan, call, container, scan, operand_params, star)
             if problem:
@@ -425,7 +447,7 @@ class XlaTranslationRule(Rule):
                         return f"operand `{self.ctx.module.code_for_node(value)}` is neither a parameter of the rule nor a ConstantLiteral"
                     aligned = False
                     code = self.ctx.module.code_for_node(constant)
-                    aval_codes.append(f"{self._name('jax.core', 'core')}.ShapedArray({self._numpy()}.shape({code}), {self._numpy()}.asarray({code}).dtype)")
+                    aval_codes.append(f"{self._shaped_array()}({self._numpy()}.shape({code}), {self._numpy()}.asarray({code}).dtype)")
             aligned = aligned and len(aval_codes) == len(operand_params) and star is None
         else:
             return "the operands are not a literal tuple or list"
@@ -561,7 +583,7 @@ class XlaTranslationRule(Rule):
             scope = self.ctx.scopes.get(name)
             if scope is None or scope is not self.ctx.scopes.get(self.ctx.module):
                 continue
-            accesses = [a.node for a in scope.accesses[name.value]]
+            accesses = [ref.node for assignment in scope.assignments[name.value] for ref in assignment.references]
             if accesses and all(self._inside_consumed(a) for a in accesses):
                 stmt = self.ctx.parents.get(assign)
                 if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
@@ -598,6 +620,9 @@ class XlaTranslationRule(Rule):
             return local
         return self.ctx.name_for(module + ".__x__")[: -len(".__x__")]
 
+    def _shaped_array(self) -> str:
+        return self.ctx.names.binding_for("jax.core.ShapedArray") or self._name("jax.core", "core") + ".ShapedArray"
+
     def _mlir(self, function: str) -> str:
         return self._name("jax.interpreters.mlir", "mlir") + "." + function
 
@@ -630,6 +655,7 @@ class _FunctionScan(cst.CSTVisitor):
         self.builder_aliases: list[cst.CSTNode] = []
         self.aval_names: list[cst.Name] = []
         self.allowed: set = set()
+        self.names_seen: set[str] = set()
         self.problem: Optional[str] = None
         self._prepare(function)
 
@@ -690,8 +716,8 @@ class _FunctionScan(cst.CSTVisitor):
             self.allowed.add(node.func)
         elif shape in ("array_shape", "tuple_shape"):
             args = [a for a in node.args if a.keyword is None]
-            if shape == "array_shape" and len(args) != 3:
-                self.problem = self.problem or "a Shape.array_shape without an explicit minor_to_major layout"
+            if shape == "array_shape" and len(args) not in (2, 3):
+                self.problem = self.problem or "an unusual Shape.array_shape"
             if shape == "tuple_shape" and len(args) != 1:
                 self.problem = self.problem or "an unusual Shape.tuple_shape"
             self.shape_calls.append((node, shape))
@@ -736,6 +762,7 @@ class _FunctionScan(cst.CSTVisitor):
             self.problem = self.problem or f"it reads `{self.first}.{node.attr.value}` of the translation context"
 
     def visit_Name(self, node: cst.Name) -> None:
+        self.names_seen.add(node.value)
         parent = self.ctx.parents.get(node)
         if isinstance(parent, cst.Attribute) and parent.attr is node:
             return  # `x.shape`: an attribute, not the variable `shape`
@@ -766,7 +793,9 @@ def _shape_edit(kind: str):
     def edit(updated: cst.CSTNode) -> cst.CSTNode:
         args = [a for a in updated.args if a.keyword is None]
         if kind == "array_shape":
-            return args[2].value
+            # Without minor_to_major XLA used the row-major default, which is what
+            # ffi_lowering derives from the aval when the layout is None.
+            return args[2].value if len(args) == 3 else cst.Name("None")
         value = args[0].value
         return value
 
@@ -777,12 +806,6 @@ def _subscript_key(node: cst.Subscript) -> Optional[cst.BaseExpression]:
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return None
     return node.slice[0].slice.value
-
-
-def _mentions(code: str, name: str) -> bool:
-    import re
-
-    return re.search(rf"(?<![\w.]){re.escape(name)}\b", code) is not None
 
 
 _COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
