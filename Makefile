@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test clean
+.PHONY: venv demo test test-compat clean
 
 venv: $(STAMP)
 
@@ -19,6 +19,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# Differential lowering across jax releases (not part of `make test`: it creates
+# .compat/jax-<version> environments on first use, about 1.5 minutes once they exist).
+test-compat: $(STAMP)
+	$(BIN)/python tests/compat/run_compat.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -5,10 +5,11 @@ with an old release's interpreter), so it touches only APIs all of them share:
 ``jax.jit(f).lower(*args).compiler_ir("stablehlo")`` and the MLIR Python bindings that
 jaxlib ships.
 
-Command line: ``python custom_calls.py MODULE_PATH ENTRY`` prints a JSON list, one
-object per op: ``target``, ``api_version``, ``backend_config`` (hex of the opaque bytes,
-or the printed dictionary of typed-FFI attributes), ``operand_layouts``,
-``result_layouts``, ``has_side_effect``, ``operand_types``, ``result_types``.
+Command line: ``python custom_calls.py MODULE_PATH ENTRY [--run]`` prints a JSON object:
+``custom_calls``, one object per op (``target``, ``api_version``, ``backend_config`` as
+hex of the opaque bytes or the printed dictionary of typed-FFI attributes,
+``operand_layouts``, ``result_layouts``, ``has_side_effect``, ``operand_types``,
+``result_types``), and with ``--run`` the ``outputs`` of executing the entry on the CPU.
 """
 
 from __future__ import annotations
@@ -137,11 +138,32 @@ def _integer(attr):
     return ir.IntegerAttr(attr).value
 
 
-def main(argv: list[str]) -> int:
-    path, entry = argv[1], argv[2]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+def run_entry(module, entry: str) -> list:
+    """Compile and execute ``entry`` on the CPU; the outputs as nested lists."""
+    import jax
+    import numpy as np
+
+    function, args = getattr(module, entry)()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outputs = jax.jit(function)(*args)
+    leaves = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    return [np.asarray(leaf).tolist() for leaf in leaves]
+
+
+def describe_module(path: str, entry: str, run: bool = False) -> dict:
     module = load_module(path)
-    print(json.dumps(custom_calls(lower_entry(module, entry))))
+    return {
+        "custom_calls": custom_calls(lower_entry(module, entry)),
+        "outputs": run_entry(module, entry) if run else None,
+    }
+
+
+def main(argv: list[str]) -> int:
+    run = "--run" in argv
+    path, entry = [a for a in argv[1:] if a != "--run"]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    print(json.dumps(describe_module(path, entry, run)))
     return 0
 
 
