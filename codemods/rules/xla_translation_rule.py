@@ -96,6 +96,8 @@ XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla")
 CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client")
 CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
 CONSTANTS = frozenset({"ConstantLiteral", "Constant"})
+#: XLA Shape methods with an aval counterpart: ``dimensions()`` -> ``.shape``, ``element_type()`` -> ``.dtype``.
+SHAPE_METHODS = {"dimensions": "shape", "element_type": "dtype"}
 API_VERSIONS = {
     "API_VERSION_ORIGINAL": 1,
     "API_VERSION_STATUS_RETURNING": 2,
@@ -372,7 +374,7 @@ class XlaTranslationRule(Rule):
         star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
         avals = (positional_params[1].name.value, positional_params[2].name.value) if form == "ctx" else ()
         plan.ctx_name = "ctx" if form == "builder" else first
-        scan = _FunctionScan(self, function, form, first, avals)
+        scan = _FunctionScan(self, function, form, first, avals, operand_params)
         function.body.visit(scan)
         if scan.problem:
             plan.problem = scan.problem
@@ -394,6 +396,16 @@ class XlaTranslationRule(Rule):
             plan.edits.append((const, "ops.ConstantLiteral(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
         for shape_call, kind in scan.shape_calls:
             plan.edits.append((shape_call, f"Shape.{kind} used as a layout -> its minor_to_major layout", _shape_edit(kind)))
+        for call, index in scan.get_shapes:
+            plan.edits.append((call, f"c.get_shape(x) -> {plan.ctx_name}.avals_in[{index}] (the operand's aval)",
+                               lambda _n, i=index: cst.parse_expression(f"{plan.ctx_name}.avals_in[{i}]")))
+        for call in scan.shape_methods:
+            method = call.func.attr.value
+            plan.edits.append((call, f"Shape.{method}() -> aval.{SHAPE_METHODS[method]}",
+                               lambda updated, m=method: cst.Attribute(value=updated.func.value, attr=cst.Name(SHAPE_METHODS[m]))))
+        for node in scan.default_layouts:
+            plan.edits.append((node, "an operand's builder shape used as a layout -> None (its row-major default)",
+                               lambda _n: cst.Name("None")))
         for name_node in scan.aval_names:
             attr = name_node.value
             plan.edits.append((name_node, f"{attr} -> {plan.ctx_name}.{attr}", lambda _n, a=attr: cst.parse_expression(f"{plan.ctx_name}.{a}")))
@@ -456,7 +468,7 @@ class XlaTranslationRule(Rule):
         if kind == "CustomCallWithLayout":
             if "shape_with_layout" not in values or "operand_shapes_with_layout" not in values:
                 return "a CustomCallWithLayout lacks its shapes"
-            result_kind = scan.shape_kind(values["shape_with_layout"])
+            result_kind = scan.shape_kind(values["shape_with_layout"], call)
             if result_kind is None:
                 return "its result shape is not built with Shape.array_shape / tuple_shape"
             if result_kind == "tuple_shape" and plan.form == "ctx":
@@ -639,8 +651,18 @@ class XlaTranslationRule(Rule):
 class _FunctionScan(cst.CSTVisitor):
     """Everything one rule function does with the builder, shapes and constants."""
 
-    def __init__(self, rule: XlaTranslationRule, function: cst.FunctionDef, form: str, first: str, avals: tuple) -> None:
+    def __init__(self, rule: XlaTranslationRule, function: cst.FunctionDef, form: str, first: str, avals: tuple,
+                 operand_params: list[str]) -> None:
         super().__init__()
+        self.operand_params = operand_params
+        self.body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
+        #: name -> [(top-level statement index, kind)], kind: array, tuple, aval, other.
+        self.bindings: dict[str, list[tuple[int, str]]] = {}
+        #: Names also bound somewhere other than a plain top-level ``name = value``.
+        self.rebound: set[str] = set()
+        self.get_shapes: list[tuple[cst.Call, int]] = []
+        self.shape_methods: list[cst.Call] = []
+        self.default_layouts: list[cst.CSTNode] = []
         self.rule = rule
         self.ctx = rule.ctx
         self.form = form
@@ -650,7 +672,6 @@ class _FunctionScan(cst.CSTVisitor):
         self.custom_calls: dict[cst.Call, Optional[cst.CSTNode]] = {}
         self.constants: list[cst.Call] = []
         self.shape_calls: list[tuple[cst.Call, str]] = []
-        self.shape_vars: dict[str, cst.Call] = {}
         self.constant_vars: dict[str, cst.BaseExpression] = {}
         self.builder_aliases: list[cst.CSTNode] = []
         self.aval_names: list[cst.Name] = []
@@ -660,8 +681,9 @@ class _FunctionScan(cst.CSTVisitor):
         self._prepare(function)
 
     def _prepare(self, function: cst.FunctionDef) -> None:
-        body = function.body.body if isinstance(function.body, cst.IndentedBlock) else []
-        for stmt in body:
+        body = self.body
+        function.body.visit(_BoundNames(self))
+        for index, stmt in enumerate(body):
             if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
                 continue
             small = stmt.body[0]
@@ -669,23 +691,72 @@ class _FunctionScan(cst.CSTVisitor):
                 continue
             name = small.targets[0].target.value
             value = small.value
+            self.bindings.setdefault(name, []).append((index, self._kind_of(value)))
             if self.form == "ctx" and isinstance(value, cst.Attribute) and value.attr.value == "builder" and isinstance(value.value, cst.Name) and value.value.value == self.first:
                 self.builder_names.add(name)
                 self.builder_aliases.append(stmt)
                 self.allowed.add(small.targets[0].target)
                 self.allowed.add(value)
-            elif isinstance(value, cst.Call) and self.rule._client_attr(value.func, "Shape") in ("array_shape", "tuple_shape"):
-                self.shape_vars[name] = value
             elif isinstance(value, cst.Call) and self.rule._client_attr(value.func, "ops") in CONSTANTS:
                 self.constant_vars[name] = value
 
-    def shape_kind(self, node: cst.BaseExpression) -> Optional[str]:
-        if isinstance(node, cst.Name) and node.value in self.shape_vars:
-            node = self.shape_vars[node.value]
+    def _kind_of(self, value: cst.BaseExpression) -> str:
+        if isinstance(value, cst.Call):
+            shape = self.rule._client_attr(value.func, "Shape")
+            if shape == "array_shape":
+                return "array"
+            if shape == "tuple_shape":
+                return "tuple"
+            if self._get_shape_index(value) is not None:
+                return "aval"
+        return "other"
+
+    def _get_shape_index(self, call: cst.Call) -> Optional[int]:
+        """``c.get_shape(x)`` for operand ``x``: its index among the operands."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and isinstance(func.value, cst.Name)
+                and func.value.value in self.builder_names and self.form == "builder"):
+            return None
+        args = [a for a in call.args if a.keyword is None and not a.star]
+        if len(args) == 1 and len(call.args) == 1 and isinstance(args[0].value, cst.Name) and args[0].value.value in self.operand_params:
+            return self.operand_params.index(args[0].value.value)
+        return None
+
+    def _top_index(self, node: cst.CSTNode) -> int:
+        current, child = node, node
+        while current is not None and not isinstance(current, cst.FunctionDef):
+            child, current = current, self.ctx.parents.get(current)
+        for index, stmt in enumerate(self.body):
+            if stmt is child or _contains(stmt, node, self.ctx):
+                return index
+        return len(self.body)
+
+    def reaching(self, name: str, node: cst.CSTNode) -> Optional[str]:
+        """Kind of the binding of ``name`` that reaches ``node`` (``ambiguous`` if unknown)."""
+        bindings = self.bindings.get(name)
+        if not bindings:
+            return None
+        kinds = {kind for _, kind in bindings}
+        if name in self.rebound:
+            kinds.add("other")
+        if len(kinds) == 1:
+            return kinds.pop()
+        if name in self.rebound:
+            return "ambiguous"
+        use = self._top_index(node)
+        before = [kind for index, kind in bindings if index < use]
+        return before[-1] if before else "ambiguous"
+
+    def shape_kind(self, node: cst.BaseExpression, at: cst.CSTNode) -> Optional[str]:
+        if isinstance(node, cst.Name):
+            kind = self.reaching(node.value, at)
+            return {"array": "array_shape", "tuple": "tuple_shape", "aval": "array_shape"}.get(kind or "")
         if isinstance(node, cst.Call):
             kind = self.rule._client_attr(node.func, "Shape")
             if kind in ("array_shape", "tuple_shape"):
                 return kind
+            if self._get_shape_index(node) is not None:
+                return "array_shape"
         return None
 
     def constant_value(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
@@ -724,6 +795,33 @@ class _FunctionScan(cst.CSTVisitor):
             self.allowed.add(node.func)
         elif ops is not None or shape is not None:
             self.problem = self.problem or f"it uses xla_client.{'ops' if ops else 'Shape'}.{ops or shape}"
+        elif self._get_shape_index(node) is not None:
+            self.allowed.add(node.func.value)
+            if self._in_layout_position(node):
+                self.default_layouts.append(node)
+            else:
+                self.get_shapes.append((node, self._get_shape_index(node)))
+        elif (
+            isinstance(node.func, cst.Attribute) and node.func.attr.value in SHAPE_METHODS and not node.args
+            and self._is_aval(node.func.value)
+        ):
+            self.shape_methods.append(node)
+
+    def _is_aval(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Call):
+            return self._get_shape_index(node) is not None
+        return isinstance(node, cst.Name) and self.reaching(node.value, node) == "aval"
+
+    def _in_layout_position(self, node: cst.CSTNode) -> bool:
+        current = self.ctx.parents.get(node)
+        while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            if isinstance(current, cst.Call) and (
+                self.rule._client_attr(current.func, "ops") in CUSTOM_CALLS
+                or self.rule._client_attr(current.func, "Shape") == "tuple_shape"
+            ):
+                return True
+            current = self.ctx.parents.get(current)
+        return False
 
     def _allow_builder_arg(self, call: cst.Call) -> None:
         args = [a for a in call.args if a.keyword is None]
@@ -774,19 +872,79 @@ class _FunctionScan(cst.CSTVisitor):
             self.problem = self.problem or f"it uses the XlaBuilder beyond CustomCall (`{' '.join(text.split())[:60]}`)"
         elif node.value in self.avals:
             self.aval_names.append(node)
-        elif node.value in self.shape_vars:
-            parent = self.ctx.parents.get(node)
+        elif node.value in self.bindings:
             if isinstance(parent, cst.AssignTarget):
                 return
-            # A shape variable may only feed layouts: custom-call arguments or tuple_shape.
-            current, ok = parent, False
-            while current is not None and not isinstance(current, cst.SimpleStatementLine):
-                if isinstance(current, cst.Call) and (current in self.custom_calls or self.rule._client_attr(current.func, "ops") in CUSTOM_CALLS or self.rule._client_attr(current.func, "Shape") == "tuple_shape"):
-                    ok = True
-                    break
-                current = self.ctx.parents.get(current)
-            if not ok:
-                self.problem = self.problem or f"shape `{node.value}` is used for more than a layout"
+            kind = self.reaching(node.value, node)
+            if kind in ("array", "tuple"):
+                # An XLA shape may only feed layouts: custom-call arguments or tuple_shape.
+                if not self._in_layout_position(node):
+                    self.problem = self.problem or f"shape `{node.value}` is used for more than a layout"
+            elif kind == "aval":
+                if self._in_layout_position(node):
+                    self.default_layouts.append(node)
+                elif isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS:
+                    pass  # x.dimensions() / x.element_type(): rewritten to the aval's shape / dtype
+                elif not isinstance(parent, (cst.Comparison, cst.ComparisonTarget)):
+                    self.problem = self.problem or f"the builder shape `{node.value}` is used beyond dimensions()/element_type()"
+            elif kind == "ambiguous" and any(k in ("array", "tuple", "aval") for _, k in self.bindings[node.value]):
+                self.problem = self.problem or f"`{node.value}` is bound to an XLA shape on some paths only"
+
+
+class _BoundNames(cst.CSTVisitor):
+    """Marks names bound other than by a plain top-level ``name = value``."""
+
+    def __init__(self, scan: "_FunctionScan") -> None:
+        super().__init__()
+        self.scan = scan
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        top = any(
+            isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and stmt.body[0] is node
+            for stmt in self.scan.body
+        )
+        simple = top and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+        if not simple:
+            for target in node.targets:
+                self._mark(target.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._mark(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._mark(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._mark(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._mark(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._mark(node.name)
+
+    def _mark(self, target: cst.CSTNode) -> None:
+        for name in _names_in(target):
+            self.scan.rebound.add(name)
+
+
+def _names_in(node: cst.CSTNode) -> list[str]:
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _names_in(e.value)]
+    if isinstance(node, cst.StarredElement):
+        return _names_in(node.value)
+    return []
+
+
+def _contains(stmt: cst.CSTNode, node: cst.CSTNode, ctx) -> bool:
+    current = node
+    while current is not None:
+        if current is stmt:
+            return True
+        current = ctx.parents.get(current)
+    return False
 
 
 def _shape_edit(kind: str):
