@@ -25,8 +25,10 @@ What the kernel receives afterwards
     The same call with the same buffers: the target is registered in the same untyped
     registry under the same name and platform (``register_ffi_target`` calls the same
     ``xla_client.register_custom_call_target`` with ``api_version=0``). Registration emits
-    no op, so ``make test-compat`` has nothing to compare; ``tests/test_ffi_rules_lowering``
-    instead registers a kernel through the rewritten call and runs it. ``safe``.
+    no op of its own, so its compat case (``make test-compat``, and
+    ``tests/test_ffi_rules_lowering.py``) registers a ctypes kernel through the legacy
+    call on jax 0.5.3 and through the rewrite on the installed jax, runs it, and compares
+    the outputs. ``safe``.
 
 Before::
 

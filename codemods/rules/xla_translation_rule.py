@@ -34,9 +34,12 @@ Replacement (minimum jax 0.5.0)
     ``Shape.array_shape(dt, dims, m2m)``     its ``minor_to_major`` layout ``m2m``
                                              (``None``, the row-major default, without one)
     ``Shape.tuple_shape((s1, s2))``          ``(m2m1, m2m2)``, one layout per result
-    ``ops.ConstantLiteral(c, v)``            ``mlir.ir_constant(np.asarray(v))``, and
-                                             ``ctx.replace(avals_in=...)`` with its aval,
+    ``ops.ConstantLiteral(c, v)`` or         ``mlir.ir_constant(np.asarray(v))``, and
+    ``ops.Constant(c, v)``                   ``ctx.replace(avals_in=...)`` with its aval,
                                              so layouts line up with the operands
+    ``c.get_shape(x)`` (x an operand)        ``ctx.avals_in[i]``; ``.dimensions()`` ->
+                                             ``.shape``, ``.element_type()`` -> ``.dtype``;
+                                             used as a layout: ``None`` (row-major)
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
     ======================================  ==============================================
 
@@ -46,11 +49,12 @@ Replacement (minimum jax 0.5.0)
 
     Only this standard shape is rewritten: every custom call is returned directly
     (``return op`` from a builder rule, ``return [op]`` from a translation rule), the
-    builder is used for nothing but ``CustomCall*`` and ``ConstantLiteral``, every shape
-    is built with ``Shape.array_shape`` / ``tuple_shape`` and used only as a layout, and
-    every operand is a parameter of the rule or a ``ConstantLiteral``. Anything else
-    (``c.get_shape(x)``, ``GetTupleElement``, ``xla.lower_fun``, other builder ops) is
-    reported as manual with what to write instead. Targets below jax 0.4.29 keep their
+    builder is used for nothing but ``CustomCall*``, constants and ``get_shape`` of an
+    operand, every XLA shape is built with ``Shape.array_shape`` / ``tuple_shape`` and
+    used only as a layout (which binding of a name reaches a use is decided statement by
+    statement), and every operand is a parameter of the rule or a constant. Anything
+    else (``GetTupleElement``, ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, helpers
+    defined elsewhere) is reported as manual with what to write instead. Targets below jax 0.4.29 keep their
     working translation rules; targets below 0.5.0 lack ``jax.ffi`` and get a manual
     report.
 
@@ -393,7 +397,7 @@ class XlaTranslationRule(Rule):
                 plan.problem = problem
                 return plan
         for const in scan.constants:
-            plan.edits.append((const, "ops.ConstantLiteral(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
+            plan.edits.append((const, "ops.ConstantLiteral(c, v) / ops.Constant(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
         for shape_call, kind in scan.shape_calls:
             plan.edits.append((shape_call, f"Shape.{kind} used as a layout -> its minor_to_major layout", _shape_edit(kind)))
         for call, index in scan.get_shapes:
@@ -780,8 +784,8 @@ class _FunctionScan(cst.CSTVisitor):
             self.custom_calls[node] = self._container(node)
             self.allowed.add(node.func)
         elif ops in CONSTANTS:
-            if ops == "Constant" or len([a for a in node.args if a.keyword is None]) != 2:
-                self.problem = self.problem or "it uses ops.Constant or an unusual ConstantLiteral"
+            if len([a for a in node.args if a.keyword is None]) != 2 or len(node.args) != 2:
+                self.problem = self.problem or f"an unusual ops.{ops}"
             self._allow_builder_arg(node)
             self.constants.append(node)
             self.allowed.add(node.func)
