@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-pre-commit clean
+.PHONY: venv demo test test-pre-commit test-compat clean
 
 venv: $(STAMP)
 
@@ -24,6 +24,11 @@ test: $(STAMP)
 # environment (jax, jaxlib from the package index), so it takes minutes.
 test-pre-commit: $(STAMP)
 	CCMIGRATE_TEST_PRE_COMMIT=1 $(BIN)/python -m pytest -q tests/test_precommit.py
+
+# Differential lowering across jax releases (not part of `make test`: it creates
+# .compat/jax-<version> environments on first use, about 1.5 minutes once they exist).
+test-compat: $(STAMP)
+	$(BIN)/python tests/compat/run_compat.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

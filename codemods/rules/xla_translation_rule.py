@@ -1,0 +1,974 @@
+"""``xla-translation-rule``: XlaBuilder translation rules built on
+``xla_client.ops.CustomCall`` / ``CustomCallWithLayout`` become MLIR lowering rules.
+
+Legacy form
+    A translation rule ``rule(ctx, avals_in, avals_out, *operands, **params)`` registered
+    with ``xla.register_translation(prim, rule, platform=...)``, or a builder rule
+    ``rule(c, *operands, **params)`` registered with
+    ``xla.backend_specific_translations[platform][prim] = rule`` /
+    ``xla.translations[prim] = rule``, returning
+    ``xla_client.ops.CustomCallWithLayout(c, b"target", operands=(...),
+    shape_with_layout=Shape.array_shape(dtype, dims, minor_to_major),
+    operand_shapes_with_layout=(...), opaque=b"...")``, with scalar operands from
+    ``ops.ConstantLiteral(c, value)``.
+
+Removed
+    Translation rules were removed in jax 0.4.29 and ``xla_client.ops`` in 0.6.0;
+    ``jax.lib.xla_client`` itself went in 0.9.0 (``ImportError: cannot import name
+    'xla_client' from 'jax.lib'``).
+
+Replacement (minimum jax 0.5.0)
+    An MLIR lowering rule ``rule(ctx, *operands, **params)`` registered with
+    ``mlir.register_lowering(prim, rule, platform=...)``, returning
+    ``jax.ffi.ffi_lowering("target", api_version=1, backend_config=opaque,
+    operand_layouts=..., result_layouts=...)(ctx, *operands)``:
+
+    ======================================  ==============================================
+    XlaBuilder                               MLIR lowering rule
+    ======================================  ==============================================
+    ``b"target"``                            ``"target"`` (a non-literal name is decoded
+                                             at run time when it is ``bytes``)
+    ``opaque=``                              ``backend_config=`` (bytes pass unchanged)
+    ``api_version=`` absent /                ``api_version=1`` (ORIGINAL, the ``ops``
+    ``CustomCallApiVersion.API_VERSION_*``   default) / 1, 2, 3, 4
+    ``Shape.array_shape(dt, dims, m2m)``     its ``minor_to_major`` layout ``m2m``
+                                             (``None``, the row-major default, without one)
+    ``Shape.tuple_shape((s1, s2))``          ``(m2m1, m2m2)``, one layout per result
+    ``ops.ConstantLiteral(c, v)`` or         ``mlir.ir_constant(np.asarray(v))``, and
+    ``ops.Constant(c, v)``                   ``ctx.replace(avals_in=...)`` with its aval,
+                                             so layouts line up with the operands
+    ``c.get_shape(x)`` (x an operand)        ``ctx.avals_in[i]``; ``.dimensions()`` ->
+                                             ``.shape``, ``.element_type()`` -> ``.dtype``;
+                                             used as a layout: ``None`` (row-major)
+    ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
+    ======================================  ==============================================
+
+    ``ops.CustomCall`` (no layouts) becomes ``skip_ffi_layout_processing=True`` (jax 0.7.0)
+    so the op carries no layouts, as before. Result types come from ``ctx.avals_out``,
+    which the legacy rule's shapes had to match.
+
+    Only this standard shape is rewritten: every custom call is returned directly
+    (``return op`` from a builder rule, ``return [op]`` from a translation rule), the
+    builder is used for nothing but ``CustomCall*``, constants and ``get_shape`` of an
+    operand, every XLA shape is built with ``Shape.array_shape`` / ``tuple_shape`` and
+    used only as a layout (which binding of a name reaches a use is decided statement by
+    statement), and every operand is a parameter of the rule or a constant. Anything
+    else (``GetTupleElement``, ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, helpers
+    defined elsewhere) is reported as manual with what to write instead. Targets below jax 0.4.29 keep their
+    working translation rules; targets below 0.5.0 lack ``jax.ffi`` and get a manual
+    report.
+
+What the kernel receives afterwards
+    The same buffers, layouts and opaque bytes through the same ABI (api_version 1
+    unless the rule named another): the lowered ``custom_call`` matches what jax 0.4.28
+    lowered from the translation rule (checked by ``make test-compat``). ``safe``, except
+    ``ops.CustomCall`` on a target below jax 0.7.0, where the op gains explicit
+    row-major layouts (XLA's default, but not the same op): ``unsafe``.
+
+Before::
+
+    def _solve_translation(c, a, b, *, n):
+        s = xla_client.Shape.array_shape(np.dtype(np.float32), (n,), (0,))
+        return xla_client.ops.CustomCallWithLayout(
+            c, b"solve_f32", operands=(xla_client.ops.ConstantLiteral(c, n), a, b),
+            shape_with_layout=s,
+            operand_shapes_with_layout=(xla_client.Shape.array_shape(np.dtype(np.int64), (), ()), s, s))
+    xla.backend_specific_translations["cpu"][solve_p] = _solve_translation
+
+After::
+
+    def _solve_translation(ctx, a, b, *, n):
+        s = (0,)
+        return jax.ffi.ffi_lowering("solve_f32", api_version=1, operand_layouts=((), s, s), result_layouts=[s])(
+            ctx.replace(avals_in=[core.ShapedArray(np.shape(n), np.asarray(n).dtype), ctx.avals_in[0], ctx.avals_in[1]]),
+            mlir.ir_constant(np.asarray(n)), a, b)
+    mlir.register_lowering(solve_p, _solve_translation, platform="cpu")
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codemods.rule import Rule, Safety
+from codemods.sites import drop_binding_if_unused, guard_of, head_name, literal_bytes_as_str, qualified_through_alias
+
+XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla")
+CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client")
+CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
+CONSTANTS = frozenset({"ConstantLiteral", "Constant"})
+#: XLA Shape methods with an aval counterpart: ``dimensions()`` -> ``.shape``, ``element_type()`` -> ``.dtype``.
+SHAPE_METHODS = {"dimensions": "shape", "element_type": "dtype"}
+API_VERSIONS = {
+    "API_VERSION_ORIGINAL": 1,
+    "API_VERSION_STATUS_RETURNING": 2,
+    "API_VERSION_STATUS_RETURNING_UNIFIED": 3,
+    "API_VERSION_TYPED_FFI": 4,
+}
+#: Positional parameters of ``ops.CustomCall*`` after the builder.
+CUSTOM_CALL_PARAMS = {
+    "CustomCall": ("call_target_name", "operands", "shape", "opaque", "has_side_effect", "schedule", "api_version"),
+    "CustomCallWithLayout": (
+        "call_target_name", "operands", "shape_with_layout", "operand_shapes_with_layout", "opaque",
+        "has_side_effect", "schedule", "api_version",
+    ),
+}
+REMOVED = (0, 4, 29)
+MINIMUM = (0, 5, 0)
+SKIP_LAYOUTS = (0, 7, 0)
+TARGET_NAME_HELPER = "_ccmigrate_target_name"
+TARGET_NAME_HELPER_CODE = f'''
+def {TARGET_NAME_HELPER}(name):
+    """Custom-call target names may be bytes in XlaBuilder code; MLIR wants str (added by ccmigrate)."""
+    return name.decode() if isinstance(name, bytes) else name
+'''.strip()
+GUIDANCE = (
+    "rewrite it as an MLIR lowering rule `def rule(ctx, *operands, **params)` returning "
+    "`jax.ffi.ffi_lowering(name, api_version=1, backend_config=opaque, operand_layouts=[minor_to_major...], "
+    "result_layouts=[...])(ctx, *operands)` and register it with `mlir.register_lowering(prim, rule, platform=...)`; "
+    "shapes come from `ctx.avals_in`/`ctx.avals_out` (`c.get_shape(x)` is gone), constants from `mlir.ir_constant(np.asarray(v))` "
+    "with `ctx.replace(avals_in=...)` listing one aval per operand"
+)
+
+
+@dataclasses.dataclass
+class Registration:
+    node: cst.CSTNode  # the Call or Assign that registers
+    form: str  # "ctx" (register_translation) or "builder"
+    prim: cst.BaseExpression
+    rule: cst.BaseExpression
+    platform: Optional[cst.BaseExpression]
+    function: Optional[cst.FunctionDef] = None
+
+
+@dataclasses.dataclass
+class Plan:
+    """How one rule function is rewritten; ``problem`` says why it cannot be."""
+
+    function: cst.FunctionDef
+    form: str
+    problem: Optional[str] = None
+    ctx_name: str = "ctx"
+    edits: list = dataclasses.field(default_factory=list)  # (node, message, edit)
+    unsafe: Optional[str] = None
+    consumed: set = dataclasses.field(default_factory=set)
+    #: Local names (``xla_client``, ``xops``) through which the rule reached xla_client.
+    heads: set = dataclasses.field(default_factory=set)
+
+
+class _Collector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.calls: list[cst.Call] = []
+        self.assigns: list[cst.Assign] = []
+        self.functions: dict[str, list[cst.FunctionDef]] = {}
+        self.depth = 0
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.assigns.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if self.depth == 0:
+            self.functions.setdefault(node.name.value, []).append(node)
+        self.depth += 1
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.depth -= 1
+
+
+class XlaTranslationRule(Rule):
+    __doc__ = __doc__
+    name = "xla-translation-rule"
+    summary = "XlaBuilder translation rules with ops.CustomCall[WithLayout] -> MLIR lowering rules with jax.ffi.ffi_lowering."
+    triggers = (b"translation", b"CustomCall", b"xla_client")
+
+    def visit_Module(self, node: cst.Module) -> None:
+        target = self.ctx.options.target_jax
+        if target < REMOVED:
+            return
+        collector = _Collector()
+        node.visit(collector)
+        registrations = self._registrations(collector)
+        custom_calls = [c for c in collector.calls if self._client_attr(c.func, "ops") in CUSTOM_CALLS]
+        if not registrations and not custom_calls:
+            self._report_stray(collector, [], {})
+            return
+        plans: dict[cst.FunctionDef, Plan] = {}
+        for reg in registrations:
+            guard = guard_of(self.ctx, reg.node)
+            if guard is not None:
+                self.report(reg.node, Safety.MANUAL, f"translation rule registered inside {guard} left as is: that branch serves jax < 0.4.29; {GUIDANCE}")
+                continue
+            if target < MINIMUM:
+                self.report(reg.node, Safety.MANUAL, "translation rules were removed in jax 0.4.29 and the target jax lacks jax.ffi (0.5.0): "
+                            "write an MLIR lowering rule with mlir.custom_call and register it with mlir.register_lowering")
+                continue
+            function = self._rule_function(reg.rule, collector)
+            if function is None:
+                self.report(reg.node, Safety.MANUAL, f"translation rules were removed in jax 0.4.29; the registered rule is not a function defined in this module: {GUIDANCE}")
+                continue
+            reg.function = function
+            plan = plans.get(function)
+            if plan is None:
+                plan = plans[function] = self._plan(function, reg.form)
+            elif plan.form != reg.form:
+                plan.problem = "it is registered both as a translation rule and as a builder rule"
+        for reg in registrations:
+            if reg.function is None:
+                continue
+            plan = plans[reg.function]
+            if plan.problem:
+                self.report(reg.node, Safety.MANUAL, f"translation rule `{reg.function.name.value}` cannot be rewritten automatically ({plan.problem}): {GUIDANCE}")
+            else:
+                self._report_registration(reg, plan)
+        consumed_calls: set = set()
+        for plan in plans.values():
+            if plan.problem:
+                continue
+            safety = Safety.UNSAFE if plan.unsafe else Safety.SAFE
+            for site, message, edit in plan.edits:
+                if plan.unsafe and "custom call" in message:
+                    message += f"; review: {plan.unsafe}"
+                self.report(site, safety, message, edit, kernel_receives=None)
+            consumed_calls |= plan.consumed
+            for head in plan.heads:
+                drop_binding_if_unused(self.ctx, head)
+        for call in custom_calls:
+            if call in consumed_calls:
+                continue
+            if guard_of(self.ctx, call) is not None:
+                continue
+            owner = self._owner(call)
+            reason = plans[owner].problem if owner in plans and plans[owner].problem else "it is not in a translation rule registered in this module"
+            self.report(call, Safety.MANUAL, f"xla_client.ops custom call (removed in jax 0.6.0) not rewritten ({reason}): {GUIDANCE}")
+        self._report_stray(collector, custom_calls, plans)
+        self._drop_aliases(collector, consumed_calls)
+
+    def _report_stray(self, collector: _Collector, custom_calls: list, plans: dict) -> None:
+        """``xla_client.Shape``/``ops`` calls outside any rule this rule rewrote or reported."""
+        owners_with_calls = {self._owner(call) for call in custom_calls}
+        rewritten = {f for f, plan in plans.items() if not plan.problem}
+        for call in collector.calls:
+            group = "Shape" if self._client_attr(call.func, "Shape") else "ops" if self._client_attr(call.func, "ops") else None
+            if group is None or self._client_attr(call.func, "ops") in CUSTOM_CALLS:
+                continue
+            owner = self._owner(call)
+            if owner in rewritten or (owner is not None and owner in owners_with_calls):
+                continue
+            if guard_of(self.ctx, call) is not None:
+                continue
+            what = get_full_name_for_node(call.func) or group
+            self.report(call, Safety.MANUAL, f"`{what}` builds XLA {'shapes' if group == 'Shape' else 'ops'} for the XlaBuilder, "
+                        "which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): "
+                        "use jax.ShapeDtypeStruct / layouts as minor_to_major tuples, or an MLIR lowering rule")
+
+    # -- discovery -------------------------------------------------------------
+    def _xla_attr(self, node: cst.BaseExpression) -> Optional[str]:
+        qual = self.ctx.qualified_name(node)
+        if qual is None:
+            return None
+        module, _, attr = qual.rpartition(".")
+        return attr if module in XLA_MODULES else None
+
+    def _client_attr(self, node: cst.BaseExpression, group: str) -> Optional[str]:
+        """``CustomCall`` for ``xla_client.ops.CustomCall`` (also through ``xops = xla_client.ops``)."""
+        if not isinstance(node, cst.Attribute):
+            return None
+        qual = qualified_through_alias(self.ctx, node)
+        if qual is None:
+            return None
+        for module in CLIENT_MODULES:
+            prefix = f"{module}.{group}."
+            if qual.startswith(prefix) and "." not in qual[len(prefix):]:
+                return qual[len(prefix):]
+        return None
+
+    def _registrations(self, collector: _Collector) -> list[Registration]:
+        found = []
+        for call in collector.calls:
+            if self._xla_attr(call.func) != "register_translation":
+                continue
+            args = [a for a in call.args if a.keyword is None and not a.star]
+            platform = next((a.value for a in call.args if a.keyword and a.keyword.value == "platform"), None)
+            if len(args) != 2 or any(a.star for a in call.args):
+                self.report(call, Safety.MANUAL, f"xla.register_translation with unusual arguments: {GUIDANCE}")
+                continue
+            found.append(Registration(call, "ctx", args[0].value, args[1].value, platform))
+        for assign in collector.assigns:
+            if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Subscript):
+                continue
+            sub = assign.targets[0].target
+            key = _subscript_key(sub)
+            if key is None:
+                continue
+            if self._xla_attr(sub.value) == "translations":
+                found.append(Registration(assign, "builder", key, assign.value, None))
+            elif isinstance(sub.value, cst.Subscript) and self._xla_attr(sub.value.value) == "backend_specific_translations":
+                platform = _subscript_key(sub.value)
+                if platform is not None:
+                    found.append(Registration(assign, "builder", key, assign.value, platform))
+        return found
+
+    def _rule_function(self, rule: cst.BaseExpression, collector: _Collector) -> Optional[cst.FunctionDef]:
+        if isinstance(rule, cst.Call):
+            qual = self.ctx.qualified_name(rule.func)
+            if qual != "functools.partial" or not rule.args or rule.args[0].keyword is not None:
+                return None
+            if any(a.keyword is None for a in rule.args[1:]):
+                return None  # positional partial arguments shift the operands
+            rule = rule.args[0].value
+        if not isinstance(rule, cst.Name):
+            return None
+        defs = collector.functions.get(rule.value, [])
+        return defs[0] if len(defs) == 1 else None
+
+    def _owner(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+        current = self.ctx.parents.get(node)
+        owner = None
+        while current is not None:
+            if isinstance(current, cst.FunctionDef):
+                owner = current
+            current = self.ctx.parents.get(current)
+        return owner
+
+    # -- registrations ---------------------------------------------------------
+    def _report_registration(self, reg: Registration, plan: Plan) -> None:
+        register = self._mlir("register_lowering")
+        prim = reg.prim
+        rule = reg.rule
+        platform = reg.platform
+
+        def build() -> cst.Call:
+            args = [cst.Arg(prim, comma=_COMMA), cst.Arg(rule)]
+            if platform is not None:
+                args[-1] = args[-1].with_changes(comma=_COMMA)
+                args.append(cst.Arg(platform, keyword=cst.Name("platform"), equal=_EQUAL))
+            return cst.Call(cst.parse_expression(register), args)
+
+        if isinstance(reg.node, cst.Call):
+            edit = lambda updated: updated.with_changes(func=cst.parse_expression(register))  # noqa: E731
+        else:
+            edit = lambda updated: cst.Expr(build())  # noqa: E731
+        head = head_name(reg.node.func if isinstance(reg.node, cst.Call) else reg.node.targets[0].target)
+        if head:
+            drop_binding_if_unused(self.ctx, head)
+        self.report(
+            reg.node,
+            Safety.UNSAFE if plan.unsafe else Safety.SAFE,
+            "translation rules were removed in jax 0.4.29: registered as an MLIR lowering rule with mlir.register_lowering",
+            edit,
+        )
+
+    # -- one rule function -------------------------------------------------------
+    def _plan(self, function: cst.FunctionDef, form: str) -> Plan:
+        plan = Plan(function, form)
+        params = function.params
+        positional_params = list(params.posonly_params) + list(params.params)
+        needed = 3 if form == "ctx" else 1
+        if len(positional_params) < needed:
+            plan.problem = f"it takes fewer than {needed} positional parameters"
+            return plan
+        first = positional_params[0].name.value
+        operand_params = [p.name.value for p in positional_params[needed:]]
+        star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
+        avals = (positional_params[1].name.value, positional_params[2].name.value) if form == "ctx" else ()
+        plan.ctx_name = "ctx" if form == "builder" else first
+        scan = _FunctionScan(self, function, form, first, avals, operand_params)
+        function.body.visit(scan)
+        if scan.problem:
+            plan.problem = scan.problem
+            return plan
+        if form == "builder" and "ctx" in scan.names_seen:
+            plan.problem = "its body already uses the name `ctx`"
+            return plan
+        if not scan.custom_calls:
+            plan.problem = "it builds no xla_client.ops custom call"
+            return plan
+        plan.consumed = set(scan.custom_calls)
+        plan.heads = {head_name(node) for node in scan.allowed if isinstance(node, cst.Attribute)} - {None}
+        for call, container in scan.custom_calls.items():
+            problem = self._plan_call(plan, call, container, scan, operand_params, star)
+            if problem:
+                plan.problem = problem
+                return plan
+        for const in scan.constants:
+            plan.edits.append((const, "ops.ConstantLiteral(c, v) / ops.Constant(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
+        for shape_call, kind in scan.shape_calls:
+            plan.edits.append((shape_call, f"Shape.{kind} used as a layout -> its minor_to_major layout", _shape_edit(kind)))
+        for call, index in scan.get_shapes:
+            plan.edits.append((call, f"c.get_shape(x) -> {plan.ctx_name}.avals_in[{index}] (the operand's aval)",
+                               lambda _n, i=index: cst.parse_expression(f"{plan.ctx_name}.avals_in[{i}]")))
+        for call in scan.shape_methods:
+            method = call.func.attr.value
+            plan.edits.append((call, f"Shape.{method}() -> aval.{SHAPE_METHODS[method]}",
+                               lambda updated, m=method: cst.Attribute(value=updated.func.value, attr=cst.Name(SHAPE_METHODS[m]))))
+        for node in scan.default_layouts:
+            plan.edits.append((node, "an operand's builder shape used as a layout -> None (its row-major default)",
+                               lambda _n: cst.Name("None")))
+        for name_node in scan.aval_names:
+            attr = name_node.value
+            plan.edits.append((name_node, f"{attr} -> {plan.ctx_name}.{attr}", lambda _n, a=attr: cst.parse_expression(f"{plan.ctx_name}.{a}")))
+        for stmt in scan.builder_aliases:
+            plan.edits.append((stmt, "the XlaBuilder is gone from MLIR lowering rules", lambda _n: cst.RemoveFromParent()))
+        plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)", self._signature_edit(form, plan.ctx_name)))
+        return plan
+
+    def _plan_call(self, plan: Plan, call: cst.Call, container, scan: "_FunctionScan", operand_params, star) -> Optional[str]:
+        kind = self._client_attr(call.func, "ops")
+        names = CUSTOM_CALL_PARAMS[kind]
+        values: dict[str, cst.BaseExpression] = {}
+        positional = [a for a in call.args if a.keyword is None]
+        if any(a.star for a in call.args):
+            return "a custom call takes *args/**kwargs"
+        for index, arg in enumerate(positional[1:]):
+            if index >= len(names):
+                return "a custom call has too many positional arguments"
+            values[names[index]] = arg.value
+        for arg in call.args:
+            if arg.keyword is not None:
+                values[arg.keyword.value] = arg.value
+        unknown = set(values) - set(names)
+        if unknown:
+            return f"a custom call has unknown arguments {sorted(unknown)}"
+        if "call_target_name" not in values or "operands" not in values:
+            return "a custom call lacks its target name or operands"
+        if plan.form == "ctx" and not isinstance(container, (cst.List, cst.Tuple)):
+            return "the translation rule does not return `[op]`"
+        if plan.form == "builder" and container is not None:
+            return "the builder rule does not return the op itself"
+        # Operands and the avals they need.
+        operands_expr = values["operands"]
+        ctx_name = plan.ctx_name
+        if isinstance(operands_expr, cst.Name) and operands_expr.value == star and not operand_params:
+            aval_codes, aligned = None, True
+        elif isinstance(operands_expr, (cst.Tuple, cst.List)):
+            aval_codes = []
+            aligned = True
+            for position, element in enumerate(operands_expr.elements):
+                if isinstance(element, cst.StarredElement):
+                    return "the operands contain a starred expression"
+                value = element.value
+                if isinstance(value, cst.Name) and value.value in operand_params:
+                    index = operand_params.index(value.value)
+                    aligned = aligned and index == position
+                    aval_codes.append(f"{ctx_name}.avals_in[{index}]")
+                else:
+                    constant = scan.constant_value(value)
+                    if constant is None:
+                        return f"operand `{self.ctx.module.code_for_node(value)}` is neither a parameter of the rule nor a ConstantLiteral"
+                    aligned = False
+                    code = self.ctx.module.code_for_node(constant)
+                    aval_codes.append(f"{self._shaped_array()}({self._numpy()}.shape({code}), {self._numpy()}.asarray({code}).dtype)")
+            aligned = aligned and len(aval_codes) == len(operand_params) and star is None
+        else:
+            return "the operands are not a literal tuple or list"
+        # Layouts.
+        layouts: dict[str, bool] = {}
+        if kind == "CustomCallWithLayout":
+            if "shape_with_layout" not in values or "operand_shapes_with_layout" not in values:
+                return "a CustomCallWithLayout lacks its shapes"
+            result_kind = scan.shape_kind(values["shape_with_layout"], call)
+            if result_kind is None:
+                return "its result shape is not built with Shape.array_shape / tuple_shape"
+            if result_kind == "tuple_shape" and plan.form == "ctx":
+                return "a translation rule returning one tuple-shaped op"
+            layouts["result_tuple"] = result_kind == "tuple_shape"
+        elif self.ctx.options.target_jax < SKIP_LAYOUTS:
+            plan.unsafe = "ops.CustomCall had no layouts; on jax < 0.7.0 ffi_lowering adds row-major layouts"
+        api = values.get("api_version")
+        if api is not None:
+            api_name = get_full_name_for_node(api) or ""
+            number = API_VERSIONS.get(api_name.rsplit(".", 1)[-1])
+            if number is None:
+                return f"api_version `{self.ctx.module.code_for_node(api)}` is not a CustomCallApiVersion member"
+        else:
+            number = 1
+        ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
+        target_expr = values["call_target_name"]
+        decoded_literal = literal_bytes_as_str(target_expr)
+        if decoded_literal is None and not (isinstance(target_expr, cst.SimpleString) and "b" not in target_expr.prefix.lower()):
+            self.ctx.add_helper(TARGET_NAME_HELPER, TARGET_NAME_HELPER_CODE)
+        skip = kind == "CustomCall" and self.ctx.options.target_jax >= SKIP_LAYOUTS
+        ctx_code = ctx_name if aligned or aval_codes is None else f"{ctx_name}.replace(avals_in=[{', '.join(aval_codes)}])"
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(updated, cst.Call)
+            new = {}
+            pos = [a for a in updated.args if a.keyword is None]
+            for index, arg in enumerate(pos[1:]):
+                new[names[index]] = arg.value
+            for arg in updated.args:
+                if arg.keyword is not None:
+                    new[arg.keyword.value] = arg.value
+            target = new["call_target_name"]
+            if decoded_literal is not None:
+                target = decoded_literal
+            elif not (isinstance(target, cst.SimpleString) and "b" not in target.prefix.lower()):
+                target = cst.Call(cst.Name(TARGET_NAME_HELPER), [cst.Arg(target)])
+            keywords = [("api_version", cst.Integer(str(number)))]
+            if "opaque" in new:
+                keywords.append(("backend_config", new["opaque"]))
+            if "has_side_effect" in new:
+                keywords.append(("has_side_effect", new["has_side_effect"]))
+            if kind == "CustomCallWithLayout":
+                keywords.append(("operand_layouts", new["operand_shapes_with_layout"]))
+                result = new["shape_with_layout"]
+                keywords.append(("result_layouts", result if layouts["result_tuple"] else cst.List([cst.Element(result)])))
+            elif skip:
+                keywords.append(("skip_ffi_layout_processing", cst.Name("True")))
+            # One argument per line, one level deeper than the statement (indent=True adds its own).
+            line = cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
+                first_line=cst.TrailingWhitespace(), indent=True,
+                last_line=cst.SimpleWhitespace(self.ctx.module.default_indent)))
+            lowering_args = [cst.Arg(target, comma=line)] + [
+                cst.Arg(value, keyword=cst.Name(key), equal=_EQUAL, comma=line) for key, value in keywords
+            ]
+            lowering_args[-1] = lowering_args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
+                first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(""))))
+            lowering = cst.Call(
+                cst.parse_expression(ffi_lowering), lowering_args,
+                whitespace_before_args=cst.ParenthesizedWhitespace(
+                    first_line=cst.TrailingWhitespace(), indent=True,
+                    last_line=cst.SimpleWhitespace(self.ctx.module.default_indent)),
+            )
+            if aval_codes is None:
+                call_args = [cst.Arg(cst.parse_expression(ctx_code), comma=_COMMA), cst.Arg(cst.Name(star), star="*")]
+            else:
+                operands = new["operands"]
+                call_args = [cst.Arg(cst.parse_expression(ctx_code))]
+                for element in operands.elements:
+                    call_args[-1] = call_args[-1].with_changes(comma=_COMMA)
+                    call_args.append(cst.Arg(element.value))
+            return cst.Call(lowering, call_args)
+
+        plan.edits.append((call, f"xla_client.ops.{kind} (removed in jax 0.6.0) -> jax.ffi.ffi_lowering(api_version={number}) in an MLIR lowering rule", edit))
+        if plan.form == "ctx":
+            plan.edits.append((container, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
+        return None
+
+    # -- edits -------------------------------------------------------------------
+    def _constant_edit(self):
+        constant = self._mlir("ir_constant")
+        asarray = f"{self._numpy()}.asarray"
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            value = [a for a in updated.args if a.keyword is None][1].value
+            return cst.Call(cst.parse_expression(constant), [cst.Arg(cst.Call(cst.parse_expression(asarray), [cst.Arg(value)]))])
+
+        return edit
+
+    def _signature_edit(self, form: str, ctx_name: str):
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(updated, cst.FunctionDef)
+            params = updated.params
+            if params.posonly_params:
+                merged = list(params.posonly_params) + list(params.params)
+                params = params.with_changes(posonly_params=(), posonly_ind=cst.MaybeSentinel.DEFAULT, params=merged)
+            plist = list(params.params)
+            if form == "ctx":
+                del plist[1:3]
+            else:
+                plist[0] = plist[0].with_changes(name=cst.Name(ctx_name))
+            if plist and params.star_arg is cst.MaybeSentinel.DEFAULT and not params.kwonly_params and params.star_kwarg is None:
+                plist[-1] = plist[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(params=params.with_changes(params=plist))
+
+        return edit
+
+    def _drop_aliases(self, collector: _Collector, consumed_calls: set) -> None:
+        """Remove ``xops = xla_client.ops``-style aliases that only rewritten code used."""
+        if not consumed_calls:
+            return
+        consumed_nodes: set = set()
+        for plan_call in consumed_calls:
+            consumed_nodes.add(plan_call)
+        for assign in collector.assigns:
+            if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+                continue
+            if not isinstance(assign.value, cst.Attribute):
+                continue
+            qual = self.ctx.qualified_name(assign.value) or ""
+            if not any(qual.startswith(m + ".") for m in CLIENT_MODULES):
+                continue
+            name = assign.targets[0].target
+            scope = self.ctx.scopes.get(name)
+            if scope is None or scope is not self.ctx.scopes.get(self.ctx.module):
+                continue
+            accesses = [ref.node for assignment in scope.assignments[name.value] for ref in assignment.references]
+            if accesses and all(self._inside_consumed(a) for a in accesses):
+                stmt = self.ctx.parents.get(assign)
+                if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+                    head = head_name(assign.value)
+                    if head:
+                        drop_binding_if_unused(self.ctx, head)
+                    self.report(stmt, Safety.SAFE, f"alias `{name.value}` of a removed xla_client API was only used by rewritten translation rules", lambda _n: cst.RemoveFromParent())
+
+    def _inside_consumed(self, node: cst.CSTNode) -> bool:
+        current = node
+        while current is not None:
+            if current in self._consumed_all:
+                return True
+            current = self.ctx.parents.get(current)
+        return False
+
+    @property
+    def _consumed_all(self) -> set:
+        found = set()
+        for finding in self.ctx.findings:
+            if finding.change.rule == self.name and finding.change.safety is not Safety.MANUAL and isinstance(finding.node, cst.Call):
+                found.add(finding.node)
+        return found
+
+    # -- spelling ----------------------------------------------------------------
+    def _name(self, module: str, local: str) -> str:
+        """Spell ``module`` (bound as ``local`` when nothing binds it yet)."""
+        existing = self.ctx.names.binding_for(module)
+        if existing is not None:
+            return existing
+        parent, _, obj = module.rpartition(".")
+        if not self.ctx.names.is_bound(local):
+            self.ctx.add_import(parent, obj, None if obj == local else local)
+            return local
+        return self.ctx.name_for(module + ".__x__")[: -len(".__x__")]
+
+    def _shaped_array(self) -> str:
+        return self.ctx.names.binding_for("jax.core.ShapedArray") or self._name("jax.core", "core") + ".ShapedArray"
+
+    def _mlir(self, function: str) -> str:
+        return self._name("jax.interpreters.mlir", "mlir") + "." + function
+
+    def _numpy(self) -> str:
+        existing = self.ctx.names.binding_for("numpy")
+        if existing is not None:
+            return existing
+        if not self.ctx.names.is_bound("np"):
+            self.ctx.add_import("numpy", asname="np")
+            return "np"
+        return self.ctx.name_for("numpy.__x__")[: -len(".__x__")]
+
+
+class _FunctionScan(cst.CSTVisitor):
+    """Everything one rule function does with the builder, shapes and constants."""
+
+    def __init__(self, rule: XlaTranslationRule, function: cst.FunctionDef, form: str, first: str, avals: tuple,
+                 operand_params: list[str]) -> None:
+        super().__init__()
+        self.operand_params = operand_params
+        self.body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
+        #: name -> [(top-level statement index, kind)], kind: array, tuple, aval, other.
+        self.bindings: dict[str, list[tuple[int, str]]] = {}
+        #: Names also bound somewhere other than a plain top-level ``name = value``.
+        self.rebound: set[str] = set()
+        self.get_shapes: list[tuple[cst.Call, int]] = []
+        self.shape_methods: list[cst.Call] = []
+        self.default_layouts: list[cst.CSTNode] = []
+        self.rule = rule
+        self.ctx = rule.ctx
+        self.form = form
+        self.first = first
+        self.avals = avals
+        self.builder_names = {first} if form == "builder" else set()
+        self.custom_calls: dict[cst.Call, Optional[cst.CSTNode]] = {}
+        self.constants: list[cst.Call] = []
+        self.shape_calls: list[tuple[cst.Call, str]] = []
+        self.constant_vars: dict[str, cst.BaseExpression] = {}
+        self.builder_aliases: list[cst.CSTNode] = []
+        self.aval_names: list[cst.Name] = []
+        self.allowed: set = set()
+        self.names_seen: set[str] = set()
+        self.problem: Optional[str] = None
+        self._prepare(function)
+
+    def _prepare(self, function: cst.FunctionDef) -> None:
+        body = self.body
+        function.body.visit(_BoundNames(self))
+        for index, stmt in enumerate(body):
+            if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+                continue
+            small = stmt.body[0]
+            if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+                continue
+            name = small.targets[0].target.value
+            value = small.value
+            self.bindings.setdefault(name, []).append((index, self._kind_of(value)))
+            if self.form == "ctx" and isinstance(value, cst.Attribute) and value.attr.value == "builder" and isinstance(value.value, cst.Name) and value.value.value == self.first:
+                self.builder_names.add(name)
+                self.builder_aliases.append(stmt)
+                self.allowed.add(small.targets[0].target)
+                self.allowed.add(value)
+            elif isinstance(value, cst.Call) and self.rule._client_attr(value.func, "ops") in CONSTANTS:
+                self.constant_vars[name] = value
+
+    def _kind_of(self, value: cst.BaseExpression) -> str:
+        if isinstance(value, cst.Call):
+            shape = self.rule._client_attr(value.func, "Shape")
+            if shape == "array_shape":
+                return "array"
+            if shape == "tuple_shape":
+                return "tuple"
+            if self._get_shape_index(value) is not None:
+                return "aval"
+        return "other"
+
+    def _get_shape_index(self, call: cst.Call) -> Optional[int]:
+        """``c.get_shape(x)`` for operand ``x``: its index among the operands."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and isinstance(func.value, cst.Name)
+                and func.value.value in self.builder_names and self.form == "builder"):
+            return None
+        args = [a for a in call.args if a.keyword is None and not a.star]
+        if len(args) == 1 and len(call.args) == 1 and isinstance(args[0].value, cst.Name) and args[0].value.value in self.operand_params:
+            return self.operand_params.index(args[0].value.value)
+        return None
+
+    def _top_index(self, node: cst.CSTNode) -> int:
+        current, child = node, node
+        while current is not None and not isinstance(current, cst.FunctionDef):
+            child, current = current, self.ctx.parents.get(current)
+        for index, stmt in enumerate(self.body):
+            if stmt is child or _contains(stmt, node, self.ctx):
+                return index
+        return len(self.body)
+
+    def reaching(self, name: str, node: cst.CSTNode) -> Optional[str]:
+        """Kind of the binding of ``name`` that reaches ``node`` (``ambiguous`` if unknown)."""
+        bindings = self.bindings.get(name)
+        if not bindings:
+            return None
+        kinds = {kind for _, kind in bindings}
+        if name in self.rebound:
+            kinds.add("other")
+        if len(kinds) == 1:
+            return kinds.pop()
+        if name in self.rebound:
+            return "ambiguous"
+        use = self._top_index(node)
+        before = [kind for index, kind in bindings if index < use]
+        return before[-1] if before else "ambiguous"
+
+    def shape_kind(self, node: cst.BaseExpression, at: cst.CSTNode) -> Optional[str]:
+        if isinstance(node, cst.Name):
+            kind = self.reaching(node.value, at)
+            return {"array": "array_shape", "tuple": "tuple_shape", "aval": "array_shape"}.get(kind or "")
+        if isinstance(node, cst.Call):
+            kind = self.rule._client_attr(node.func, "Shape")
+            if kind in ("array_shape", "tuple_shape"):
+                return kind
+            if self._get_shape_index(node) is not None:
+                return "array_shape"
+        return None
+
+    def constant_value(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        if isinstance(node, cst.Name) and node.value in self.constant_vars:
+            node = self.constant_vars[node.value]
+        if isinstance(node, cst.Call) and self.rule._client_attr(node.func, "ops") in CONSTANTS:
+            args = [a for a in node.args if a.keyword is None]
+            if len(args) == 2:
+                return args[1].value
+        return None
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.problem = self.problem or "it defines a nested function"
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        ops = self.rule._client_attr(node.func, "ops")
+        shape = self.rule._client_attr(node.func, "Shape")
+        if ops in CUSTOM_CALLS:
+            self._allow_builder_arg(node)
+            self.custom_calls[node] = self._container(node)
+            self.allowed.add(node.func)
+        elif ops in CONSTANTS:
+            if len([a for a in node.args if a.keyword is None]) != 2 or len(node.args) != 2:
+                self.problem = self.problem or f"an unusual ops.{ops}"
+            self._allow_builder_arg(node)
+            self.constants.append(node)
+            self.allowed.add(node.func)
+        elif shape in ("array_shape", "tuple_shape"):
+            args = [a for a in node.args if a.keyword is None]
+            if shape == "array_shape" and len(args) not in (2, 3):
+                self.problem = self.problem or "an unusual Shape.array_shape"
+            if shape == "tuple_shape" and len(args) != 1:
+                self.problem = self.problem or "an unusual Shape.tuple_shape"
+            self.shape_calls.append((node, shape))
+            self.allowed.add(node.func)
+        elif ops is not None or shape is not None:
+            self.problem = self.problem or f"it uses xla_client.{'ops' if ops else 'Shape'}.{ops or shape}"
+        elif self._get_shape_index(node) is not None:
+            self.allowed.add(node.func.value)
+            if self._in_layout_position(node):
+                self.default_layouts.append(node)
+            else:
+                self.get_shapes.append((node, self._get_shape_index(node)))
+        elif (
+            isinstance(node.func, cst.Attribute) and node.func.attr.value in SHAPE_METHODS and not node.args
+            and self._is_aval(node.func.value)
+        ):
+            self.shape_methods.append(node)
+
+    def _is_aval(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Call):
+            return self._get_shape_index(node) is not None
+        return isinstance(node, cst.Name) and self.reaching(node.value, node) == "aval"
+
+    def _in_layout_position(self, node: cst.CSTNode) -> bool:
+        current = self.ctx.parents.get(node)
+        while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            if isinstance(current, cst.Call) and (
+                self.rule._client_attr(current.func, "ops") in CUSTOM_CALLS
+                or self.rule._client_attr(current.func, "Shape") == "tuple_shape"
+            ):
+                return True
+            current = self.ctx.parents.get(current)
+        return False
+
+    def _allow_builder_arg(self, call: cst.Call) -> None:
+        args = [a for a in call.args if a.keyword is None]
+        if args:
+            first = args[0].value
+            if isinstance(first, cst.Name) and first.value in self.builder_names:
+                self.allowed.add(first)
+            elif self._is_ctx_builder(first):
+                self.allowed.add(first)
+
+    def _is_ctx_builder(self, node: cst.CSTNode) -> bool:
+        return (
+            self.form == "ctx" and isinstance(node, cst.Attribute) and node.attr.value == "builder"
+            and isinstance(node.value, cst.Name) and node.value.value == self.first
+        )
+
+    def _container(self, call: cst.Call) -> Optional[cst.CSTNode]:
+        parent = self.ctx.parents.get(call)
+        if isinstance(parent, cst.Return):
+            return None
+        if isinstance(parent, cst.Element):
+            seq = self.ctx.parents.get(parent)
+            if isinstance(seq, (cst.List, cst.Tuple)) and len(seq.elements) == 1 and isinstance(self.ctx.parents.get(seq), cst.Return):
+                return seq
+        self.problem = self.problem or "a custom call is not returned directly"
+        return None
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self._is_ctx_builder(node) and node not in self.allowed:
+            self.problem = self.problem or f"it uses the XlaBuilder (`{self.ctx.module.code_for_node(self.ctx.parents.get(node) or node)}`)"
+        elif (
+            self.form == "ctx" and isinstance(node.value, cst.Name) and node.value.value == self.first
+            and node.attr.value not in ("builder", "avals_in", "avals_out")
+        ):
+            # TranslationContext.platform/axis_env have no LoweringRuleContext counterpart.
+            self.problem = self.problem or f"it reads `{self.first}.{node.attr.value}` of the translation context"
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names_seen.add(node.value)
+        parent = self.ctx.parents.get(node)
+        if isinstance(parent, cst.Attribute) and parent.attr is node:
+            return  # `x.shape`: an attribute, not the variable `shape`
+        if isinstance(parent, cst.Arg) and parent.keyword is node:
+            return
+        if node.value in self.builder_names and node not in self.allowed:
+            parent = self.ctx.parents.get(node)
+            text = self.ctx.module.code_for_node(self.ctx.parents.get(parent) if isinstance(parent, cst.Attribute) else parent)
+            self.problem = self.problem or f"it uses the XlaBuilder beyond CustomCall (`{' '.join(text.split())[:60]}`)"
+        elif node.value in self.avals:
+            self.aval_names.append(node)
+        elif node.value in self.bindings:
+            if isinstance(parent, cst.AssignTarget):
+                return
+            kind = self.reaching(node.value, node)
+            if kind in ("array", "tuple"):
+                # An XLA shape may only feed layouts: custom-call arguments or tuple_shape.
+                if not self._in_layout_position(node):
+                    self.problem = self.problem or f"shape `{node.value}` is used for more than a layout"
+            elif kind == "aval":
+                if self._in_layout_position(node):
+                    self.default_layouts.append(node)
+                elif isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS:
+                    pass  # x.dimensions() / x.element_type(): rewritten to the aval's shape / dtype
+                elif not isinstance(parent, (cst.Comparison, cst.ComparisonTarget)):
+                    self.problem = self.problem or f"the builder shape `{node.value}` is used beyond dimensions()/element_type()"
+            elif kind == "ambiguous" and any(k in ("array", "tuple", "aval") for _, k in self.bindings[node.value]):
+                self.problem = self.problem or f"`{node.value}` is bound to an XLA shape on some paths only"
+
+
+class _BoundNames(cst.CSTVisitor):
+    """Marks names bound other than by a plain top-level ``name = value``."""
+
+    def __init__(self, scan: "_FunctionScan") -> None:
+        super().__init__()
+        self.scan = scan
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        top = any(
+            isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and stmt.body[0] is node
+            for stmt in self.scan.body
+        )
+        simple = top and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+        if not simple:
+            for target in node.targets:
+                self._mark(target.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._mark(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._mark(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._mark(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._mark(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._mark(node.name)
+
+    def _mark(self, target: cst.CSTNode) -> None:
+        for name in _names_in(target):
+            self.scan.rebound.add(name)
+
+
+def _names_in(node: cst.CSTNode) -> list[str]:
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _names_in(e.value)]
+    if isinstance(node, cst.StarredElement):
+        return _names_in(node.value)
+    return []
+
+
+def _contains(stmt: cst.CSTNode, node: cst.CSTNode, ctx) -> bool:
+    current = node
+    while current is not None:
+        if current is stmt:
+            return True
+        current = ctx.parents.get(current)
+    return False
+
+
+def _shape_edit(kind: str):
+    def edit(updated: cst.CSTNode) -> cst.CSTNode:
+        args = [a for a in updated.args if a.keyword is None]
+        if kind == "array_shape":
+            # Without minor_to_major XLA used the row-major default, which is what
+            # ffi_lowering derives from the aval when the layout is None.
+            return args[2].value if len(args) == 3 else cst.Name("None")
+        value = args[0].value
+        return value
+
+    return edit
+
+
+def _subscript_key(node: cst.Subscript) -> Optional[cst.BaseExpression]:
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    return node.slice[0].slice.value
+
+
+_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
