@@ -5,7 +5,7 @@ MIXED = b'''from jax._src.interpreters import mlir
 
 
 def lower(ctx, x, *, config):
-    t = mlir.aval_to_ir_type(ctx.avals_out[0])
+    t = mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])
     mlir.custom_call("a", result_types=[t], operands=[x], backend_config={"a": 1})
     mlir.custom_call("b", result_types=[t], operands=[x], backend_config=[1, 2])
     mlir.custom_call("c", result_types=[t], operands=[x], backend_config=config)
@@ -13,7 +13,7 @@ def lower(ctx, x, *, config):
 
 
 def lower_typed(ctx, x, *, config):
-    t = mlir.aval_to_ir_type(ctx.avals_out[0])
+    t = mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])
     return mlir.custom_call("e", result_types=[t], operands=[x], backend_config=config, api_version=4)
 '''
 
