@@ -1,0 +1,182 @@
+"""Count references to jax APIs that the installed jax no longer has.
+
+    python benchmarks/missing_apis.py PATH...          # one line per reference, then totals
+    python benchmarks/missing_apis.py --json PATH...
+
+A reference is an import of, or a dotted use through an import of, a ``jax``/``jaxlib``
+name that cannot be resolved on the installed jax (module missing, attribute missing).
+References inside a compatibility guard do not count: the body of a ``try`` whose
+handlers catch ImportError/AttributeError/ModuleNotFoundError, and branches of an ``if``
+that tests the jax version or ``hasattr``. Run it before and after ``ccmigrate apply``
+to measure how much of a repository's legacy API use a migration removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import json
+import os
+import sys
+from functools import lru_cache
+
+GUARD_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError", "Exception"}
+
+
+@lru_cache(maxsize=None)
+def exists(qualified: str) -> bool:
+    parts = qualified.split(".")
+    for i in range(len(parts), 0, -1):
+        module_name = ".".join(parts[:i])
+        try:
+            obj = importlib.import_module(module_name)
+        except Exception:  # noqa: BLE001 - any failure means "not importable here"
+            continue
+        for attr in parts[i:]:
+            try:
+                obj = getattr(obj, attr)
+            except Exception:  # noqa: BLE001
+                # A submodule not imported by its parent still exists.
+                try:
+                    obj = importlib.import_module(f"{module_name}.{attr}")
+                    module_name = f"{module_name}.{attr}"
+                except Exception:  # noqa: BLE001
+                    return False
+        return True
+    return False
+
+
+def _is_guard_try(node: ast.Try) -> bool:
+    for handler in node.handlers:
+        names = []
+        if handler.type is None:
+            return True
+        for t in handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]:
+            names.append(getattr(t, "id", getattr(t, "attr", "")))
+        if GUARD_EXCEPTIONS & set(names):
+            return True
+    return False
+
+
+def _is_guard_if(node: ast.If) -> bool:
+    text = ast.unparse(node.test)
+    return any(key in text for key in ("__version", "version_info", "hasattr(", "jax_version", "jaxlib_version"))
+
+
+class Finder(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.bindings: dict[str, str] = {}
+        self.guard = 0
+        self.refs: list[tuple[int, str]] = []
+
+    def _guarded(self, body_visit):
+        self.guard += 1
+        body_visit()
+        self.guard -= 1
+
+    def visit_Try(self, node: ast.Try) -> None:
+        if _is_guard_try(node):
+            self.guard += 1
+            for stmt in node.body + node.orelse:
+                self.visit(stmt)
+            for handler in node.handlers:
+                self.visit(handler)
+            self.guard -= 1
+            for stmt in node.finalbody:
+                self.visit(stmt)
+        else:
+            self.generic_visit(node)
+
+    def visit_If(self, node: ast.If) -> None:
+        if _is_guard_if(node):
+            self.guard += 1
+            self.generic_visit(node)
+            self.guard -= 1
+        else:
+            self.generic_visit(node)
+
+    def _ref(self, line: int, qualified: str) -> None:
+        if qualified.split(".")[0] in ("jax", "jaxlib") and not exists(qualified):
+            if not self.guard:
+                self.refs.append((line, qualified))
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._ref(node.lineno, alias.name)
+            local = alias.asname or alias.name.split(".")[0]
+            self.bindings[local] = alias.name if alias.asname else local
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level or not node.module:
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            qualified = f"{node.module}.{alias.name}"
+            self._ref(node.lineno, qualified)
+            self.bindings[alias.asname or alias.name] = qualified
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        chain = []
+        current: ast.AST = node
+        while isinstance(current, ast.Attribute):
+            chain.append(current.attr)
+            current = current.value
+        if isinstance(current, ast.Name) and current.id in self.bindings:
+            qualified = ".".join([self.bindings[current.id], *reversed(chain)])
+            if exists(self.bindings[current.id]):
+                # Report the shortest missing prefix once per chain.
+                parts = qualified.split(".")
+                base = len(self.bindings[current.id].split("."))
+                for i in range(base + 1, len(parts) + 1):
+                    if not exists(".".join(parts[:i])):
+                        self._ref(node.lineno, ".".join(parts[:i]))
+                        return
+                return
+        self.generic_visit(node)
+
+
+def scan(path: str) -> list[tuple[int, str]]:
+    with open(path, "rb") as fh:
+        tree = ast.parse(fh.read())
+    finder = Finder()
+    finder.visit(tree)
+    return finder.refs
+
+
+def files_under(paths):
+    for given in paths:
+        if os.path.isfile(given):
+            yield given
+            continue
+        for folder, dirs, files in os.walk(given):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "build", "venv")]
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    yield os.path.join(folder, name)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    refs = []
+    unparsable = []
+    for path in files_under(args.paths):
+        try:
+            refs.extend((path, line, name) for line, name in scan(path))
+        except SyntaxError:
+            unparsable.append(path)
+    if args.json:
+        json.dump({"references": [{"path": p, "line": l, "name": n} for p, l, n in refs], "unparsable": unparsable}, sys.stdout, indent=1)
+    else:
+        for path, line, name in refs:
+            print(f"{path}:{line}: {name}")
+        print(f"{len(refs)} reference(s) to APIs missing from the installed jax; {len(unparsable)} file(s) do not parse")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
