@@ -58,7 +58,7 @@ def test_flooded_output_is_truncated(run):
     _, _, modules = run
     flood = modules["hostile.floods"]
     assert flood["output_bytes"] > 8_000_000
-    assert 0 < len(flood["output"]) <= 4096 and flood["output"].startswith("flood flood")
+    assert 0 < len(flood["output"]) <= 4096 and "flood flood" in flood["output"]
     assert any("output truncated" in note for note in flood["notes"])
 
 

@@ -75,6 +75,7 @@ class Worker:
         self.mode = "new"  # "original" while the pre-migration code runs
         self.events: Optional[list] = None
         self.registrations: list[Registration] = []
+        self.reported = 0  # registrations already sent to the parent
         self.registered_targets: set[str] = set()
         self.lowered_primitives: set = set()
         #: Lowering-table entries the original code replaced, to put back afterwards.
@@ -216,11 +217,15 @@ class Worker:
                 frames.append([path, user_frame.start_line])
         return frames
 
-    def _user_path(self, filename: str) -> Optional[str]:
+    def _real(self, filename: str) -> str:
         real = self._real_paths.get(filename)
         if real is None:
             real = os.path.realpath(filename) if filename and not filename.startswith("<") else ""
             self._real_paths[filename] = real
+        return real
+
+    def _user_path(self, filename: str) -> Optional[str]:
+        real = self._real(filename)
         return real if real in self.user_files else None
 
     def error_frames(self, exc: BaseException) -> list:
@@ -284,12 +289,14 @@ class Worker:
         return self._finish(result)
 
     def _finish(self, result: dict) -> dict:
-        result["registrations"] = self._registrations_json()
+        # Only what this job registered: the parent keeps what earlier jobs sent.
+        result["registrations"] = self._registrations_json(self.registrations[self.reported:])
+        self.reported = len(self.registrations)
         return result
 
-    def _registrations_json(self) -> list:
+    def _registrations_json(self, registrations: list) -> list:
         out = []
-        for reg in self.registrations:
+        for reg in registrations:
             code = reg.code
             path = self._user_path(code.co_filename) if code else None
             if path:
@@ -349,11 +356,11 @@ class Worker:
             arity = _array_arity(value)
             if arity:
                 entries.append({"name": f"{module.__name__}:{name}", "kind": "function", "attr": name, "arity": arity})
-        path = os.path.realpath(module.__file__) if getattr(module, "__file__", None) else None
+        path = self._real(module.__file__) if getattr(module, "__file__", None) else None
         seen: dict = {}
         for reg in self.registrations:
             code = reg.code
-            if code is None or path is None or os.path.realpath(code.co_filename) != path:
+            if code is None or path is None or self._real(code.co_filename) != path:
                 continue
             entry = seen.get(id(reg.primitive))
             if entry is None:
