@@ -9,6 +9,7 @@ one did (or, with ``--strict``, was not reached), 2 on a tool error.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from importlib import metadata
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "verify",
+        parents=[output],
         help="import and lower the code under PATH, and report every custom-call site's status",
         description="Import (execute) the modules under PATH in worker processes, lower their entry points "
         "with jax for each platform, and give every custom-call site a status: verified, failed or unreached. "
@@ -100,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to verify")
     check.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching GLOB (repeatable)")
     check.add_argument("--report", metavar="FILE", help="write a JSON report of every site to FILE")
+    check.add_argument("--report-md", metavar="FILE", help="write a Markdown report with the verification table to FILE")
     check.add_argument("--static", action="store_true", help="only list the sites; import nothing")
     check.add_argument("-q", "--quiet", action="store_true", help="print only failed sites and the summary")
     _verify_options(check, with_report=True)
@@ -146,7 +149,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return migrate(args)
 
 
-def verify_command(args: argparse.Namespace, paths: Sequence[str], originals: Optional[dict], report_path: Optional[str]) -> int:
+def verify_command(
+    args: argparse.Namespace,
+    paths: Sequence[str],
+    originals: Optional[dict],
+    report_path: Optional[str],
+    migration: Optional[dict] = None,
+) -> int:
+    """Verify ``paths``; ``migration`` is the JSON report of the ``apply`` that preceded it."""
     from codemods.verify import VerifyOptions, table, verify
 
     options = VerifyOptions(
@@ -162,10 +172,21 @@ def verify_command(args: argparse.Namespace, paths: Sequence[str], originals: Op
     result = verify(paths, options, originals)
     for error in result.errors:
         print(error, file=sys.stderr)
-    for line in table(result, quiet=args.quiet):
-        print(line)
+    sites = result.to_json()["sites"]
+    fmt = args.output_format
+    if fmt == "text":
+        for line in table(result, quiet=args.quiet):
+            print(line)
+    elif migration is not None and fmt == "json":
+        sys.stdout.write(formats.render({**migration, "verification": result.to_json()}, "json"))
+    elif migration is not None and fmt == "sarif":
+        sys.stdout.write(json.dumps(formats.combined_sarif(migration, sites), indent=2) + "\n")
+    else:
+        sys.stdout.write(formats.render_sites(sites, fmt))
     if report_path:
         report.write_json(report_path, result.to_json())
+    if args.report_md:
+        mdreport.write_markdown(args.report_md, migration, sites)
     return result.exit_code(args.strict)
 
 
@@ -221,7 +242,10 @@ def migrate(args: argparse.Namespace) -> int:
                 diff = report.unified_diff(result)
                 sys.stdout.write(formats.colour_diff(diff) if colour and diff else diff)
     data = report.to_json(results, scanned, args.command)
-    if fmt != "text":
+    written = {r.path: r.original for r in results if r.changed and not r.error} if applying else {}
+    verifying = bool(applying and args.verify and written and not data["summary"]["files_failed"])
+    # apply --verify prints one json/sarif document for both steps, once verification is done.
+    if fmt != "text" and not (verifying and fmt in ("json", "sarif")):
         sys.stdout.write(formats.render(data, fmt))
     for result in results:
         if result.error:
@@ -234,18 +258,17 @@ def migrate(args: argparse.Namespace) -> int:
         print(report.summary_line(data["summary"], verb), file=sys.stderr)
     if args.report:
         report.write_json(args.report, data)
-    if args.report_md:
+    if args.report_md and not verifying:
         mdreport.write_markdown(args.report_md, data)
     if data["summary"]["files_failed"]:
         return EXIT_ERROR
     if not writing and data["summary"]["files_changed"]:
         return EXIT_PENDING
     if applying and args.verify:
-        written = {r.path: r.original for r in results if r.changed and not r.error}
         if not written:
             print("nothing was rewritten; nothing to verify", file=sys.stderr)
             return EXIT_OK
-        return verify_command(args, sorted(written), written, args.verify_report)
+        return verify_command(args, sorted(written), written, args.verify_report, migration=data)
     return EXIT_OK
 
 

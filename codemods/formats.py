@@ -96,8 +96,18 @@ def _state(command: str, change: dict) -> str:
     return "unsafe fix (--unsafe-fixes)" if change["safety"] == "unsafe" else "fix not applied"
 
 
+def relative_path(path: str) -> str:
+    """``path`` relative to the working directory when it lies below it (as CI expects)."""
+    if os.path.isabs(path):
+        rel = os.path.relpath(path)
+        if not rel.startswith(os.pardir):
+            return rel
+    return path
+
+
 def artifact_uri(path: str) -> tuple[str, Optional[str]]:
     """SARIF ``uri`` and ``uriBaseId`` of a file: relative to the source root when possible."""
+    path = relative_path(path)
     if os.path.isabs(path):
         return PurePath(path).as_uri(), None
     parts = [p for p in PurePath(path).parts if p != "."]
@@ -317,7 +327,8 @@ def sites_text(sites: Sequence[dict]) -> list[str]:
         preserved = {True: "config preserved", False: "config NOT preserved", None: ""}.get(site.get("config_preserved"), "")
         tail = f"; {preserved}" if preserved else ""
         error = f": {site['error']}" if site.get("error") else ""
-        lines.append(f"{site['path']}:{site.get('line', 0)}: {site.get('target')} [{site.get('platform')}] {site.get('status')}{tail}{error}")
+        where = f"{relative_path(site['path'])}:{site.get('line', 0)}"
+        lines.append(f"{where}: {site.get('target')} [{site.get('platform') or 'default'}] {site.get('status')}{tail}{error}")
     return lines
 
 
@@ -332,7 +343,7 @@ def sites_github(sites: Sequence[dict]) -> list[str]:
             workflow_command(
                 {"error": "error", "warning": "warning"}.get(level, "notice"),
                 _site_message(site),
-                site["path"],
+                relative_path(site["path"]),
                 line=site.get("line"),
                 endLine=site.get("end_line"),
                 title=f"ccmigrate verify {site.get('platform') or ''}".strip(),
@@ -380,6 +391,13 @@ def sites_sarif(sites: Sequence[dict]) -> dict:
             }
         ],
     }
+
+
+def combined_sarif(data: dict, sites: Sequence[dict]) -> dict:
+    """One SARIF log for ``apply --verify``: the migration's run, then the verification's."""
+    log = to_sarif(data)
+    log["runs"].extend(sites_sarif(sites)["runs"])
+    return log
 
 
 def render_sites(sites: Sequence[dict], fmt: str) -> str:

@@ -12,6 +12,7 @@ import collections
 from typing import Optional, Sequence
 
 from codemods.engine import SUPPRESSED_PREFIX
+from codemods.formats import relative_path
 
 SAFETIES = ("safe", "unsafe", "manual")
 
@@ -37,8 +38,13 @@ def _state(command: str, change: dict) -> str:
     return "needs --unsafe-fixes" if change["safety"] == "unsafe" else "not applied"
 
 
-def render_markdown(data: dict, sites: Optional[Sequence[dict]] = None, title: str = "ccmigrate migration report") -> str:
-    """The Markdown report of one JSON report (and of verification ``sites``, if any)."""
+def render_markdown(data: Optional[dict], sites: Optional[Sequence[dict]] = None, title: str = "ccmigrate migration report") -> str:
+    """The Markdown report of one JSON report (and of verification ``sites``, if any).
+
+    ``data`` is ``None`` for ``ccmigrate verify`` on its own: only the verification table.
+    """
+    if data is None:
+        return "\n".join([f"# {title}", "", *_verification(sites or [])])
     command = data.get("command", "diff")
     summary = data["summary"]
     out: list[str] = [f"# {title}", ""]
@@ -112,18 +118,26 @@ def render_markdown(data: dict, sites: Optional[Sequence[dict]] = None, title: s
         out.append("")
 
     if sites:
-        out += ["## Verification", ""]
-        out += ["| site | target | platform | status | backend_config preserved | error |", "| --- | --- | --- | --- | --- | --- |"]
-        for site in sites:
-            preserved = {True: "yes", False: "**no**", None: "n/a"}.get(site.get("config_preserved"), "n/a")
-            out.append(
-                f"| {site['path']}:{site.get('line', '')} | {_cell(site.get('target', ''))} | {_cell(site.get('platform') or 'default')} | "
-                f"{_cell(site.get('status', ''))} | {preserved} | {_cell(site.get('error') or '')} |"
-            )
-        out.append("")
+        out += _verification(sites)
     return "\n".join(out)
 
 
-def write_markdown(path: str, data: dict, sites: Optional[Sequence[dict]] = None) -> None:
+def _verification(sites: Sequence[dict]) -> list[str]:
+    out = ["## Verification", ""]
+    if not sites:
+        return out + ["No custom-call site found.", ""]
+    out += ["| site | target | platform | status | backend_config preserved | error |", "| --- | --- | --- | --- | --- | --- |"]
+    for site in sites:
+        preserved = {True: "yes", False: "**no**", None: "n/a"}.get(site.get("config_preserved"), "n/a")
+        detail = " ".join(x for x in (site.get("error") or "", site.get("note") or "") if x)
+        out.append(
+            f"| {relative_path(site['path'])}:{site.get('line', '')} | {_cell(site.get('target') or '?')} | "
+            f"{_cell(site.get('platform') or 'default')} | {_cell(site.get('status', ''))} | {preserved} | {_cell(detail)} |"
+        )
+    out.append("")
+    return out
+
+
+def write_markdown(path: str, data: Optional[dict], sites: Optional[Sequence[dict]] = None) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(render_markdown(data, sites))

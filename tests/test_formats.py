@@ -174,3 +174,25 @@ def test_colour_only_on_a_tty_and_never_with_no_color():
 def test_piped_diff_has_no_colour(project, cli):
     result = cli("diff", "pkg/one.py", cwd=project)
     assert "\x1b[" not in result.stdout and "+++ pkg/one.py" in result.stdout
+
+
+def test_verify_command_output_formats_and_markdown(tmp_path, cli):
+    # --static lists the sites without importing anything: cheap, and the same records.
+    (tmp_path / "ops.py").write_bytes(MIXED)
+    github = cli("verify", "--static", "ops.py", "--output-format", "github", "--report-md", "v.md", cwd=tmp_path)
+    assert github.returncode == 0, github.stderr
+    lines = github.stdout.splitlines()
+    assert len(lines) == 5 and lines[0].startswith("::notice file=ops.py,line=6,endLine=6,title=ccmigrate verify::a on the default platform: static")
+    table = (tmp_path / "v.md").read_text().split("## Verification")[1]
+    assert "| ops.py:14 | e | default | static | n/a |  |" in table
+    sarif = cli("verify", "--static", "ops.py", "--output-format", "sarif", cwd=tmp_path)
+    log = json.loads(sarif.stdout)
+    validate_sarif(log)
+    assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in log["runs"][0]["results"]] == [6, 7, 8, 9, 14]
+
+
+def test_apply_verify_sarif_is_one_log_with_two_runs(project, cli):
+    data = cli("diff", "pkg/one.py", "--output-format", "json", cwd=project).stdout
+    log = formats.combined_sarif(json.loads(data), SITES)
+    validate_sarif(log)
+    assert [run["tool"]["driver"]["rules"][0]["id"] for run in log["runs"]] == ["backend-config", "verify"]
