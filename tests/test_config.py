@@ -55,11 +55,19 @@ def test_command_line_flags_win(tmp_path, capsys):
     assert not any(c["applied"] for f in data["files"] for c in f["changes"] if c["safety"] == "unsafe")
 
 
+def _rules_reported(data) -> set[str]:
+    return {c["rule"] for f in data["files"] for c in f["changes"]}
+
+
 def test_select_and_ignore_from_config(tmp_path, capsys):
     src = _project(tmp_path, 'ignore = ["backend-config"]')
-    code, data, err = _report(capsys, str(src))
-    assert code == 0, err
-    assert data["files"] == [] and data["summary"]["files_scanned"] == 2
+    _, data, err = _report(capsys, str(src))
+    assert data["summary"]["files_scanned"] == 2, err
+    assert "backend-config" not in _rules_reported(data)
+    (tmp_path / "other").mkdir()
+    src = _project(tmp_path / "other", 'select = ["backend-config"]')
+    _, data, err = _report(capsys, str(src))
+    assert _rules_reported(data) == {"backend-config"}, err
 
 
 def test_unknown_key_is_an_error_naming_it(tmp_path, capsys):
