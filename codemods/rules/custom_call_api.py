@@ -36,7 +36,8 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     ``ffi_lowering`` pairs explicit layouts with ``ctx.avals_in`` by position, so a call with
     operands that are not inputs of the primitive (descriptor constants, tokens built in
     the rule) passes ``ctx.replace(avals_in=[*ctx.avals_in, None, ...])``: one more entry per
-    such operand, so no layout is dropped (an explicit layout ignores its aval).
+    such operand, so no layout is dropped (an explicit layout ignores its aval). Layouts
+    computed from ``ctx.avals_in`` / ``ctx.avals_out`` themselves need no padding.
 
 What the kernel receives afterwards
     The same call: target, ``api_version``, operands, ``backend_config`` bytes and layouts
