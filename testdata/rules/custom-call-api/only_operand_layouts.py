@@ -1,5 +1,6 @@
-"""Only operand layouts were constrained: ffi_lowering would add row-major result
-layouts, so the rewrite needs review (unsafe) and is not applied by default."""
+# ccmigrate-args: --annotate
+"""Only operand layouts were constrained: StableHLO rejects that op, so which result
+layouts were meant is the author's call (manual, with --annotate a TODO)."""
 from jax.interpreters import mlir
 
 
