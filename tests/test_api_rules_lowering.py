@@ -17,6 +17,7 @@ Everything runs in this one process; lowering needs no compiled kernel.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import sys
@@ -39,6 +40,7 @@ RULES = "custom-call-api,aval-to-ir-type,core-primitive,stablehlo-custom-call-op
 _ids = itertools.count()
 
 
+@functools.lru_cache(maxsize=None)
 def migrated_module(rule: str, case: str) -> types.ModuleType:
     path = os.path.join(TESTDATA, "rules", rule, case + ".py")
     with open(path, "rb") as fh:
@@ -52,6 +54,7 @@ def migrated_module(rule: str, case: str) -> types.ModuleType:
     return module
 
 
+@functools.lru_cache(maxsize=None)
 def legacy_module(rule: str, case: str) -> types.ModuleType:
     path = os.path.join(TESTDATA, "rules", rule, case + ".py")
     module = types.ModuleType(f"legacy_{case}")

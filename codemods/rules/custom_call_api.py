@@ -36,20 +36,21 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     ``ffi_lowering`` pairs explicit layouts with ``ctx.avals_in`` by position, so a call with
     operands that are not inputs of the primitive (descriptor constants, tokens built in
     the rule) passes ``ctx.replace(avals_in=[*ctx.avals_in, None, ...])``: one more entry per
-    such operand, so no layout is dropped (an explicit layout ignores its aval).
+    such operand, so no layout is dropped (an explicit layout ignores its aval). Layouts
+    computed from ``ctx.avals_in`` / ``ctx.avals_out`` themselves need no padding.
 
 What the kernel receives afterwards
     The same call: target, ``api_version``, operands, ``backend_config`` bytes and layouts
     are unchanged in the emitted ``stablehlo.custom_call``.
 
 Safety
-    Safe when the emitted op is provably the same. Unsafe when only one of the two layout
-    lists was given (``ffi_lowering`` adds row-major layouts for the other), or when
-    explicit result layouts may outnumber the primitive's outputs. Manual when no lowering
-    context is in reach, the operands cannot be counted, the arguments are splatted, the
-    site sits in a compatibility guard that keeps it for older jax (rewriting it would
-    break those releases; the message carries the replacement), or the old single-value
-    return cannot be told from the list return.
+    Safe when the emitted op is provably the same; every other site is manual, with the
+    reason and the replacement: no lowering context in reach; only one of the two layout
+    lists given (StableHLO never accepted that op, so the other list is the author's
+    decision); operands or results that cannot be counted against ``ctx.avals_in`` /
+    ``ctx.avals_out`` when layouts are explicit; splatted arguments; a site in a
+    compatibility guard that keeps it for older jax (rewriting it would break those
+    releases); an old single-value return that cannot be told from the list return.
 
 Before::
 
@@ -310,10 +311,13 @@ class CustomCallApi(Rule):
         if (operand_layouts is None) != (result_layouts is None):
             given = "operand" if operand_layouts is not None else "result"
             other = "result" if given == "operand" else "operand"
+            # StableHLO rejects this op ("Layout attributes should be specified for either both
+            # operands and results or none"): there is no working behaviour to preserve, only
+            # an intent to guess.
             return (
-                Safety.UNSAFE,
-                f"only {given} layouts were given; ffi_lowering adds row-major {other} layouts, "
-                f"which the legacy op left to XLA: check the kernel expects row-major {other}s",
+                Safety.MANUAL,
+                f"only {given} layouts were given, which the StableHLO verifier rejects; decide the {other} "
+                f"layouts (ffi_lowering would assume row-major) and pass both lists",
                 ctx_expr,
             )
         extra = self.extra_operands(site, rule)
@@ -330,10 +334,12 @@ class CustomCallApi(Rule):
                 f"{rule.ctx_name}.replace(avals_in=[*{rule.ctx_name}.avals_in{', None' * extra}])"
             )
         if not self.results_match(node, site, rule, usage, replaced):
+            # More results than outputs (workspace buffers) would lose layouts and fail to verify.
             return (
-                Safety.UNSAFE,
-                "explicit result layouts are paired with ctx.avals_out by position; check that the custom call "
-                "has no more results than the primitive has outputs",
+                Safety.MANUAL,
+                "explicit result layouts are paired with ctx.avals_out by position and this call's result count "
+                "cannot be matched to the primitive's outputs here: if it has as many results as outputs, pass the "
+                "layouts as they are; otherwise pass `ctx.replace(avals_out=[...one aval per result...])` as the context",
                 ctx_expr,
             )
         note = f"{extra} operand(s) beyond the primitive's inputs: ctx.avals_in padded so no layout is dropped" if extra else ""
@@ -387,7 +393,7 @@ class CustomCallApi(Rule):
         code = self.ctx.module.code_for_node(value)
         if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Call)) and f"{rule.ctx_name}.avals_out" in code:
             return True
-        return site.result_count() == 1
+        return _count(value) == 1
 
 
 GUIDANCE = (
@@ -455,10 +461,7 @@ class Site:
 
     def result_count(self) -> Optional[int]:
         arg = self.args.get("result_types") or self.args.get("out_types")
-        if arg is not None and isinstance(arg.value, (cst.List, cst.Tuple)):
-            if all(isinstance(e, cst.Element) for e in arg.value.elements):
-                return len(arg.value.elements)
-        return None
+        return None if arg is None else _count(arg.value)
 
     def rewrite(self, call: cst.Call, usage: str, helper: str, ctx_expr: cst.BaseExpression) -> cst.BaseExpression:
         """The replacement for ``call`` (already carrying inner edits, e.g. a serialised config)."""
@@ -510,6 +513,13 @@ class Site:
         if usage == "result":
             result = cst.Attribute(value=result, attr=cst.Name("result"))
         return result
+
+
+def _count(value: cst.BaseExpression) -> Optional[int]:
+    """Length of a list/tuple literal without starred elements."""
+    if isinstance(value, (cst.List, cst.Tuple)) and all(isinstance(e, cst.Element) for e in value.elements):
+        return len(value.elements)
+    return None
 
 
 def _punctuate(args: list[cst.Arg], originals: list[cst.Arg]) -> list[cst.Arg]:

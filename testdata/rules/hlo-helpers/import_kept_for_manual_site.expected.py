@@ -1,0 +1,10 @@
+# ccmigrate-args: --annotate --select hlo-helpers,custom-call-api
+"""A builder call with no lowering context in reach stays; so does its import, and both
+are reported (annotated here)."""
+# TODO(ccmigrate): [hlo-helpers] this import from the removed jaxlib.hlo_helpers (gone in jax 0.8.0) stays while `custom_call` still has uses that need a manual change (see the findings at them); delete it afterwards
+from jaxlib.hlo_helpers import custom_call
+
+
+def build_call(name, operands, out_type, opaque):
+    # TODO(ccmigrate): [custom-call-api] jaxlib.hlo_helpers.custom_call was removed in jax 0.8.0 and no enclosing lowering rule (a function whose first parameter is the LoweringRuleContext) is in reach; replace it with `jax.ffi.ffi_lowering(name, api_version=<old, 2 by default>, backend_config=..., result_types=..., operand_layouts=..., result_layouts=...)(ctx, *operands)` inside the lowering rule (`skip_ffi_layout_processing=True` when the old call gave no layouts)
+    return custom_call(name, result_types=[out_type], operands=operands, backend_config=opaque).results
