@@ -31,6 +31,12 @@ def exists(qualified: str) -> bool:
         module_name = ".".join(parts[:i])
         try:
             obj = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            # A jax module that imports an optional dependency missing here (absl for
+            # jax._src.test_util) still exists: only a missing module itself counts.
+            if error.name and not (module_name + ".").startswith(error.name + "."):
+                return True
+            continue
         except Exception:  # noqa: BLE001 - any failure means "not importable here"
             continue
         for attr in parts[i:]:
@@ -47,7 +53,30 @@ def exists(qualified: str) -> bool:
     return False
 
 
+def _imports_jax(stmts) -> bool:
+    for stmt in stmts:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Import) and any(a.name.split(".")[0] in ("jax", "jaxlib") for a in sub.names):
+                return True
+            if isinstance(sub, ast.ImportFrom) and not sub.level and (sub.module or "").split(".")[0] in ("jax", "jaxlib"):
+                return True
+    return False
+
+
 def _is_guard_try(node: ast.Try) -> bool:
+    # `try: from . import gpu_ops; xla_client.register_...(...) except ImportError:` guards an
+    # optional extension module, not a jax version: only a try that imports jax, or that
+    # catches AttributeError (probing a jax attribute), is a compatibility guard.
+    catches_import_only = True
+    for handler in node.handlers:
+        if handler.type is not None:
+            types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            if {"AttributeError", "Exception"} & {getattr(t, "id", getattr(t, "attr", "")) for t in types}:
+                catches_import_only = False
+        else:
+            catches_import_only = False
+    if catches_import_only and not _imports_jax(node.body):
+        return False
     for handler in node.handlers:
         names = []
         if handler.type is None:

@@ -12,6 +12,17 @@ from codemods.names import NameResolver
 from codemods.rule import Change, Edit, Safety
 
 
+#: Submodules that importing their package loads (so ``import jax`` is enough to spell
+#: ``jax.ffi.ffi_lowering``), on every jax release the rules target (0.5 and later).
+LOADED_BY_PARENT = frozenset(
+    {
+        "jax.ffi", "jax.numpy", "jax.lax", "jax.core", "jax.tree_util", "jax.errors", "jax.dtypes",
+        "jax.random", "jax.sharding", "jax.interpreters", "jax.interpreters.mlir",
+        "jax.interpreters.ad", "jax.interpreters.batching", "jax.interpreters.partial_eval",
+    }
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class Options:
     """How rules behave on this run (shared by every file)."""
@@ -111,10 +122,14 @@ class FileContext:
         Reuses an existing binding (``import json as js`` gives ``js.dumps``); otherwise
         schedules ``import <top module>`` once and spells the full dotted path.
         """
-        text = self.names.binding_for(qualified)
-        if text is not None:
-            return text
         module, _, attr = qualified.rpartition(".")
+        found = self.names.binding_and_prefix(qualified)
+        if found is not None:
+            text, bound = found
+            if module and module != bound and module.startswith(bound + ".") and not self._loaded_with(bound, module):
+                # ``import jax`` does not load ``jax.extend.core``: import it explicitly.
+                self.add_import(module)
+            return text
         top = qualified.split(".")[0]
         if self.names.is_bound(top) and not self.names.binding_for(top):
             # The plain name is taken by something else: import under a private alias.
@@ -123,6 +138,10 @@ class FileContext:
             return f"{alias}.{attr}"
         self.add_import(top)
         return qualified
+
+    def _loaded_with(self, bound: str, module: str) -> bool:
+        pending = any(key[0] == module or key[0].startswith(module + ".") for key in self._pending_imports)
+        return pending or module in LOADED_BY_PARENT or self.names.imports_module(module)
 
     def expr_for(self, qualified: str) -> cst.BaseExpression:
         return cst.parse_expression(self.name_for(qualified))

@@ -120,6 +120,10 @@ def gather_imports(module: cst.Module, package: Optional[str] = None) -> list[Im
     return bindings
 
 
+def _imported_names(stmt: cst.Import) -> list[str]:
+    return [_dotted(alias.name) for alias in stmt.names]
+
+
 def _rebinding_pattern(name: str) -> re.Pattern[bytes]:
     n = re.escape(name.encode())
     # Conservative: any hit only sends resolution to the exact (slower) tier.
@@ -179,7 +183,22 @@ class NameResolver:
         ``json.dumps`` -> ``"json.dumps"`` after ``import json``, ``"js.dumps"`` after
         ``import json as js``, ``"dumps"`` after ``from json import dumps``.
         """
-        best: Optional[tuple[int, str]] = None
+        found = self.binding_and_prefix(qualified)
+        return found[0] if found else None
+
+    def imports_module(self, module: str) -> bool:
+        """Whether a top-level ``import`` statement loads ``module`` (or a submodule of it)."""
+        for b in self.imports:
+            if not b.top_level:
+                continue
+            loaded = _imported_names(b.statement) if isinstance(b.statement, cst.Import) else [b.from_module or ""]
+            if any(m == module or m.startswith(module + ".") for m in loaded):
+                return True
+        return False
+
+    def binding_and_prefix(self, qualified: str) -> Optional[tuple[str, str]]:
+        """Like :meth:`binding_for`, also returning the qualified name the binding holds."""
+        best: Optional[tuple[int, str, str]] = None
         for binding in self.imports:
             if not binding.top_level or self._maybe_rebound(binding.local):
                 continue
@@ -191,8 +210,8 @@ class NameResolver:
                 text = binding.local + rest
                 # Prefer the longest import (the most specific binding).
                 if best is None or len(q) > best[0]:
-                    best = (len(q), text)
-        return best[1] if best else None
+                    best = (len(q), text, q)
+        return (best[1], best[2]) if best else None
 
     def is_bound(self, local: str) -> bool:
         """Whether ``local`` is taken in this module (by an import or otherwise)."""
