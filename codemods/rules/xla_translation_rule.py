@@ -94,7 +94,14 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.sites import drop_binding_if_unused, guard_of, head_name, literal_bytes_as_str, qualified_through_alias
+from codemods.sites import (
+    drop_binding_if_unused,
+    guard_of,
+    head_name,
+    heads_importing,
+    literal_bytes_as_str,
+    qualified_through_alias,
+)
 
 XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla")
 CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client")
@@ -185,14 +192,39 @@ class XlaTranslationRule(Rule):
     __doc__ = __doc__
     name = "xla-translation-rule"
     summary = "XlaBuilder translation rules with ops.CustomCall[WithLayout] -> MLIR lowering rules with jax.ffi.ffi_lowering."
-    triggers = (b"translation", b"CustomCall", b"xla_client")
+    triggers = (b"register_translation", b"translations[", b"CustomCall", b"xla_client")
 
-    def visit_Module(self, node: cst.Module) -> None:
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # Filled during the engine's one batched walk, analysed when it leaves the module.
+        self.collector = _Collector()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.collector.visit_Call(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.collector.visit_Assign(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.collector.visit_FunctionDef(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.collector.leave_FunctionDef(original_node)
+
+    def leave_Module(self, original_node: cst.Module) -> None:
         target = self.ctx.options.target_jax
         if target < REMOVED:
             return
-        collector = _Collector()
-        node.visit(collector)
+        collector = self.collector
+        self._xla_heads = heads_importing(self.ctx, XLA_MODULES)
+        self._client_heads = heads_importing(self.ctx, CLIENT_MODULES)
+        # Names that may alias xla_client (``xops = xla_client.ops``); only these are
+        # worth resolving through assignments, which needs the module's scopes.
+        self._alias_heads = {
+            a.targets[0].target.value for a in collector.assigns
+            if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+            and "xla_client" in self.ctx.module.code_for_node(a.value)
+        }
         registrations = self._registrations(collector)
         custom_calls = [c for c in collector.calls if self._client_attr(c.func, "ops") in CUSTOM_CALLS]
         if not registrations and not custom_calls:
@@ -269,6 +301,8 @@ class XlaTranslationRule(Rule):
 
     # -- discovery -------------------------------------------------------------
     def _xla_attr(self, node: cst.BaseExpression) -> Optional[str]:
+        if head_name(node) not in self._xla_heads:
+            return None
         qual = self.ctx.qualified_name(node)
         if qual is None:
             return None
@@ -279,7 +313,13 @@ class XlaTranslationRule(Rule):
         """``CustomCall`` for ``xla_client.ops.CustomCall`` (also through ``xops = xla_client.ops``)."""
         if not isinstance(node, cst.Attribute):
             return None
-        qual = qualified_through_alias(self.ctx, node)
+        head = head_name(node)
+        aliases = getattr(self, "_alias_heads", ())
+        if head not in self._client_heads and head not in aliases:
+            return None
+        qual = self.ctx.qualified_name(node)
+        if qual is None and head in aliases:
+            qual = qualified_through_alias(self.ctx, node)
         if qual is None:
             return None
         for module in CLIENT_MODULES:
