@@ -43,6 +43,9 @@ Replacement (minimum jax 0.5.0)
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
     ======================================  ==============================================
 
+    A translation registration for a primitive that the module also gives an MLIR lowering
+    (same platform, or all platforms) is dropped: jax always preferred the MLIR rule.
+
     ``ops.CustomCall`` (no layouts) becomes ``skip_ffi_layout_processing=True`` (jax 0.7.0)
     so the op carries no layouts, as before. Result types come from ``ctx.avals_out``,
     which the legacy rule's shapes had to match.
@@ -123,6 +126,7 @@ CUSTOM_CALL_PARAMS = {
         "has_side_effect", "schedule", "api_version",
     ),
 }
+MLIR_REGISTER = frozenset({"jax.interpreters.mlir.register_lowering", "jax._src.interpreters.mlir.register_lowering"})
 REMOVED = (0, 4, 29)
 MINIMUM = (0, 5, 0)
 SKIP_LAYOUTS = (0, 7, 0)
@@ -397,12 +401,41 @@ class XlaTranslationRule(Rule):
         head = head_name(reg.node.func if isinstance(reg.node, cst.Call) else reg.node.targets[0].target)
         if head:
             drop_binding_if_unused(self.ctx, head)
+        if self._has_mlir_lowering(reg):
+            statement = self.ctx.parents.get(reg.node)
+            if isinstance(statement, cst.Expr):
+                statement = self.ctx.parents.get(statement)
+            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+                self.report(
+                    statement,
+                    Safety.UNSAFE if plan.unsafe else Safety.SAFE,
+                    "the primitive already has an MLIR lowering for this platform, which jax preferred over the "
+                    "translation rule (removed in jax 0.4.29): registration dropped, the rule rewritten in place",
+                    lambda _n: cst.RemoveFromParent(),
+                )
+                return
         self.report(
             reg.node,
             Safety.UNSAFE if plan.unsafe else Safety.SAFE,
             "translation rules were removed in jax 0.4.29: registered as an MLIR lowering rule with mlir.register_lowering",
             edit,
         )
+
+    def _has_mlir_lowering(self, reg: Registration) -> bool:
+        """Whether this module also registers an MLIR lowering covering ``reg``."""
+        code = self.ctx.module.code_for_node
+        prim = code(reg.prim)
+        platform = _platform_text(code(reg.platform)) if reg.platform is not None else None
+        for call in self.collector.calls:
+            if self.ctx.qualified_name(call.func) not in MLIR_REGISTER:
+                continue
+            args = [a for a in call.args if a.keyword is None]
+            if not args or code(args[0].value) != prim:
+                continue
+            other = next((a.value for a in call.args if a.keyword and a.keyword.value == "platform"), None)
+            if other is None or (platform is not None and _platform_text(code(other)) == platform):
+                return True
+        return False
 
     # -- one rule function -------------------------------------------------------
     def _plan(self, function: cst.FunctionDef, form: str) -> Plan:
@@ -1002,6 +1035,10 @@ def _shape_edit(kind: str):
         return value
 
     return edit
+
+
+def _platform_text(text: str) -> str:
+    return text.strip("'\"").lower()
 
 
 def _subscript_key(node: cst.Subscript) -> Optional[cst.BaseExpression]:
