@@ -78,6 +78,10 @@ def _block(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
 
 
 def _blocks_of(stmt: cst.BaseCompoundStatement) -> Iterator[Sequence[cst.CSTNode]]:
+    if isinstance(stmt, cst.Match):  # a match statement has cases, not a body
+        for case in stmt.cases:
+            yield _block(case.body)
+        return
     yield _block(stmt.body)
     for attr in ("orelse", "finalbody"):
         extra = getattr(stmt, attr, None)
@@ -90,9 +94,6 @@ def _blocks_of(stmt: cst.BaseCompoundStatement) -> Iterator[Sequence[cst.CSTNode
             break
     for handler in getattr(stmt, "handlers", ()) or ():
         yield _block(handler.body)
-    if isinstance(stmt, cst.Match):
-        for case in stmt.cases:
-            yield _block(case.body)
 
 
 def gather_imports(module: cst.Module, package: Optional[str] = None) -> list[ImportBinding]:
