@@ -268,9 +268,13 @@ class XlaTranslationRule(Rule):
                 continue
             safety = Safety.UNSAFE if plan.unsafe else Safety.SAFE
             for site, message, edit in plan.edits:
-                if plan.unsafe and "custom call" in message:
+                if plan.unsafe and "-> jax.ffi.ffi_lowering" in message:
                     message += f"; review: {plan.unsafe}"
-                self.report(site, safety, message, edit, kernel_receives=None)
+                receives = (
+                    "the same operands, layouts and opaque bytes through the same custom-call ABI"
+                    if "-> jax.ffi.ffi_lowering" in message else None
+                )
+                self.report(site, safety, message, edit, kernel_receives=receives)
             consumed_calls |= plan.consumed
             for head in plan.heads:
                 drop_binding_if_unused(self.ctx, head)
