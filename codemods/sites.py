@@ -182,3 +182,18 @@ def head_name(node: cst.BaseExpression) -> Optional[str]:
     while isinstance(node, (cst.Attribute, cst.Subscript)):
         node = node.value
     return node.value if isinstance(node, cst.Name) else None
+
+
+def heads_importing(ctx: FileContext, prefixes: tuple[str, ...]) -> set[str]:
+    """Local names bound by an import of something under one of ``prefixes``.
+
+    A cheap test from the import table alone: an attribute chain whose head is not in
+    this set cannot resolve to those modules, so the (possibly costly) exact name
+    resolution is skipped for it.
+    """
+    heads = set()
+    for binding in ctx.names.imports:
+        qual = binding.qualified
+        if any(qual == p or qual.startswith(p + ".") or p.startswith(qual + ".") for p in prefixes):
+            heads.add(binding.local)
+    return heads

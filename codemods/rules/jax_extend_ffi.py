@@ -56,7 +56,7 @@ class JaxExtendFfi(Rule):
     __doc__ = __doc__
     name = "jax-extend-ffi"
     summary = "Move jax.extend.ffi imports and references to jax.ffi (jax >= 0.5.0)."
-    triggers = (b"extend",)
+    triggers = (b"jax.extend", b"import extend", b"extend import")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

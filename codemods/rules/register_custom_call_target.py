@@ -73,6 +73,9 @@ class RegisterCustomCallTarget(Rule):
     triggers = (b"custom_call_target",)
 
     def visit_Call(self, node: cst.Call) -> None:
+        callee = node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", None)
+        if callee not in FUNCTIONS:
+            return  # cheap test first: alias resolution may need the module's scopes
         qual = qualified_through_alias(self.ctx, node.func)
         if qual is None:
             return

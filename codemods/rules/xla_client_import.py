@@ -50,7 +50,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.sites import drop_binding_if_unused, guard_of, head_name
+from codemods.sites import drop_binding_if_unused, guard_of, head_name, heads_importing
 
 MODULES = ("jax.lib.xla_bridge", "jax.lib.xla_client", "jax.lib.xla_extension")
 REPLACEMENTS = {
@@ -78,6 +78,7 @@ class XlaClientImport(Rule):
         super().__init__(ctx)
         self.active = ctx.options.target_jax >= MINIMUM
         self.import_depth = 0
+        self.heads = heads_importing(ctx, MODULES)
 
     def visit_Import(self, node: cst.Import) -> None:
         self.import_depth += 1
@@ -108,7 +109,7 @@ class XlaClientImport(Rule):
         self.import_depth -= 1
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if not self.active or self.import_depth:
+        if not self.active or self.import_depth or head_name(node) not in self.heads:
             return
         qual = self.ctx.qualified_name(node)
         if qual is None:

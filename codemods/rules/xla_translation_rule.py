@@ -43,6 +43,9 @@ Replacement (minimum jax 0.5.0)
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
     ======================================  ==============================================
 
+    A translation registration for a primitive that the module also gives an MLIR lowering
+    (same platform, or all platforms) is dropped: jax always preferred the MLIR rule.
+
     ``ops.CustomCall`` (no layouts) becomes ``skip_ffi_layout_processing=True`` (jax 0.7.0)
     so the op carries no layouts, as before. Result types come from ``ctx.avals_out``,
     which the legacy rule's shapes had to match.
@@ -94,7 +97,14 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.sites import drop_binding_if_unused, guard_of, head_name, literal_bytes_as_str, qualified_through_alias
+from codemods.sites import (
+    drop_binding_if_unused,
+    guard_of,
+    head_name,
+    heads_importing,
+    literal_bytes_as_str,
+    qualified_through_alias,
+)
 
 XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla")
 CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client")
@@ -116,6 +126,7 @@ CUSTOM_CALL_PARAMS = {
         "has_side_effect", "schedule", "api_version",
     ),
 }
+MLIR_REGISTER = frozenset({"jax.interpreters.mlir.register_lowering", "jax._src.interpreters.mlir.register_lowering"})
 REMOVED = (0, 4, 29)
 MINIMUM = (0, 5, 0)
 SKIP_LAYOUTS = (0, 7, 0)
@@ -185,14 +196,39 @@ class XlaTranslationRule(Rule):
     __doc__ = __doc__
     name = "xla-translation-rule"
     summary = "XlaBuilder translation rules with ops.CustomCall[WithLayout] -> MLIR lowering rules with jax.ffi.ffi_lowering."
-    triggers = (b"translation", b"CustomCall", b"xla_client")
+    triggers = (b"register_translation", b"translations[", b"CustomCall", b"xla_client")
 
-    def visit_Module(self, node: cst.Module) -> None:
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # Filled during the engine's one batched walk, analysed when it leaves the module.
+        self.collector = _Collector()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.collector.visit_Call(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.collector.visit_Assign(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.collector.visit_FunctionDef(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.collector.leave_FunctionDef(original_node)
+
+    def leave_Module(self, original_node: cst.Module) -> None:
         target = self.ctx.options.target_jax
         if target < REMOVED:
             return
-        collector = _Collector()
-        node.visit(collector)
+        collector = self.collector
+        self._xla_heads = heads_importing(self.ctx, XLA_MODULES)
+        self._client_heads = heads_importing(self.ctx, CLIENT_MODULES)
+        # Names that may alias xla_client (``xops = xla_client.ops``); only these are
+        # worth resolving through assignments, which needs the module's scopes.
+        self._alias_heads = {
+            a.targets[0].target.value for a in collector.assigns
+            if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+            and "xla_client" in self.ctx.module.code_for_node(a.value)
+        }
         registrations = self._registrations(collector)
         custom_calls = [c for c in collector.calls if self._client_attr(c.func, "ops") in CUSTOM_CALLS]
         if not registrations and not custom_calls:
@@ -232,9 +268,13 @@ class XlaTranslationRule(Rule):
                 continue
             safety = Safety.UNSAFE if plan.unsafe else Safety.SAFE
             for site, message, edit in plan.edits:
-                if plan.unsafe and "custom call" in message:
+                if plan.unsafe and "-> jax.ffi.ffi_lowering" in message:
                     message += f"; review: {plan.unsafe}"
-                self.report(site, safety, message, edit, kernel_receives=None)
+                receives = (
+                    "the same operands, layouts and opaque bytes through the same custom-call ABI"
+                    if "-> jax.ffi.ffi_lowering" in message else None
+                )
+                self.report(site, safety, message, edit, kernel_receives=receives)
             consumed_calls |= plan.consumed
             for head in plan.heads:
                 drop_binding_if_unused(self.ctx, head)
@@ -269,6 +309,8 @@ class XlaTranslationRule(Rule):
 
     # -- discovery -------------------------------------------------------------
     def _xla_attr(self, node: cst.BaseExpression) -> Optional[str]:
+        if head_name(node) not in self._xla_heads:
+            return None
         qual = self.ctx.qualified_name(node)
         if qual is None:
             return None
@@ -279,7 +321,13 @@ class XlaTranslationRule(Rule):
         """``CustomCall`` for ``xla_client.ops.CustomCall`` (also through ``xops = xla_client.ops``)."""
         if not isinstance(node, cst.Attribute):
             return None
-        qual = qualified_through_alias(self.ctx, node)
+        head = head_name(node)
+        aliases = getattr(self, "_alias_heads", ())
+        if head not in self._client_heads and head not in aliases:
+            return None
+        qual = self.ctx.qualified_name(node)
+        if qual is None and head in aliases:
+            qual = qualified_through_alias(self.ctx, node)
         if qual is None:
             return None
         for module in CLIENT_MODULES:
@@ -357,12 +405,41 @@ class XlaTranslationRule(Rule):
         head = head_name(reg.node.func if isinstance(reg.node, cst.Call) else reg.node.targets[0].target)
         if head:
             drop_binding_if_unused(self.ctx, head)
+        if self._has_mlir_lowering(reg):
+            statement = self.ctx.parents.get(reg.node)
+            if isinstance(statement, cst.Expr):
+                statement = self.ctx.parents.get(statement)
+            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+                self.report(
+                    statement,
+                    Safety.UNSAFE if plan.unsafe else Safety.SAFE,
+                    "the primitive already has an MLIR lowering for this platform, which jax preferred over the "
+                    "translation rule (removed in jax 0.4.29): registration dropped, the rule rewritten in place",
+                    lambda _n: cst.RemoveFromParent(),
+                )
+                return
         self.report(
             reg.node,
             Safety.UNSAFE if plan.unsafe else Safety.SAFE,
             "translation rules were removed in jax 0.4.29: registered as an MLIR lowering rule with mlir.register_lowering",
             edit,
         )
+
+    def _has_mlir_lowering(self, reg: Registration) -> bool:
+        """Whether this module also registers an MLIR lowering covering ``reg``."""
+        code = self.ctx.module.code_for_node
+        prim = code(reg.prim)
+        platform = _platform_text(code(reg.platform)) if reg.platform is not None else None
+        for call in self.collector.calls:
+            if self.ctx.qualified_name(call.func) not in MLIR_REGISTER:
+                continue
+            args = [a for a in call.args if a.keyword is None]
+            if not args or code(args[0].value) != prim:
+                continue
+            other = next((a.value for a in call.args if a.keyword and a.keyword.value == "platform"), None)
+            if other is None or (platform is not None and _platform_text(code(other)) == platform):
+                return True
+        return False
 
     # -- one rule function -------------------------------------------------------
     def _plan(self, function: cst.FunctionDef, form: str) -> Plan:
@@ -962,6 +1039,10 @@ def _shape_edit(kind: str):
         return value
 
     return edit
+
+
+def _platform_text(text: str) -> str:
+    return text.strip("'\"").lower()
 
 
 def _subscript_key(node: cst.Subscript) -> Optional[cst.BaseExpression]:

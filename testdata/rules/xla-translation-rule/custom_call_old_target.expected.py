@@ -1,0 +1,28 @@
+# ccmigrate-args: --target-jax 0.6.2 --unsafe-fixes
+"""ops.CustomCall for a jax 0.6 target: ffi_lowering cannot skip layouts before jax 0.7.0,
+so the op gains row-major layouts (XLA's default, but not the same op): unsafe."""
+import numpy as np
+from jax import core
+from jax.extend.core import Primitive
+from jax.interpreters import mlir
+import jax
+
+allreduce_p = Primitive("allreduce")
+allreduce_p.def_abstract_eval(lambda x, *, op: core.ShapedArray(x.shape, x.dtype))
+
+
+def allreduce(x):
+    return allreduce_p.bind(x, op=1)
+
+
+def _allreduce_translation(ctx, x, *, op):
+    out = None
+    return jax.ffi.ffi_lowering(
+        "mpi_allreduce",
+        api_version=1,
+        backend_config=bytes([op, 0, 0, 0]),
+        has_side_effect=True,
+    )(ctx, x)
+
+
+mlir.register_lowering(allreduce_p, _allreduce_translation, platform="cpu")
