@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import os
+import re
 import stat
 import subprocess
 from typing import Iterable, Iterator, Optional
@@ -26,6 +27,8 @@ SKIP_DIRS = frozenset(
 
 #: Temporary files that an interrupted ``apply`` may leave (see :mod:`codemods.fileio`).
 TEMP_SUFFIX = ".ccmigrate-tmp"
+#: Exactly how :mod:`codemods.fileio` names them; nothing else is ever removed.
+TEMP_NAME = re.compile(r"\..+\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,7 +162,7 @@ def _walk(
                     continue
                 seen.add(real)
                 yield Found(path)
-            elif clean_temps and entry.name.endswith(TEMP_SUFFIX):
+            elif clean_temps and TEMP_NAME.fullmatch(entry.name):
                 # Left by an apply that was killed between writing and renaming.
                 try:
                     os.unlink(path)
