@@ -288,6 +288,7 @@ def process_source(
             if updated != source:
                 declined = [f.change.rule for f in ctx.findings if accepted(f, options) and not f.change.applied]
                 _self_check(path, updated, rules, options, package, declined)
+                _check_python(path, source, updated)
                 result.updated = updated
     except RewriteError as exc:
         result.error = f"internal error, file not rewritten: {exc}"
@@ -329,6 +330,19 @@ def _syntax_error(path: str, source: bytes, exc: cst.ParserSyntaxError) -> str:
     except (ValueError, RecursionError, MemoryError):
         pass
     return f"cannot parse (syntax the parser does not support): {_one_line(exc)}"
+
+
+def _check_python(path: str, source: bytes, updated: bytes) -> None:
+    """Python's own compiler must accept the rewrite wherever it accepted the original
+    (LibCST accepts some text Python rejects, such as a keyword argument given twice)."""
+    try:
+        compile(updated, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        try:
+            compile(source, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            return  # newer syntax than this interpreter knows: LibCST's check stands
+        raise RewriteError(f"the rewrite is not valid Python ({_one_line(exc)})") from exc
 
 
 def _one_line(exc: BaseException) -> str:

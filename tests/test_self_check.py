@@ -1,0 +1,124 @@
+"""Every rewrite is checked before it is written: the new text must parse, and a second
+pass of the same rules must change nothing. A rewrite that fails is not written and is
+reported as a tool error for that file; the other files are rewritten as usual.
+
+The rules below are deliberately broken, as a buggy rule would be.
+"""
+
+from __future__ import annotations
+
+import os
+
+import libcst as cst
+
+from codemods import cli, engine
+from codemods.context import Options
+from codemods.rule import Rule, Safety
+from codemods.rules import select_rules
+from tests.helpers import TESTDATA
+
+GOOD = os.path.join(TESTDATA, "bad", "good.py")
+TARGET = b"breaks_here"
+SOURCE = b"from jax.interpreters import mlir\n\nmlir.custom_call('t', backend_config=breaks_here)\n"
+
+
+class EmitsInvalidCode(Rule):
+    """Replaces a name with a keyword: the printed text no longer parses."""
+
+    name = "emits-invalid-code"
+    summary = "test rule"
+    triggers = (TARGET,)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == TARGET.decode():
+            self.report(node, Safety.SAFE, "rewrite", lambda n: cst.Name("class"))
+
+
+class NeverSettles(Rule):
+    """Wraps the config in one more call on every pass: never a fixed point."""
+
+    name = "never-settles"
+    summary = "test rule"
+    triggers = (b"backend_config",)
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None and node.keyword.value == "backend_config":
+            self.report(node.value, Safety.SAFE, "wrap", lambda n: cst.Call(cst.Name("wrap"), [cst.Arg(n)]))
+
+
+class Crashes(Rule):
+    """Raises inside its edit."""
+
+    name = "crashes"
+    summary = "test rule"
+    triggers = (TARGET,)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == TARGET.decode():
+            self.report(node, Safety.SAFE, "boom", lambda n: 1 / 0)
+
+
+def test_a_rewrite_that_does_not_parse_is_refused():
+    result = engine.process_source("m.py", SOURCE, [EmitsInvalidCode], Options())
+    assert result.updated is None
+    assert result.error.startswith("internal error, file not rewritten: the rewrite does not parse")
+
+
+def test_a_rewrite_a_second_pass_would_change_is_refused():
+    result = engine.process_source("m.py", SOURCE, [NeverSettles], Options())
+    assert result.updated is None
+    assert result.error == (
+        "internal error, file not rewritten: a second pass would change the rewrite again (never-settles at line 3)"
+    )
+
+
+def test_a_rule_that_raises_is_one_file_error():
+    result = engine.process_source("m.py", SOURCE, [Crashes], Options())
+    assert result.updated is None
+    assert result.error == "internal error: ZeroDivisionError: division by zero"
+
+
+def test_refused_rewrites_are_not_written_and_the_run_goes_on(tmp_path, monkeypatch, capsys):
+    (tmp_path / "a_invalid.py").write_bytes(SOURCE)
+    with open(GOOD, "rb") as fh:
+        good = fh.read()
+    (tmp_path / "b_good.py").write_bytes(good)
+    rules = (EmitsInvalidCode, *select_rules(frozenset({"backend-config"})))
+    monkeypatch.setattr(cli, "select_rules", lambda select, ignore: rules)
+
+    assert cli.main(["apply", "-q", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    assert err[0].startswith(f"{tmp_path / 'a_invalid.py'}: internal error, file not rewritten: the rewrite does not parse")
+    assert (tmp_path / "a_invalid.py").read_bytes() == SOURCE
+    with open(os.path.join(TESTDATA, "bad", "good.expected.py"), "rb") as fh:
+        assert (tmp_path / "b_good.py").read_bytes() == fh.read()
+    assert sorted(os.listdir(tmp_path)) == ["a_invalid.py", "b_good.py"]
+
+
+def test_diff_reports_a_refused_rewrite_too(tmp_path, monkeypatch, capsys):
+    (tmp_path / "m.py").write_bytes(SOURCE)
+    monkeypatch.setattr(cli, "select_rules", lambda select, ignore: (NeverSettles,))
+    assert cli.main(["diff", "-q", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "a second pass would change the rewrite again" in err
+
+
+class EmitsWhatOnlyLibcstAccepts(Rule):
+    """Produces text LibCST parses but Python rejects (a keyword argument repeated)."""
+
+    name = "libcst-only"
+    summary = "test rule"
+    triggers = (TARGET,)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if sum(a.keyword is not None and a.keyword.value == "backend_config" for a in node.args) == 1:
+            self.report(node, Safety.SAFE, "dup", lambda n: n.with_changes(args=[*n.args, cst.Arg(cst.Name("x"), keyword=cst.Name("backend_config"))]))
+
+
+def test_a_rewrite_python_rejects_is_refused():
+    assert cst.parse_module(SOURCE.replace(b")\n", b", backend_config=x)\n"))  # LibCST accepts it
+    result = engine.process_source("m.py", SOURCE, [EmitsWhatOnlyLibcstAccepts], Options())
+    assert result.updated is None
+    assert result.error.startswith("internal error, file not rewritten: the rewrite is not valid Python")
