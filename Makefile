@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-pre-commit test-compat clean
+.PHONY: venv demo test test-nightly test-pre-commit test-compat clean
 
 venv: $(STAMP)
 
@@ -29,6 +29,10 @@ test-pre-commit: $(STAMP)
 # .compat/jax-<version> environments on first use, about 1.5 minutes once they exist).
 test-compat: $(STAMP)
 	$(BIN)/python tests/compat/run_compat.py
+
+# Thousands of generated sites instead of a couple of hundred (property tests).
+test-nightly: $(STAMP)
+	HYPOTHESIS_PROFILE=nightly $(BIN)/python -m pytest -q tests/test_properties.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
