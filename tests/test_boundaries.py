@@ -118,7 +118,8 @@ def test_files_whose_content_does_not_change_are_never_written(tmp_path, monkeyp
     before = _state(tmp_path)
     written = _spy_writes(monkeypatch)
 
-    assert cli.main(["apply", "-q", str(tmp_path)]) == 0
+    only = ["--select", "backend-config"]  # the cases are written for this rule's findings
+    assert cli.main(["apply", "-q", *only, str(tmp_path)]) == 0
     assert written == [str(tmp_path / "to_migrate.py")]
     after = _state(tmp_path)
     for name in files:
@@ -126,7 +127,7 @@ def test_files_whose_content_does_not_change_are_never_written(tmp_path, monkeyp
         assert after[path] == before[path], f"{name} was written (inode, mtime or content changed)"
     # And a second apply writes nothing at all.
     written.clear()
-    assert cli.main(["apply", "-q", str(tmp_path)]) == 0
+    assert cli.main(["apply", "-q", *only, str(tmp_path)]) == 0
     assert written == []
     assert _state(tmp_path) == after
 

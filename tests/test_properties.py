@@ -47,8 +47,9 @@ CALLEES = [
     ("from jax._src.interpreters import mlir as private_mlir", "private_mlir.custom_call"),
 ]
 JSON_IMPORTS = ["", "import json", "import json as js", "from json import dumps", "from json import dumps as jd"]
-#: Some configs are only unsafe fixes (keys the rule cannot prove sortable): apply those too.
-UNSAFE = ["--unsafe-fixes"]
+#: The backend-config rewrite alone (other rules migrate the call itself); some configs
+#: are only unsafe fixes (keys the rule cannot prove sortable): apply those too.
+UNSAFE = ["--unsafe-fixes", "--select", "backend-config"]
 COMMENTS = ["# note", "# ünïcode ✓ 日本", "# )]} inside a comment", "#", "# backend_config={'x': 1}"]
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
@@ -249,6 +250,6 @@ def test_keys_json_cannot_sort_are_left_for_review(strings, number):
         "from jax.interpreters import mlir\n\n\n"
         f"def _lowering(ctx, x):\n    return mlir.custom_call('t', operands=[x], backend_config={mixed!r})\n"
     )
-    result = rewrite_source(source.encode(), "generated.py")
+    result = rewrite_source(source.encode(), "generated.py", ["--select", "backend-config"])
     assert result.error is None and result.updated is None
     assert [c.safety.value for c in result.changes] == ["unsafe"]

@@ -83,7 +83,7 @@ def test_refused_rewrites_are_not_written_and_the_run_goes_on(tmp_path, monkeypa
     with open(GOOD, "rb") as fh:
         good = fh.read()
     (tmp_path / "b_good.py").write_bytes(good)
-    rules = (EmitsInvalidCode, *select_rules(frozenset({"backend-config"})))
+    rules = (EmitsInvalidCode, *select_rules())
     monkeypatch.setattr(cli, "select_rules", lambda select, ignore: rules)
 
     assert cli.main(["apply", "-q", str(tmp_path)]) == 2
