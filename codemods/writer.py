@@ -25,8 +25,12 @@ def dirty_files(paths: Iterable[str]) -> set[str]:
     Modified, staged and untracked files all count, as with ``cargo fix``.
     """
     by_root: dict[str, list[str]] = {}
+    roots: dict[str, Optional[str]] = {}  # one git call per directory, not per file
     for path in paths:
-        root = _git_root(path)
+        directory = os.path.dirname(os.path.abspath(path))
+        if directory not in roots:
+            roots[directory] = _git_root(directory)
+        root = roots[directory]
         if root is not None:
             by_root.setdefault(root, []).append(os.path.realpath(path))
     dirty: set[str] = set()
