@@ -18,7 +18,6 @@ Which are fine:
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import os
 import shutil
@@ -35,7 +34,6 @@ from codemods.discovery import TEMP_SUFFIX
 from tests.helpers import ROOT, TESTDATA, rewrite_source
 
 BAD = os.path.join(TESTDATA, "bad")
-PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = 24, 1, 2
 REWRITTEN = ["good", "latin1_cookie", "utf8_bom", "crlf", "mixed_newlines", "tabs"]
 COMMITTED_ERRORS = {
     "syntax_error.py": "syntax error at line 5, column",
@@ -74,27 +72,31 @@ def _snapshot(root: str) -> dict[str, tuple]:
     return state
 
 
-def _drop_file_permission_override() -> None:
-    """In the child, before exec: root loses the power to read and write any file."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    for capability in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH):
-        if libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "cannot drop a capability")
+#: Run before the CLI, in its own process: root loses the power to read and write any
+#: file, then the interpreter re-executes itself with the remaining arguments. (A
+#: ``preexec_fn`` would run Python between fork and exec, unsafe once jax's threads run.)
+DROP_OVERRIDE = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+    if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+        raise SystemExit(3)
+os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
+"""
 
 
 def _confinement():
-    """How to run the CLI so that a mode-000 file is really unreadable, or None if impossible.
+    """The command prefix that makes a mode-000 file really unreadable, or None if impossible.
 
     Tests often run as root, which reads anything; without CAP_DAC_OVERRIDE and
     CAP_DAC_READ_SEARCH root obeys permission bits like everyone else.
     """
     if os.geteuid() != 0:
-        return {}
-    try:
-        subprocess.run(["true"], preexec_fn=_drop_file_permission_override, check=True)
-    except (OSError, subprocess.SubprocessError):
+        return [sys.executable]
+    prefix = [sys.executable, "-c", DROP_OVERRIDE]
+    if subprocess.run([*prefix, "-c", "pass"]).returncode != 0:
         return None
-    return {"preexec_fn": _drop_file_permission_override}
+    return prefix
 
 
 @pytest.fixture
@@ -143,7 +145,7 @@ def corpus():
     errors[missing] = "no such file or directory"
 
     try:
-        yield root, errors, missing, confinement or {}
+        yield root, errors, missing, confinement or [sys.executable]
     finally:
         for directory, dirs, _ in os.walk(base):
             for name in dirs:
@@ -156,9 +158,9 @@ def test_every_bad_input_is_reported_once_left_untouched_and_the_rest_rewritten(
     root, errors, missing, confinement = corpus
     before = _snapshot(os.path.dirname(root))
     proc = subprocess.run(
-        [sys.executable, "-m", "codemods", "apply", "-q", "--jobs", "2", root, missing],
+        [*confinement, "-m", "codemods", "apply", "-q", "--jobs", "2", root, missing],
         capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": ROOT},
-        cwd=os.path.dirname(root), **confinement,
+        cwd=os.path.dirname(root),
     )
     assert proc.returncode == 2, proc.stderr
 
