@@ -42,6 +42,9 @@ def read_source(path: str) -> bytes:
     st = os.stat(path)
     if not stat.S_ISREG(st.st_mode):
         raise OSError("not a regular file")
+    if not st.st_mode & 0o444:
+        # Nobody may read it; root could, but the owner's intent is plain.
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
     if st.st_size > MAX_BYTES:
         raise OSError(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB; skipped")
     with open(path, "rb") as fh:

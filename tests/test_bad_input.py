@@ -305,3 +305,15 @@ def test_temporary_files_are_never_left_when_a_write_fails(tmp_path, monkeypatch
     assert _errors(capsys) == {str(tmp_path / "a.py"): "cannot write: No space left on device"}
     assert os.listdir(tmp_path) == ["a.py"]
     assert not any(name.endswith(TEMP_SUFFIX) for name in os.listdir(tmp_path))
+
+
+def test_a_file_nobody_may_read_is_not_read_even_by_root(tmp_path, capsys):
+    good = _tree(tmp_path, ["locked.py", "open.py"])
+    os.chmod(tmp_path / "locked.py", 0o000)
+    try:
+        assert cli.main(["apply", "-q", str(tmp_path)]) == 2
+        assert _errors(capsys) == {str(tmp_path / "locked.py"): "cannot read: Permission denied"}
+    finally:
+        os.chmod(tmp_path / "locked.py", 0o644)
+    assert (tmp_path / "locked.py").read_bytes() == good
+    assert (tmp_path / "open.py").read_bytes() == _read(os.path.join(BAD, "good.expected.py"))
