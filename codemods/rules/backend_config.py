@@ -192,13 +192,13 @@ class BackendConfig(Rule):
             self.check_typed(value, kind, detail, where, api)
             return
         if kind == Kind.JSON:
-            unsortable, notes = _json_caveats(self._resolve_name(value))
+            problems, notes = _json_caveats(self._resolve_name(value))
             extra = f" ({'; '.join(notes)})" if notes else ""
-            if unsortable:
-                extra += "; its keys mix types that sort_keys cannot order: review"
+            if problems:
+                extra += f"; json.dumps would fail: {'; '.join(problems)}: review"
             self.report(
                 value,
-                Safety.UNSAFE if unsortable else Safety.SAFE,
+                Safety.UNSAFE if problems else Safety.SAFE,
                 f"{detail} passed as backend_config to {where} is not str/bytes; serialised with json.dumps{extra}",
                 self._json_edit(dataclass=False),
                 kernel_receives=RECEIVES_JSON,
@@ -410,39 +410,60 @@ def _is_attr_constructor(name: str) -> bool:
     return len(parts) >= 2 and parts[-2].endswith("Attr") and parts[-1].startswith("get")
 
 
-def _json_caveats(node: cst.CSTNode) -> tuple[bool, list[str]]:
-    """What JSON changes in a literal: (keys sort_keys cannot order, notes for the reader).
+def _json_caveats(node: cst.CSTNode) -> tuple[list[str], list[str]]:
+    """What JSON does to a literal: (problems that make json.dumps fail, notes for the reader).
 
-    Tuples come back as lists and integer keys as strings; the call never lowered with
-    the original value, so this is what the kernel can receive, but the reader should know.
+    Tuples come back as lists and numeric keys as strings; the call never lowered with
+    the original value, so that is what the kernel can receive, but the reader should
+    know. Bytes, sets and complex numbers, and keys ``sort_keys`` cannot order, make
+    ``json.dumps`` raise: those rewrites need review.
     """
     notes: set[str] = set()
-    unsortable = False
+    problems: set[str] = set()
+
+    def is_bytes(n: cst.CSTNode) -> bool:
+        if isinstance(n, cst.SimpleString):
+            return "b" in n.prefix.lower()
+        return isinstance(n, cst.ConcatenatedString) and is_bytes(n.left)
+
+    def is_number(n: cst.CSTNode) -> bool:
+        if isinstance(n, cst.UnaryOperation):
+            n = n.expression
+        return isinstance(n, (cst.Integer, cst.Float))
 
     def walk(n: cst.CSTNode) -> None:
-        nonlocal unsortable
-        if isinstance(n, cst.Tuple):
-            notes.add("tuples become JSON arrays")
-        if isinstance(n, cst.Dict):
+        if is_bytes(n):
+            problems.add("bytes values are not JSON serialisable")
+        elif isinstance(n, (cst.Set, cst.SetComp)):
+            problems.add("sets are not JSON serialisable")
+        elif isinstance(n, cst.Imaginary) or (isinstance(n, cst.UnaryOperation) and isinstance(n.expression, cst.Imaginary)):
+            problems.add("complex numbers are not JSON serialisable")
+        elif isinstance(n, cst.Dict):
             key_kinds = set()
             for element in n.elements:
-                if isinstance(element, cst.DictElement):
-                    key = element.key
-                    if isinstance(key, (cst.SimpleString, cst.ConcatenatedString)):
-                        key_kinds.add("str")
-                    elif isinstance(key, (cst.Integer, cst.Float)):
-                        key_kinds.add("number")
-                        notes.add("numeric keys become strings")
-                    else:
-                        key_kinds.add(type(key).__name__)
-                    walk(element.value)
-            unsortable = unsortable or len(key_kinds) > 1 or bool(key_kinds - {"str", "number"})
+                if not isinstance(element, cst.DictElement):
+                    continue
+                key = element.key
+                if is_bytes(key):
+                    key_kinds.add("bytes")
+                elif isinstance(key, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                    key_kinds.add("str")
+                elif is_number(key):
+                    key_kinds.add("number")
+                    notes.add("numeric keys become strings")
+                else:
+                    key_kinds.add(type(key).__name__)
+                walk(element.value)
+            if len(key_kinds) > 1 or key_kinds - {"str", "number"}:
+                problems.add("its keys mix types that sort_keys cannot order")
         elif isinstance(n, (cst.List, cst.Tuple)):
+            if isinstance(n, cst.Tuple):
+                notes.add("tuples become JSON arrays")
             for element in n.elements:
                 walk(element.value)
 
     walk(node)
-    return unsortable, sorted(notes)
+    return sorted(problems), sorted(notes)
 
 
 def _is_dataclass_def(cls: cst.ClassDef) -> bool:
