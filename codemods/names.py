@@ -57,18 +57,18 @@ def resolve_relative(package: Optional[str], dots: int, module: str) -> str:
     return ".".join([*base, module] if module else base)
 
 
-def _iter_statements(body: Sequence[cst.CSTNode], top: bool) -> Iterator[tuple[cst.CSTNode, bool]]:
+def iter_statements(body: Sequence[cst.CSTNode], top: bool) -> Iterator[tuple[cst.CSTNode, bool]]:
     """Every simple statement and its top-levelness; descends compound statements only."""
     for stmt in body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 yield small, top
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            yield from _iter_statements(_block(stmt.body), False)
+            yield from iter_statements(_block(stmt.body), False)
         elif isinstance(stmt, cst.BaseCompoundStatement):
             # if/try/with/for/while at module level still bind module-level names.
             for block in _blocks_of(stmt):
-                yield from _iter_statements(block, top)
+                yield from iter_statements(block, top)
 
 
 def _block(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
@@ -98,7 +98,7 @@ def _blocks_of(stmt: cst.BaseCompoundStatement) -> Iterator[Sequence[cst.CSTNode
 
 def gather_imports(module: cst.Module, package: Optional[str] = None) -> list[ImportBinding]:
     bindings: list[ImportBinding] = []
-    for stmt, top in _iter_statements(module.body, True):
+    for stmt, top in iter_statements(module.body, True):
         if isinstance(stmt, cst.Import):
             for alias in stmt.names:
                 full = _dotted(alias.name)
@@ -134,7 +134,7 @@ def _rebinding_pattern(name: str) -> re.Pattern[bytes]:
         rb"|\bfor\b[^\n:]*(?<![.\w])" + n + rb"\b[^\n:]*\bin\b"
         rb"|[(,]\s*\**" + n + rb"\s*[,):=]"
         rb"|\blambda\b[^:\n]*(?<![.\w])" + n + rb"\b"
-        rb"|:=",
+        rb"|(?<![.\w])" + n + rb"\s*:=",
     )
 
 
@@ -225,9 +225,6 @@ class NameResolver:
             hit = False
             for match in pattern.finditer(self.source):
                 text = match.group(0)
-                if text == b":=":
-                    hit = True
-                    break
                 # ``import x as name`` / ``from m import x as name`` are import bindings,
                 # already in the table; everything else may shadow.
                 line_start = self.source.rfind(b"\n", 0, match.start()) + 1
