@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, ScopeProvider
 
-from codemods.names import NameResolver
+from codemods import positions
+from codemods.names import NameResolver, iter_statements
 from codemods.rule import Change, Edit, Safety
 
 
@@ -70,6 +72,9 @@ class FileContext:
         self.helpers: dict[str, str] = {}
         self._scopes: Optional[dict] = None
         self._parents: Optional[dict] = None
+        self._ancestors: dict[cst.CSTNode, tuple[cst.CSTNode, ...]] = {}
+        self._partial_scopes: dict[cst.CSTNode, dict] = {}
+        self._stubbed: dict[cst.CSTNode, cst.CSTNode] = {}  # signature-only stand-in -> original
         self._pending_imports: set[tuple[str, Optional[str], Optional[str]]] = set()
         self._unreported_imports: list[tuple[str, Optional[str], Optional[str]]] = []
 
@@ -176,9 +181,33 @@ class FileContext:
 
     @property
     def parents(self) -> dict:
+        """Parent of every node (a walk of the whole tree: prefer :meth:`ancestors_of`)."""
         if self._parents is None:
             self._parents = dict(self.wrapper.resolve(ParentNodeProvider))
         return self._parents
+
+    # -- positions (computed for the nodes that need them, in one partial pass) ----
+    def locate(self, nodes) -> dict:
+        """``CodeRange`` of each of ``nodes``; also remembers their ancestors."""
+        ranges, ancestors = positions.locate(self.module, nodes)
+        self._ancestors.update(ancestors)
+        return ranges
+
+    def ancestors_of(self, node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+        """Nodes above ``node``, outermost (the module) first."""
+        if node not in self._ancestors:
+            self.locate([node])
+        return self._ancestors.get(node, ())
+
+    def paths_to(self, nodes) -> Optional[set]:
+        """Every node on the way from the module to ``nodes``; ``None`` if one is unknown."""
+        found: set = set()
+        for node in nodes:
+            if node not in self._ancestors:
+                return None
+            found.add(node)
+            found.update(self._ancestors[node])
+        return found
 
     def value_bound_once(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """The expression a bare name was bound to, when it is bound exactly once.
@@ -187,7 +216,7 @@ class FileContext:
         also a parameter, imported, assigned twice, augmented or bound in a loop gives
         ``None`` (its type cannot be proven statically).
         """
-        scope = self.scopes.get(name)
+        scope = self.scope_of(name)
         if scope is None:
             return None
         assignments = list(scope[name.value])
@@ -196,21 +225,101 @@ class FileContext:
         target = getattr(assignments[0], "node", None)
         if not isinstance(target, cst.Name):
             return None
-        parent = self.parents.get(target)
-        if isinstance(parent, cst.AssignTarget):
-            stmt = self.parents.get(parent)
-            if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1:
-                return stmt.value
-        elif isinstance(parent, cst.AnnAssign) and parent.target is target:
-            return parent.value
-        return None
+        return _value_assigned_to(getattr(assignments[0].scope, "node", self.module), target)
 
     def class_def(self, name: cst.Name) -> Optional[cst.ClassDef]:
         """The ``class`` statement a name refers to, when it is defined in this module."""
-        scope = self.scopes.get(name)
+        scope = self.scope_of(name)
         if scope is None:
             return None
         assignments = list(scope[name.value])
         if len(assignments) == 1 and isinstance(getattr(assignments[0], "node", None), cst.ClassDef):
-            return assignments[0].node
+            node = assignments[0].node
+            return self._stubbed.get(node, node)
         return None
+
+    def scope_of(self, node: cst.CSTNode):
+        """The LibCST ``Scope`` ``node`` is in, analysing as little of the module as exact.
+
+        Scope analysis of a whole module costs several parses. The names visible from a
+        statement depend on the module-level statements and on the top-level statement
+        holding it, but on other functions and classes only through the names they
+        define (and through ``global`` statements inside them). So the analysis runs on
+        the module cut down to the statement holding ``node`` and the bindings of the
+        other top-level statements: other ``def``/``class`` statements reduced to their
+        signature, assignments to their targets (``x = ...``), imports as they are. A
+        module that says ``global`` anywhere, or binds the name with ``:=``, is analysed
+        whole.
+        """
+        name = node.value if isinstance(node, cst.Name) else None
+        if self._scopes is not None or name is None or b"global" in self.source or self._walrus_binds(name):
+            return self.scopes.get(node)
+        chain = self.ancestors_of(node)
+        if len(chain) < 2:
+            return self.scopes.get(node)
+        top = chain[1]
+        scopes = self._partial_scopes.get(top)
+        if scopes is None:
+            reduced = _reduced_module(self.module, top, self._stubbed)
+            scopes = self._partial_scopes[top] = dict(MetadataWrapper(reduced, unsafe_skip_copy=True).resolve(ScopeProvider))
+        return scopes.get(node)
+
+    def _walrus_binds(self, name: str) -> bool:
+        return re.search(rb"(?<![.\w])" + re.escape(name.encode()) + rb"\s*:=", self.source) is not None
+
+
+def _value_assigned_to(scope_node: cst.CSTNode, target: cst.Name) -> Optional[cst.BaseExpression]:
+    """The value of the plain ``target = value`` / ``target: T = value`` statement.
+
+    Searches the statements of the scope that binds ``target`` (never expressions), which
+    costs far less than computing every node's parent.
+    """
+    if isinstance(scope_node, cst.Module):
+        body = scope_node.body
+    elif isinstance(scope_node, (cst.FunctionDef, cst.ClassDef)) and isinstance(scope_node.body, cst.IndentedBlock):
+        body = scope_node.body.body
+    elif isinstance(scope_node, (cst.FunctionDef, cst.ClassDef)) and isinstance(scope_node.body, cst.SimpleStatementSuite):
+        body = [cst.SimpleStatementLine(body=scope_node.body.body)]
+    else:
+        return None  # a lambda or comprehension binds no plain assignment
+    for stmt, _ in iter_statements(body, True):
+        if isinstance(stmt, cst.Assign):
+            if len(stmt.targets) == 1 and stmt.targets[0].target is target:
+                return stmt.value
+        elif isinstance(stmt, cst.AnnAssign) and stmt.target is target:
+            return stmt.value
+    return None
+
+
+_STUB_BODY = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Expr(cst.Ellipsis())])])
+
+
+def _reduced_module(module: cst.Module, keep: cst.CSTNode, stubbed: dict) -> cst.Module:
+    """``module`` with ``keep`` whole and only the name bindings of everything else."""
+    body = []
+    for stmt in module.body:
+        if stmt is not keep:
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                stub = stmt.with_changes(body=_STUB_BODY)
+                stubbed[stub] = stmt
+                stmt = stub
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                smalls = [_binding_only(small) for small in stmt.body]
+                smalls = [small for small in smalls if small is not None]
+                if not smalls:
+                    continue
+                stmt = stmt.with_changes(body=smalls)
+            # Compound statements (if/try/with/for at module level) are kept whole.
+        body.append(stmt)
+    return module.with_changes(body=body)
+
+
+def _binding_only(small: cst.BaseSmallStatement) -> Optional[cst.BaseSmallStatement]:
+    """The part of a simple statement that binds names (the same target nodes), or None."""
+    if isinstance(small, (cst.Assign, cst.AugAssign)):
+        return small.with_changes(value=cst.Ellipsis())
+    if isinstance(small, cst.AnnAssign):
+        return small.with_changes(value=None if small.value is None else cst.Ellipsis(), annotation=cst.Annotation(cst.Name("object")))
+    if isinstance(small, (cst.Import, cst.ImportFrom, cst.Del, cst.Global, cst.Nonlocal)):
+        return small
+    return None

@@ -26,7 +26,6 @@ import re
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from codemods.context import FileContext, Finding, Options
 from codemods.discovery import Found, discover
@@ -82,8 +81,12 @@ def analyse(
     rules: Sequence[type[Rule]],
     options: Options,
     package: Optional[str] = None,
+    locate: bool = True,
 ) -> FileContext:
-    """Parse ``source`` and run ``rules`` over it; findings are in ``ctx.findings``."""
+    """Parse ``source`` and run ``rules`` over it; findings are in ``ctx.findings``.
+
+    Without ``locate`` the findings carry no line numbers (a self-check needs none).
+    """
     gc.freeze()  # parse cost grows on large files when the collector scans the new tree
     try:
         module = cst.parse_module(source)
@@ -93,15 +96,17 @@ def analyse(
     visitors = [rule(ctx) for rule in rules]
     if visitors:
         ctx.wrapper.visit_batched(visitors)
-    _locate(ctx)
+    if locate:
+        locate_findings(ctx)
     return ctx
 
 
-def _locate(ctx: FileContext) -> None:
+def locate_findings(ctx: FileContext) -> None:
+    """Give each finding its line and column, and mark suppressed ones."""
     if not ctx.findings:
         return
-    positions = ctx.wrapper.resolve(PositionProvider)
-    lines = ctx.module.code.splitlines()
+    positions = ctx.locate({f.node for f in ctx.findings})
+    lines = ctx.source.decode(ctx.module.encoding, "replace").splitlines()
     for finding in ctx.findings:
         rng = positions.get(finding.node)
         change = finding.change
@@ -170,7 +175,7 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
     try:
         if len(chosen) < len(fixable) and had_context:
             _drop_declined_imports(ctx, fixable, chosen)
-        module = ctx.module.visit(_Apply(ctx.module, edits, notes))
+        module = ctx.module.visit(_Apply(ctx.module, edits, notes, ctx.paths_to([*edits, *notes])))
         for finding in chosen:
             finding.change.applied = True
         module = _add_helpers(module, ctx.helpers)
@@ -209,11 +214,10 @@ def _drop_declined_imports(ctx: FileContext, fixable: list[Finding], chosen: lis
 
 
 def _statement_of(ctx: FileContext, node: cst.CSTNode) -> Optional[cst.CSTNode]:
-    parents = ctx.parents
-    current: Optional[cst.CSTNode] = node
-    while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        current = parents.get(current)
-    return current
+    for current in (node, *reversed(ctx.ancestors_of(node))):
+        if isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            return current
+    return None
 
 
 def _has_comment(stmt: cst.CSTNode, text: str) -> bool:
@@ -221,11 +225,17 @@ def _has_comment(stmt: cst.CSTNode, text: str) -> bool:
 
 
 class _Apply(cst.CSTTransformer):
-    def __init__(self, module: cst.Module, edits: dict, notes: dict) -> None:
+    def __init__(self, module: cst.Module, edits: dict, notes: dict, paths: Optional[set] = None) -> None:
         super().__init__()
         self.module = module
         self.edits = edits
         self.notes = notes
+        # Nodes on the way from the module to an edit; ``None`` walks everything.
+        self.paths = paths
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        # Subtrees holding no edit are kept as they are, unvisited: most of a file.
+        return self.paths is None or node in self.paths
 
     def on_leave(self, original_node, updated_node):
         node = updated_node
@@ -304,8 +314,10 @@ def process_source(
 
 
 def _self_check(path: str, updated: bytes, rules, options: Options, package, declined: Sequence[str] = ()) -> None:
+    # Positions are only needed to honour suppression comments and to place annotations.
+    locate = options.annotate or b"ccmigrate" in updated
     try:
-        again = analyse(path, updated, rules, options, package)
+        again = analyse(path, updated, rules, options, package, locate=locate)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"the rewrite does not parse ({_one_line(exc)})") from exc
     if declined:
@@ -314,7 +326,9 @@ def _self_check(path: str, updated: bytes, rules, options: Options, package, dec
         if pending != sorted(declined) or rewrite(again, keep=lambda change: False) is not None:
             raise RewriteError("a second pass would change more than the declined sites")
         return
-    if rewrite(again) is not None:
+    if any(accepted(f, options) for f in again.findings) or rewrite(again) is not None:
+        if not locate:
+            locate_findings(again)
         pending = [f.change for f in again.findings if accepted(f, options)]
         where = ", ".join(f"{c.rule} at line {c.line}" for c in pending) or "annotations"
         raise RewriteError(f"a second pass would change the rewrite again ({where})")

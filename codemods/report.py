@@ -24,6 +24,7 @@ is in the written (``apply``) or shown (``diff``) text.
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Iterable, Sequence
 
@@ -40,7 +41,9 @@ def unified_diff(result: FileResult, context: int = 3) -> str:
 
     old = result.original.decode(result.encoding, "replace")
     new = result.updated.decode(result.encoding, "replace")
-    text = diff_code(old, new, context, filename=result.path)
+    text = "\n".join(
+        difflib.unified_diff(old.split("\n"), new.split("\n"), fromfile=result.path, tofile=result.path, lineterm="", n=context)
+    )
     return text if text.endswith("\n") or not text else text + "\n"
 
 

@@ -96,6 +96,21 @@ class Rule(cst.BatchableCSTVisitor):
         self.ctx = ctx
 
     def get_visitors(self):
+        # LibCST finds a visitor's methods by inspecting all ~3,000 members of the
+        # instance, once per file; a rule's class never changes, so look once per class.
+        names = type(self).__dict__.get("_visitor_names")
+        if names is None:
+            names = tuple(
+                name
+                for name in dir(type(self))
+                if name.startswith(("visit_", "leave_"))
+                and callable(getattr(type(self), name))
+                and not getattr(getattr(type(self), name), "_is_no_op", False)
+            )
+            type(self)._visitor_names = names
+        return {name: getattr(self, name) for name in names}
+
+    def get_visitors(self):
         # LibCST scans every member of the instance for visit_/leave_ methods on each
         # call (~1,600 members); a rule class's methods never change, so scan it once.
         names = _VISITOR_NAMES.get(type(self))

@@ -1,0 +1,87 @@
+"""Line and column of a few nodes, and the chain of nodes above each, in one partial pass.
+
+LibCST's ``PositionProvider`` regenerates the whole module and records a range for every
+node; ``ParentNodeProvider`` walks every node again. A file with findings needs both for
+a handful of nodes only. This regenerates the module with a code generation state that
+records ranges for the wanted nodes (and what they are built from) and the ancestors of
+each, and stops as soon as the last wanted node has been generated. The ranges are the
+same ``CodeRange`` values ``PositionProvider`` gives (syntactic positions).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterable, Iterator, Optional
+
+import libcst as cst
+from libcst._position import CodePosition, CodeRange
+from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+
+class _Done(Exception):
+    pass
+
+
+class _Ranges:
+    """Stands in for the metadata provider whose ``_computed`` the state fills."""
+
+    def __init__(self) -> None:
+        self._computed: dict[cst.CSTNode, CodeRange] = {}
+
+
+class _LocatingState(PositionProvidingCodegenState):
+    def __init__(self, module: cst.Module, wanted: set[cst.CSTNode]) -> None:
+        super().__init__(default_indent=module.default_indent, default_newline=module.default_newline, provider=_Ranges())
+        self.wanted = wanted
+        self.remaining = len(wanted)
+        self.inside = 0  # depth inside wanted nodes: their parts are recorded too
+        self.chain: list[cst.CSTNode] = []
+        self.starts: list[CodePosition] = []
+        self.ancestors: dict[cst.CSTNode, tuple[cst.CSTNode, ...]] = {}
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if node in self.wanted:
+            self.ancestors[node] = tuple(self.chain)
+            self.inside += 1
+            self.starts.append(CodePosition(self.line, self.column))
+        self.chain.append(node)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        self.chain.pop()
+        if node in self.wanted:
+            start = self.starts.pop()
+            self.inside -= 1
+            computed = self.provider._computed
+            if node not in computed:
+                computed[node] = CodeRange(start, CodePosition(self.line, self.column))
+            self.remaining -= 1
+            if self.remaining == 0:
+                raise _Done
+
+    @contextmanager
+    def record_syntactic_position(
+        self,
+        node: cst.CSTNode,
+        *,
+        start_node: Optional[cst.CSTNode] = None,
+        end_node: Optional[cst.CSTNode] = None,
+    ) -> Iterator[None]:
+        if not self.inside:
+            yield
+            return
+        with super().record_syntactic_position(node, start_node=start_node, end_node=end_node):
+            yield
+
+
+def locate(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> tuple[dict, dict]:
+    """``(ranges, ancestors)`` of ``nodes``: ``CodeRange`` and outermost-first parents."""
+    wanted = set(nodes)
+    if not wanted:
+        return {}, {}
+    state = _LocatingState(module, wanted)
+    try:
+        module._codegen(state)
+    except _Done:
+        pass
+    ranges = {node: state.provider._computed[node] for node in wanted if node in state.provider._computed}
+    return ranges, state.ancestors
