@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-nightly test-pre-commit test-compat clean
+.PHONY: venv demo test test-nightly test-pre-commit test-compat bench clean
 
 venv: $(STAMP)
 
@@ -33,6 +33,17 @@ test-compat: $(STAMP)
 # Thousands of generated sites instead of a couple of hundred (property tests).
 test-nightly: $(STAMP)
 	HYPOTHESIS_PROFILE=nightly $(BIN)/python -m pytest -q tests/test_properties.py
+
+# Side by side with LibCST's runner and Bowler on a synthetic 1M-line repository
+# (about 25 minutes on 2 cores, most of it the peers); BENCH_ARGS="--files 500
+# --lines 100000" for a quick look. Writes benchmarks/results.md.
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -18,6 +18,7 @@ from typing import Optional, Sequence
 from codemods import __version__, config, formats, mdreport, report, shard
 from codemods.context import Options
 from codemods.engine import run
+from codemods.progress import Progress
 from codemods.rules import all_rules, select_rules
 from codemods.writer import write_all
 
@@ -219,9 +220,15 @@ def migrate(args: argparse.Namespace) -> int:
     applying = args.command == "apply"
     writing = applying or args.command == "review"
     include = shard.selector(args.paths, *args.shard) if args.shard else None
-    results, scanned = run(
-        args.paths, rules, options, excludes=chosen.exclude, jobs=jobs, clean_temps=writing, include=include
-    )
+    progress = Progress(label="candidate files") if Progress.wanted(sys.stderr, args.quiet) else None
+    try:
+        results, scanned = run(
+            args.paths, rules, options, excludes=chosen.exclude, jobs=jobs, clean_temps=writing, include=include,
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     fmt = getattr(args, "output_format", "text")
     if args.command == "review":
         from codemods.review import review

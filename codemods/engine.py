@@ -406,8 +406,11 @@ def _worker_init(rule_names: tuple[str, ...], options: Options) -> None:
     _worker_state["options"] = options
 
 
-def _worker_run(path: str) -> Optional[FileResult]:
-    return process_path(path, _worker_state["rules"], _worker_state["options"])
+def _worker_run(path: str, source: bytes) -> Optional[FileResult]:
+    result = process_candidate(path, source, _worker_state["rules"], _worker_state["options"])
+    if result is not None:
+        result.original = None  # the parent has it: do not send it back
+    return result
 
 
 def run(
@@ -452,6 +455,8 @@ def run(
     if jobs > 1 and total > 1:
         # Largest files first so one big file does not finish last on its own.
         order = sorted(candidates, key=lambda c: -len(c[1]))
+        sources = dict(candidates)
+        cst.parse_module("")  # forked workers inherit a warmed parser
         ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
         with concurrent.futures.ProcessPoolExecutor(
             max_workers=min(jobs, total),
@@ -459,11 +464,14 @@ def run(
             initializer=_worker_init,
             initargs=(tuple(r.name for r in rules), options),
         ) as pool:
-            futures = {pool.submit(_worker_run, path): path for path, _ in order}
+            # The parent already read each file: send the bytes rather than reading twice.
+            futures = {pool.submit(_worker_run, path, source): path for path, source in order}
             for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 path = futures[future]
                 try:
                     res = future.result()
+                    if res is not None:
+                        res.original = sources[path]
                 except Exception as exc:  # a worker died: report the file, go on
                     res = FileResult(path=path, error=f"worker failed: {type(exc).__name__}: {exc}")
                 if res is not None:

@@ -1,0 +1,1 @@
+"""Bridges that let other tools run ccmigrate rules."""

@@ -1,0 +1,181 @@
+"""The shortcuts that make the engine fast give the answers of the slow, whole-module way.
+
+Each shortcut (partial positions, ancestors, reduced scope analysis, the LibCST
+adapter) is checked against what LibCST's own providers or runner compute.
+"""
+
+from __future__ import annotations
+
+import glob
+import io
+import os
+import subprocess
+import sys
+import textwrap
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from codemods import positions
+from codemods.adapters.libcst_command import BackendConfigCommand
+from codemods.context import FileContext, Options
+from codemods.names import NameResolver
+from codemods.progress import Progress
+from tests.helpers import ROOT, TESTDATA, rewrite_source
+
+FIXTURES = sorted(p for p in glob.glob(os.path.join(TESTDATA, "rules", "*", "*.py")) if not p.endswith(".expected.py"))
+
+MIXED = textwrap.dedent(
+    '''
+    """Shadowing, class scopes, match and walrus in one module."""
+    import json
+    from jax.interpreters import mlir
+
+    CONFIG = {"a": 1}
+    TWICE = 1
+    TWICE = 2
+
+
+    @dataclasses.dataclass
+    class Tile:
+        size: int = 4
+        CONFIG = [1]
+
+        def method(self, x):
+            return mlir.custom_call("m", backend_config=CONFIG)
+
+
+    def lower(ctx, x, CONFIG2=None):
+        local = {"b": 2}
+        if (n := len(x)) > 1:
+            pass
+        match x:
+            case [first, *rest]:
+                local2 = first
+            case _:
+                local2 = None
+        mlir.custom_call("a", backend_config=CONFIG)
+        mlir.custom_call("b", backend_config=local)
+        mlir.custom_call("c", backend_config=TWICE)
+        mlir.custom_call("d", backend_config=Tile(size=n))
+        mlir.custom_call("e", backend_config=local2)
+        return json.dumps(CONFIG2)
+
+
+    def shadow(json):
+        return json.dumps({})
+    '''
+).encode()
+
+
+def _sources():
+    for path in FIXTURES:
+        with open(path, "rb") as fh:
+            yield path, fh.read()
+    yield "mixed.py", MIXED
+
+
+def _nodes(module: cst.Module, kind=(cst.Call, cst.Name, cst.Dict, cst.SimpleStatementLine)):
+    found = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, node):
+            if isinstance(node, kind):
+                found.append(node)
+            return True
+
+    module.visit(Collect())
+    return found
+
+
+def test_partial_positions_and_ancestors_match_libcst_providers():
+    for path, source in _sources():
+        module = cst.parse_module(source)
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        expected_ranges = wrapper.resolve(PositionProvider)
+        parents = wrapper.resolve(ParentNodeProvider)
+        wanted = _nodes(module)[::3]  # a sparse subset, as findings are
+        ranges, ancestors = positions.locate(module, wanted)
+        for node in wanted:
+            assert ranges[node] == expected_ranges[node], (path, module.code_for_node(node))
+            chain, current = [], node
+            while current in parents:
+                current = parents[current]
+                chain.append(current)
+            assert ancestors[node] == tuple(reversed(chain)), path
+
+
+def test_reduced_scope_analysis_gives_the_whole_module_answers():
+    checked = 0
+    for path, source in _sources():
+        module = cst.parse_module(source)
+        names = [n for n in _nodes(module, (cst.Name,))]
+        fast = FileContext(path, source, module, Options())
+        slow = FileContext(path, source, module, Options())
+        slow.scopes  # the whole-module analysis
+        for name in names:
+            assert fast.value_bound_once(name) is slow.value_bound_once(name), (path, name.value)
+            assert fast.class_def(name) is slow.class_def(name), (path, name.value)
+            checked += 1
+    assert checked > 200
+
+
+def test_module_with_match_and_walrus_resolves_names_without_the_exact_tier():
+    module = cst.parse_module(MIXED)
+    resolver = NameResolver(MetadataWrapper(module, unsafe_skip_copy=True), MIXED)
+    call = next(n for n in _nodes(module, (cst.Call,)) if isinstance(n.func, cst.Attribute) and n.func.attr.value == "custom_call")
+    assert resolver.qualified_name(call.func) == "jax.interpreters.mlir.custom_call"
+    assert resolver._exact is None  # the walrus binds n, not mlir: no whole-module analysis
+    assert resolver._maybe_rebound("n") and not resolver._maybe_rebound("mlir")
+
+
+def test_libcst_adapter_applies_the_engine_edits():
+    for path, source in _sources():
+        expected = rewrite_source(source, path, ["--select", "backend-config"])
+        if expected.error or "ccmigrate-args" in source.decode():
+            continue
+        command = BackendConfigCommand(CodemodContext(filename=path))
+        new = command.transform_module(cst.parse_module(source))
+        assert new.code == (expected.updated or source).decode(), path
+
+
+def test_diff_and_apply_never_import_jax(tmp_path):
+    sample = tmp_path / "lowering.py"
+    with open(os.path.join(TESTDATA, "rules", "backend-config", "dict_literal.py"), "rb") as fh:
+        sample.write_bytes(fh.read())
+    program = textwrap.dedent(
+        f"""
+        import sys
+        from codemods import cli
+        diff = cli.main(["diff", "-q", "-j", "2", {str(tmp_path)!r}])
+        apply = cli.main(["apply", "-q", {str(tmp_path)!r}])
+        print(diff, apply, "jax" in sys.modules, any(m.startswith(("jax.", "jaxlib")) for m in sys.modules))
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    diff, apply, jax_top, jax_any = proc.stdout.split()[-4:]
+    assert diff == "1", proc.stdout  # a change was found, so the rule really ran
+    assert apply in ("0", "2"), proc.stdout  # (writing may be refused; the scan ran)
+    assert (jax_top, jax_any) == ("False", "False"), proc.stdout
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_shows_only_on_a_terminal_and_erases_itself():
+    assert not Progress.wanted(io.StringIO())
+    assert not Progress.wanted(_Terminal(), quiet=True)
+    assert Progress.wanted(_Terminal())
+    screen = _Terminal()
+    progress = Progress(screen, label="files", delay=0, interval=0)
+    progress(3, 4)
+    assert "3/4 files (75%)" in screen.getvalue()
+    progress.close()
+    assert screen.getvalue().endswith("\r")
+    quick = _Terminal()
+    Progress(quick, delay=60)(1, 2)  # a short run draws nothing
+    assert quick.getvalue() == ""
