@@ -216,6 +216,16 @@ class FileContext:
         also a parameter, imported, assigned twice, augmented or bound in a loop gives
         ``None`` (its type cannot be proven statically).
         """
+        known, bindings = self._bindings(name)
+        if known:
+            if len(bindings) != 1:
+                return None
+            stmt = bindings[0]
+            if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0].target, cst.Name):
+                return stmt.value
+            if isinstance(stmt, cst.AnnAssign) and isinstance(stmt.target, cst.Name):
+                return stmt.value
+            return None
         scope = self.scope_of(name)
         if scope is None:
             return None
@@ -229,6 +239,9 @@ class FileContext:
 
     def class_def(self, name: cst.Name) -> Optional[cst.ClassDef]:
         """The ``class`` statement a name refers to, when it is defined in this module."""
+        known, bindings = self._bindings(name)
+        if known:
+            return bindings[0] if len(bindings) == 1 and isinstance(bindings[0], cst.ClassDef) else None
         scope = self.scope_of(name)
         if scope is None:
             return None
@@ -237,6 +250,42 @@ class FileContext:
             node = assignments[0].node
             return self._stubbed.get(node, node)
         return None
+
+    def _bindings(self, name: cst.Name) -> tuple[bool, list]:
+        """``(True, statements binding the name in the scope a lookup reaches)`` for the
+        common case of a name read in a function's body or at module level; ``(False,
+        [])`` when nested scopes or constructs make a full scope analysis necessary.
+
+        Each binding is reported as its statement (``Assign``, ``AnnAssign``, ``ClassDef``...)
+        or as the ``Param``/other node that binds it, once per binding.
+        """
+        text = name.value
+        if self._scopes is not None or b"global" in self.source or b"nonlocal" in self.source or self._walrus_binds(text):
+            return False, []
+        chain = self.ancestors_of(name)
+        if not chain:
+            return False, []
+        function = None
+        for i, node in enumerate(chain):
+            if isinstance(node, (cst.Lambda, cst.ClassDef, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+                return False, []
+            if isinstance(node, cst.FunctionDef):
+                if function is not None:
+                    return False, []  # a nested function: closures need the full analysis
+                inner = chain[i + 1] if i + 1 < len(chain) else name
+                if inner is not node.body or node.type_parameters is not None:
+                    return False, []  # decorators, defaults, annotations: the enclosing scope
+                function = node
+        if function is not None:
+            found = _ScopeBindings(text)
+            if not found.scan_function(function):
+                return False, []
+            if found.bindings:
+                return True, found.bindings
+        found = _ScopeBindings(text)
+        if not found.scan_body(self.module.body):
+            return False, []
+        return True, found.bindings
 
     def scope_of(self, node: cst.CSTNode):
         """The LibCST ``Scope`` ``node`` is in, analysing as little of the module as exact.
@@ -295,16 +344,20 @@ _STUB_BODY = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Expr(cst.
 
 
 def _reduced_module(module: cst.Module, keep: cst.CSTNode, stubbed: dict) -> cst.Module:
-    """``module`` with ``keep`` whole and only the name bindings of everything else."""
+    """``module`` with ``keep`` whole and, of everything else, the bindings of names
+    that ``keep`` mentions (what a scope lookup from inside ``keep`` can see)."""
+    used = _names_in(keep)
     body = []
     for stmt in module.body:
         if stmt is not keep:
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                if stmt.name.value not in used:
+                    continue
                 stub = stmt.with_changes(body=_STUB_BODY)
                 stubbed[stub] = stmt
                 stmt = stub
             elif isinstance(stmt, cst.SimpleStatementLine):
-                smalls = [_binding_only(small) for small in stmt.body]
+                smalls = [_binding_only(small, used) for small in stmt.body]
                 smalls = [small for small in smalls if small is not None]
                 if not smalls:
                     continue
@@ -314,12 +367,145 @@ def _reduced_module(module: cst.Module, keep: cst.CSTNode, stubbed: dict) -> cst
     return module.with_changes(body=body)
 
 
-def _binding_only(small: cst.BaseSmallStatement) -> Optional[cst.BaseSmallStatement]:
-    """The part of a simple statement that binds names (the same target nodes), or None."""
-    if isinstance(small, (cst.Assign, cst.AugAssign)):
-        return small.with_changes(value=cst.Ellipsis())
+def _binding_only(small: cst.BaseSmallStatement, used: set[str]) -> Optional[cst.BaseSmallStatement]:
+    """The part of a simple statement that may bind a name in ``used`` (the same target
+    nodes, the value elided), or None."""
+    if isinstance(small, cst.Assign):
+        if any(_target_names(t.target) & used for t in small.targets):
+            return small.with_changes(value=cst.Ellipsis())
+        return None
+    if isinstance(small, cst.AugAssign):
+        return small.with_changes(value=cst.Ellipsis()) if _target_names(small.target) & used else None
     if isinstance(small, cst.AnnAssign):
+        if not _target_names(small.target) & used:
+            return None
         return small.with_changes(value=None if small.value is None else cst.Ellipsis(), annotation=cst.Annotation(cst.Name("object")))
-    if isinstance(small, (cst.Import, cst.ImportFrom, cst.Del, cst.Global, cst.Nonlocal)):
+    if isinstance(small, cst.Del):
+        return small if _target_names(small.target) & used else None
+    if isinstance(small, cst.Import):
+        return small if any((a.evaluated_alias or a.evaluated_name).split(".")[0] in used for a in small.names) else None
+    if isinstance(small, cst.ImportFrom):
+        if isinstance(small.names, cst.ImportStar):
+            return small
+        return small if any((a.evaluated_alias or a.evaluated_name) in used for a in small.names) else None
+    if isinstance(small, (cst.Global, cst.Nonlocal)):
         return small
     return None
+
+
+def _target_names(target: cst.BaseExpression) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_target_names(e.value) for e in target.elements)) if target.elements else set()
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()  # attributes and subscripts bind no name
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    names: set[str] = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            names.add(name.value)
+
+    node.visit(Collect())
+    return names
+
+
+_NEW_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+class _ScopeBindings(cst.CSTVisitor):
+    """Every binding of one name made directly in one scope (not in nested scopes).
+
+    ``ok`` turns false on constructs whose bindings this does not model (match
+    patterns, star imports, type parameters): the caller then asks LibCST's full
+    scope analysis instead.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.bindings: list[cst.CSTNode] = []
+        self.ok = True
+
+    def scan_function(self, function: cst.FunctionDef) -> bool:
+        params = function.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if param.name.value == self.name:
+                self.bindings.append(param)
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param) and star.name.value == self.name:
+                self.bindings.append(star)
+        function.body.visit(self)
+        return self.ok
+
+    def scan_body(self, body) -> bool:
+        for stmt in body:
+            stmt.visit(self)
+        return self.ok
+
+    def _target(self, stmt: cst.CSTNode, target: cst.BaseExpression) -> None:
+        if self.name in _target_names(target):
+            self.bindings.append(stmt)
+
+    # Simple statements: their expressions can bind only with ':=' (excluded earlier).
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        for small in node.body:
+            if isinstance(small, cst.Assign):
+                for target in small.targets:
+                    self._target(small, target.target)
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                self._target(small, small.target)
+            elif isinstance(small, cst.Import):
+                if any((a.evaluated_alias or a.evaluated_name).split(".")[0] == self.name for a in small.names):
+                    self.bindings.append(small)
+            elif isinstance(small, cst.ImportFrom):
+                if isinstance(small.names, cst.ImportStar):
+                    self.ok = False
+                elif any((a.evaluated_alias or a.evaluated_name) == self.name for a in small.names):
+                    self.bindings.append(small)
+            elif isinstance(small, (cst.Global, cst.Nonlocal)):
+                self.ok = False
+            elif type(small).__name__ == "TypeAlias":
+                self.ok = False
+        return False
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> bool:
+        return self.visit_SimpleStatementLine(cst.SimpleStatementLine(body=node.body))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if node.name.value == self.name:
+            self.bindings.append(node)
+        return False  # its body is another scope
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        if node.name.value == self.name:
+            self.bindings.append(node)
+        return False
+
+    def visit_For(self, node: cst.For) -> None:
+        self._target(node, node.target)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self._target(node, node.asname.name)
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        if node.name is not None:
+            self._target(node, node.name.name)
+
+    def visit_ExceptStarHandler(self, node) -> None:
+        if node.name is not None:
+            self._target(node, node.name.name)
+
+    def visit_Match(self, node: cst.Match) -> bool:
+        self.ok = False
+        return False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, _NEW_SCOPES):
+            return False
+        return super().on_visit(node)

@@ -69,11 +69,63 @@ MIXED = textwrap.dedent(
 ).encode()
 
 
+BINDINGS = textwrap.dedent(
+    """
+    import os, json as cfg_json
+    from jax.interpreters import mlir
+    A = {"k": 1}
+    B: dict = {"k": 2}
+    C = D = [1]
+    E, F = {"e": 1}, {"f": 2}
+    G = 1
+    G += 1
+    H = {"h": 1}
+    del H
+    for I in range(3):
+        pass
+    with open("x") as J:
+        K = J
+    try:
+        L = {"l": 1}
+    except ValueError as L:
+        pass
+
+
+    class M:
+        N = {"n": 1}
+
+
+    def M2(P, *Q, R=A, **S):
+        T = {"t": 1}
+        U = [i for i in range(3)]
+        if P:
+            V = 1
+        else:
+            V = 2
+        for W in Q:
+            X = W
+        with open(P) as Y:
+            pass
+        A2 = {"a": 2}
+
+        def inner():
+            return T, A, A2
+
+        Z = lambda A: A
+        return mlir.custom_call("m", backend_config=[A, B, C, D, E, F, G, H, I, J, K, L, M, N, P, Q, R, S, T, U, V, W, X, Y, A2, M2, os, cfg_json, Z])
+
+
+    M3 = [A, B, C, E, G, L, M, M2, mlir]
+    """
+).encode()
+
+
 def _sources():
     for path in FIXTURES:
         with open(path, "rb") as fh:
             yield path, fh.read()
     yield "mixed.py", MIXED
+    yield "bindings.py", BINDINGS
 
 
 def _nodes(module: cst.Module, kind=(cst.Call, cst.Name, cst.Dict, cst.SimpleStatementLine)):
@@ -118,7 +170,7 @@ def test_reduced_scope_analysis_gives_the_whole_module_answers():
             assert fast.value_bound_once(name) is slow.value_bound_once(name), (path, name.value)
             assert fast.class_def(name) is slow.class_def(name), (path, name.value)
             checked += 1
-    assert checked > 200
+    assert checked > 300
 
 
 def test_module_with_match_and_walrus_resolves_names_without_the_exact_tier():
