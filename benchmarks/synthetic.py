@@ -393,3 +393,58 @@ if __name__ == "__main__":  # pragma: no cover - handy for a look at the output
     import sys
 
     print(generate(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 100, int(sys.argv[3]) if len(sys.argv) > 3 else 20000))
+
+
+# -- modules ``ccmigrate verify`` can import and lower ---------------------------------
+
+VERIFIABLE = '''"""Kernel wrapper {n}: its lowering rule passes configs jax rejects until rewritten."""
+import dataclasses
+
+from jax._src.interpreters import mlir
+from jax.extend import core
+
+DEFAULTS_{n} = {{"tile": {a}, "mode": "fast"}}
+
+
+@dataclasses.dataclass
+class Tile{n}:
+    size: int = {b}
+
+
+scale_{n}_p = core.Primitive("synthetic_scale_{n}")
+scale_{n}_p.def_abstract_eval(lambda x: x)
+
+
+def _scale_{n}_lowering(ctx, x):
+    t = mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])
+    local = {{"beta": [{a}, {b}]}}
+    mlir.custom_call("k{n}_dict", result_types=[t], operands=[x], backend_config={{"alpha": {f}}})
+    mlir.custom_call("k{n}_bound", result_types=[t], operands=[x], backend_config=DEFAULTS_{n})
+    mlir.custom_call("k{n}_local", result_types=[t], operands=[x], backend_config=local)
+    mlir.custom_call("k{n}_list", result_types=[t], operands=[x], backend_config=[{a}, {b}])
+    mlir.custom_call("k{n}_num", result_types=[t], operands=[x], backend_config={a})
+    return mlir.custom_call("k{n}_dc", result_types=[t], operands=[x], backend_config=Tile{n}(size={b})).results
+
+
+mlir.register_lowering(scale_{n}_p, _scale_{n}_lowering)
+
+
+def scale_{n}(x):
+    return scale_{n}_p.bind(x)
+'''
+
+
+def generate_verifiable(root: str, modules: int = 40, seed: int = 0) -> list[str]:
+    """A package of lowering modules whose entry points ``ccmigrate verify`` finds itself."""
+    rng = random.Random(seed)
+    package = os.path.join(root, "synthetic_kernels")
+    os.makedirs(package, exist_ok=True)
+    with open(os.path.join(package, "__init__.py"), "w") as fh:
+        fh.write('"""Synthetic kernels."""\n')
+    paths = []
+    for n in range(modules):
+        path = os.path.join(package, f"op{n}.py")
+        with open(path, "w") as fh:
+            fh.write(VERIFIABLE.format(n=n, a=rng.randint(1, 512), b=rng.randint(1, 64), f=f"{rng.uniform(0, 4):.2f}"))
+        paths.append(path)
+    return paths
