@@ -196,7 +196,12 @@ class FileContext:
     def ancestors_of(self, node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
         """Nodes above ``node``, outermost (the module) first."""
         if node not in self._ancestors:
-            self.locate([node])
+            if isinstance(node, cst.Name):
+                # Rules ask about names one after another: one pass answers them all.
+                for name, chain in positions.ancestors_of_type(self.module, (cst.Name,)).items():
+                    self._ancestors.setdefault(name, chain)
+            else:
+                self.locate([node])
         return self._ancestors.get(node, ())
 
     def paths_to(self, nodes) -> Optional[set]:

@@ -156,6 +156,10 @@ def test_partial_positions_and_ancestors_match_libcst_providers():
                 current = parents[current]
                 chain.append(current)
             assert ancestors[node] == tuple(reversed(chain)), path
+        every_name = positions.ancestors_of_type(module, (cst.Name,))
+        assert set(every_name) == set(_nodes(module, (cst.Name,)))
+        for node, chain in every_name.items():
+            assert chain[-1] is parents[node] and chain[0] is module, path
 
 
 def test_reduced_scope_analysis_gives_the_whole_module_answers():
