@@ -270,6 +270,9 @@ class FileContext:
         chain = self.ancestors_of(name)
         if not chain:
             return False, []
+        parent = chain[-1]
+        if not _is_read(parent, name):
+            return False, []  # an attribute, keyword, parameter or import name: not a variable read
         function = None
         for i, node in enumerate(chain):
             if isinstance(node, (cst.Lambda, cst.ClassDef, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
@@ -514,3 +517,13 @@ class _ScopeBindings(cst.CSTVisitor):
         if isinstance(node, _NEW_SCOPES):
             return False
         return super().on_visit(node)
+
+
+def _is_read(parent: cst.CSTNode, name: cst.Name) -> bool:
+    if isinstance(parent, cst.Attribute):
+        return parent.value is name
+    if isinstance(parent, cst.Arg):
+        return parent.value is name
+    return not isinstance(
+        parent, (cst.ImportAlias, cst.AsName, cst.FunctionDef, cst.ClassDef, cst.Param, cst.Global, cst.Nonlocal, cst.Decorator)
+    ) or isinstance(parent, cst.Decorator) and parent.decorator is name

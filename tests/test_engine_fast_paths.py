@@ -14,7 +14,7 @@ import sys
 import textwrap
 
 import libcst as cst
-from libcst.codemod import CodemodContext
+from libcst.codemod import CodemodContext, SkipFile
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from codemods import positions
@@ -192,8 +192,11 @@ def test_libcst_adapter_applies_the_engine_edits():
         if expected.error or "ccmigrate-args" in source.decode():
             continue
         command = BackendConfigCommand(CodemodContext(filename=path))
-        new = command.transform_module(cst.parse_module(source))
-        assert new.code == (expected.updated or source).decode(), path
+        try:
+            code = command.transform_module(cst.parse_module(source)).code
+        except SkipFile:  # how a LibCST command says "no trigger here, unchanged"
+            code = source.decode()
+        assert code == (expected.updated or source).decode(), path
 
 
 def test_diff_and_apply_never_import_jax(tmp_path):
