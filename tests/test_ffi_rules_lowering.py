@@ -28,5 +28,7 @@ def test_rewrite_lowers_to_declared_custom_call(case, tmp_path) -> None:
 
 def test_every_ffi_rule_declares_a_compat_case() -> None:
     declared = {c.rule for c in CASES}
-    for rule in ("jax-extend-ffi", "ffi-call-inline", "register-custom-call-target", "xla-translation-rule"):
+    for rule in ("jax-extend-ffi", "ffi-call-inline", "register-custom-call-target", "xla-translation-rule",
+                 "custom-call-api", "hlo-helpers", "stablehlo-custom-call-op", "core-primitive",
+                 "aval-to-ir-type", "backend-config"):
         assert rule in declared, rule

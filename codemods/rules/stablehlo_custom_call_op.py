@@ -2,10 +2,12 @@
 
 Legacy forms
     * ``hlo.CustomCallOp(..., backend_config="...", api_version=2)``: Python values for
-      attributes. jax 0.4.30 converted them; from 0.4.35 on the op builder rejects them:
-      ``TypeError: Invalid attribute value for the key "backend_config" when attempting to
-      create the operation "stablehlo.custom_call" (std::bad_cast)`` (same for
-      ``api_version``).
+      attributes. jax 0.4.30 converted a ``str``/``bytes`` backend_config; from 0.4.35 on
+      the op builder rejects it: ``TypeError: Invalid attribute value for the key
+      "backend_config" when attempting to create the operation "stablehlo.custom_call"
+      (std::bad_cast)``. A Python ``int`` api_version was never converted (0.4.28 and
+      0.4.30 raise ``RuntimeError: Invalid attribute value for the key "api_version"``,
+      later releases the bad_cast), so such an op never lowered on any release.
     * ``from jax.interpreters.mlir import hlo`` (and ``mlir.hlo.X``), **removed in jax
       0.6.0**: ``ImportError: cannot import name 'hlo' from 'jax.interpreters.mlir'``.
     * ``mhlo.CustomCallOp`` (``jaxlib.mlir.dialects.mhlo``): still lowers, but
@@ -23,11 +25,15 @@ Replacement
     * ``mhlo.CustomCallOp(...)`` -> ``stablehlo.CustomCallOp(...)`` (same arguments;
       ``custom_call_schedule=``, which StableHLO lacks, makes the site manual).
     Sites are left alone for a ``--target-jax`` where the legacy form still works (below
-    0.4.35 for Python values, below 0.6.0 for ``mlir.hlo``).
+    0.4.35 for a ``str``/``bytes`` backend_config, below 0.6.0 for ``mlir.hlo``); an
+    ``int`` api_version is wrapped for every target, since none accepted it.
 
 What the kernel receives afterwards
     Unchanged: the same ``backend_config`` bytes and ``api_version``; the op is a
-    ``stablehlo.custom_call``, which XLA compiles exactly like the ``mhlo`` one.
+    ``stablehlo.custom_call``, which XLA compiles exactly like the ``mhlo`` one. An op with
+    an ``int`` api_version has no earlier lowering to compare with: it receives the
+    api_version written at the site, as the author meant (``make test-compat`` holds it
+    to that declared value).
 
 Before::
 
@@ -133,10 +139,9 @@ class StablehloCustomCallOp(Rule):
             return
         if compatibility_guard(self.ctx, node) is not None:
             return
-        target = self.ctx.options.target_jax
-        if target >= PYTHON_VALUES_REJECTED_IN:
+        if self.ctx.options.target_jax >= PYTHON_VALUES_REJECTED_IN:
             self.check_config(node)
-            self.check_api_version(node)
+        self.check_api_version(node)
         if dialect in MHLO_DIALECTS:
             self.to_stablehlo(node, func)
 
@@ -186,7 +191,7 @@ class StablehloCustomCallOp(Rule):
         self.report(
             arg.value,
             Safety.SAFE,
-            "CustomCallOp rejects a Python int api_version since jax 0.4.35; wrapped in mlir.i32_attr",
+            "CustomCallOp never accepted a Python int api_version (no jax release converted it); wrapped in mlir.i32_attr",
             edit,
             kernel_receives="unchanged (the same api_version)",
         )

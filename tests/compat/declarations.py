@@ -4,7 +4,10 @@
 
     [[case]]
     fixture = "builder_rule.py"   # the legacy source, in that folder
-    jax = "0.4.28"                # the last release that accepted the legacy form
+    jax = "0.4.28"                # the last release that accepted the legacy form, or
+                                  # "never": no release lowered it (a dict config), so
+                                  # [case.expect] alone, which must then name the
+                                  # backend_config, is what the rewrite is held to
     entry = "compat_entry"        # optional; returns (function, example_args)
     run = false                   # optional; also execute and compare outputs
     rules = ["xla-translation-rule"]   # optional; default: every rule
@@ -26,6 +29,9 @@ from typing import Optional
 from tests.helpers import TESTDATA, fixture_args, rewrite_source
 
 
+NEVER = "never"
+
+
 @dataclasses.dataclass(frozen=True)
 class Case:
     rule: str
@@ -35,6 +41,10 @@ class Case:
     run: bool = False
     rules: Optional[tuple[str, ...]] = None
     expect: dict = dataclasses.field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def legacy_lowers(self) -> bool:
+        return self.jax != NEVER
 
     @property
     def id(self) -> str:

@@ -1,4 +1,5 @@
 # ccmigrate-args: --target-jax 0.4.30
+# 0.4.30 still converts the str backend_config (kept); no release converted the int api_version.
 from jax.interpreters.mlir import hlo
 
 
