@@ -43,17 +43,19 @@ class _LocatingState(PositionProvidingCodegenState):
         if node in self.wanted:
             self.ancestors[node] = tuple(self.chain)
             self.inside += 1
+        if self.inside:
+            # Every part of a wanted node gets a range: syntactic positions of the
+            # node are read from its parts (an import's closing parenthesis, say).
             self.starts.append(CodePosition(self.line, self.column))
         self.chain.append(node)
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         self.chain.pop()
-        if node in self.wanted:
+        if self.inside:
             start = self.starts.pop()
+            self.provider._computed.setdefault(node, CodeRange(start, CodePosition(self.line, self.column)))
+        if node in self.wanted:
             self.inside -= 1
-            computed = self.provider._computed
-            if node not in computed:
-                computed[node] = CodeRange(start, CodePosition(self.line, self.column))
             self.remaining -= 1
             if self.remaining == 0:
                 raise _Done

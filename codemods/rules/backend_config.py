@@ -143,7 +143,8 @@ class BackendConfig(Rule):
     __doc__ = __doc__
     name = "backend-config"
     summary = "Serialise dict/list/number/dataclass/protobuf backend_config values jax rejects."
-    triggers = (b"backend_config",)
+    # custom_call too: the old hlo_helpers signature passes the config positionally.
+    triggers = (b"backend_config", b"custom_call")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
