@@ -38,7 +38,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._lowering import compatibility_guard, enclosing_lowering_rule
+from codemods.rules._shared import compatibility_guard, enclosing_lowering_rule
 
 FUNCTIONS = frozenset(
     f"{module}.{fn}"

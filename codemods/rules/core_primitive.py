@@ -42,7 +42,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._lowering import ancestors, compatibility_guard, member_spelling
+from codemods.rules._shared import ancestors, compatibility_guard, member_spelling
 
 LEGACY = "jax.core.Primitive"
 MODERN = "jax.extend.core.Primitive"

@@ -83,7 +83,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._lowering import (
+from codemods.rules._shared import (
     LoweringRule,
     compatibility_guard,
     enclosing_lowering_rule,

@@ -54,7 +54,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule, Safety
-from codemods.sites import guard_of, is_called
+from codemods.rules._shared import is_called, jax_fallback_guard
 
 FFI_CALL = frozenset({"jax.ffi.ffi_call", "jax.extend.ffi.ffi_call", "jax._src.ffi.ffi_call"})
 #: Keywords of ``ffi_call`` itself (jax 0.4.35 onwards); all others are FFI attributes.
@@ -90,7 +90,7 @@ class FfiCallInline(Rule):
         inline = bool(operands or attrs or forwarded)
         if not inline and vectorized is None:
             return
-        guard = guard_of(self.ctx, node)
+        guard = jax_fallback_guard(self.ctx, node)
         if guard is not None:
             self.report(
                 node,

@@ -44,7 +44,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods.engine import accepted
 from codemods.rule import Rule, Safety
-from codemods.rules._lowering import compatibility_guard, member_spelling
+from codemods.rules._shared import compatibility_guard, member_spelling
 
 MODULES = ("jaxlib.hlo_helpers", "jaxlib.mhlo_helpers")
 REMOVED_IN = (0, 8, 0)

@@ -43,7 +43,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.sites import drop_binding_if_unused, guard_of
+from codemods.rules._shared import drop_binding_if_unused, jax_fallback_guard
 
 LEGACY = "jax.extend.ffi"
 MODERN = "jax.ffi"
@@ -167,7 +167,7 @@ class JaxExtendFfi(Rule):
 
     # -- helpers -------------------------------------------------------------
     def _guarded(self, node: cst.CSTNode) -> bool:
-        guard = guard_of(self.ctx, node)
+        guard = jax_fallback_guard(self.ctx, node)
         if guard is None:
             return False
         self.report(

@@ -48,10 +48,10 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule, Safety
-from codemods.sites import (
+from codemods.rules._shared import (
     drop_binding_if_unused,
-    guard_of,
     head_name,
+    jax_fallback_guard,
     keyword,
     literal_bytes_as_str,
     positional,
@@ -85,7 +85,7 @@ class RegisterCustomCallTarget(Rule):
         target = self.ctx.options.target_jax
         if target < MINIMUM or (module == PUBLIC_MODULE and target < REMOVED):
             return
-        guard = guard_of(self.ctx, node)
+        guard = jax_fallback_guard(self.ctx, node)
         if guard is not None:
             self.report(
                 node,

@@ -57,7 +57,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._lowering import compatibility_guard, keyword, member_spelling, short
+from codemods.rules._shared import compatibility_guard, keyword, member_spelling, short
 
 PUBLIC_HLO = "jax.interpreters.mlir.hlo"
 STABLEHLO_DIALECTS = frozenset(

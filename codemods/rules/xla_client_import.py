@@ -50,7 +50,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.sites import drop_binding_if_unused, guard_of, head_name, heads_importing
+from codemods.rules._shared import drop_binding_if_unused, head_name, heads_importing, jax_fallback_guard
 
 MODULES = ("jax.lib.xla_bridge", "jax.lib.xla_client", "jax.lib.xla_extension")
 REPLACEMENTS = {
@@ -135,7 +135,7 @@ class XlaClientImport(Rule):
     def _unused_module(self, node: cst.CSTNode, alias: cst.ImportAlias, local: Optional[str]) -> None:
         if not local or self._used(local, node):
             return
-        if guard_of(self.ctx, node) is not None:
+        if jax_fallback_guard(self.ctx, node) is not None:
             return
 
         def edit(updated: cst.CSTNode):
@@ -188,7 +188,7 @@ class XlaClientImport(Rule):
         self.report(node, Safety.SAFE, f"{listing} (the same objects; {module} was deleted in jax 0.9.0)", edit)
 
     def _guarded(self, node: cst.CSTNode, what: str) -> bool:
-        guard = guard_of(self.ctx, node)
+        guard = jax_fallback_guard(self.ctx, node)
         if guard is None:
             return False
         self.report(node, Safety.MANUAL, f"`{what}` inside {guard} left as is: that branch serves older jax releases")

@@ -97,11 +97,11 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.sites import (
+from codemods.rules._shared import (
     drop_binding_if_unused,
-    guard_of,
     head_name,
     heads_importing,
+    jax_fallback_guard,
     literal_bytes_as_str,
     qualified_through_alias,
 )
@@ -236,7 +236,7 @@ class XlaTranslationRule(Rule):
             return
         plans: dict[cst.FunctionDef, Plan] = {}
         for reg in registrations:
-            guard = guard_of(self.ctx, reg.node)
+            guard = jax_fallback_guard(self.ctx, reg.node)
             if guard is not None:
                 self.report(reg.node, Safety.MANUAL, f"translation rule registered inside {guard} left as is: that branch serves jax < 0.4.29; {GUIDANCE}")
                 continue
@@ -281,7 +281,7 @@ class XlaTranslationRule(Rule):
         for call in custom_calls:
             if call in consumed_calls:
                 continue
-            if guard_of(self.ctx, call) is not None:
+            if jax_fallback_guard(self.ctx, call) is not None:
                 continue
             owner = self._owner(call)
             reason = plans[owner].problem if owner in plans and plans[owner].problem else "it is not in a translation rule registered in this module"
@@ -300,7 +300,7 @@ class XlaTranslationRule(Rule):
             owner = self._owner(call)
             if owner in rewritten or (owner is not None and owner in owners_with_calls):
                 continue
-            if guard_of(self.ctx, call) is not None:
+            if jax_fallback_guard(self.ctx, call) is not None:
                 continue
             what = get_full_name_for_node(call.func) or group
             self.report(call, Safety.MANUAL, f"`{what}` builds XLA {'shapes' if group == 'Shape' else 'ops'} for the XlaBuilder, "

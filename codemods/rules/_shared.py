@@ -1,0 +1,378 @@
+"""Questions the rules ask about a site: the arguments of a call, the name a node resolves
+to (through module-level aliases), the import that bound it, where it sits in the tree
+(enclosing function, enclosing lowering rule), and whether a compatibility guard keeps it
+for older jax releases.
+
+Not a rule itself (it defines no :class:`codemods.rule.Rule`), so the rule discovery
+imports it and finds nothing to register.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Iterator, Optional, Sequence
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codemods.context import FileContext
+
+# -- call arguments ------------------------------------------------------------------
+
+
+def positional(call: cst.Call) -> list[cst.Arg]:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def keyword(call: cst.Call, name: str) -> Optional[cst.Arg]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def keyword_value(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
+    """The value passed as ``name=...``, if any."""
+    arg = keyword(call, name)
+    return arg.value if arg is not None else None
+
+
+def literal_bytes_as_str(node: cst.BaseExpression) -> Optional[cst.SimpleString]:
+    """``b"name"`` -> ``"name"`` when the literal is plain ASCII; else ``None``."""
+    if not isinstance(node, cst.SimpleString):
+        return None
+    prefix = node.prefix.lower()
+    if "b" not in prefix:
+        return None
+    value = node.evaluated_value
+    if not isinstance(value, bytes):
+        return None
+    try:
+        text = value.decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    if not text.isprintable():
+        return None
+    quote = node.quote
+    body = node.value[len(node.prefix) + len(quote): -len(quote)]
+    new_prefix = node.prefix.replace("b", "").replace("B", "")
+    return cst.SimpleString(f"{new_prefix}{quote}{body}{quote}")
+
+
+# -- names and imports ---------------------------------------------------------------
+
+
+def head_name(node: cst.BaseExpression) -> Optional[str]:
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def qualified_through_alias(ctx: FileContext, node: cst.CSTNode, depth: int = 0) -> Optional[str]:
+    """Qualified name of ``node``, following ``alias = module.attr`` bindings made once.
+
+    ``xops = xla_client.ops`` then ``xops.CustomCall`` gives
+    ``jax.lib.xla_client.ops.CustomCall``.
+    """
+    qual = ctx.qualified_name(node)
+    if qual is not None or depth > 3:
+        return qual
+    dotted = get_full_name_for_node(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+    if not dotted:
+        return None
+    head_node = node
+    while isinstance(head_node, cst.Attribute):
+        head_node = head_node.value
+    if not isinstance(head_node, cst.Name):
+        return None
+    try:
+        bound = ctx.value_bound_once(head_node)
+    except Exception:  # noqa: BLE001 - a node outside the module's scopes
+        bound = None
+    if not isinstance(bound, (cst.Name, cst.Attribute)):
+        return None
+    base = qualified_through_alias(ctx, bound, depth + 1)
+    if base is None:
+        return None
+    rest = dotted[len(head_node.value):]
+    return base + rest
+
+
+def heads_importing(ctx: FileContext, prefixes: tuple[str, ...]) -> set[str]:
+    """Local names bound by an import of something under one of ``prefixes``.
+
+    A cheap test from the import table alone: an attribute chain whose head is not in
+    this set cannot resolve to those modules, so the (possibly costly) exact name
+    resolution is skipped for it.
+    """
+    heads = set()
+    for binding in ctx.names.imports:
+        qual = binding.qualified
+        if any(qual == p or qual.startswith(p + ".") or p.startswith(qual + ".") for p in prefixes):
+            heads.add(binding.local)
+    return heads
+
+
+def drop_binding_if_unused(ctx: FileContext, head: str) -> None:
+    """Ask for the import binding ``head`` to be removed once nothing uses it."""
+    for binding in ctx.names.imports:
+        if binding.local != head or not binding.top_level:
+            continue
+        if binding.from_module is not None:
+            obj = binding.qualified[len(binding.from_module) + 1:]
+            ctx.remove_import_if_unused(binding.from_module, obj, head if head != obj else None)
+        elif binding.qualified != head:  # import a.b as head
+            ctx.remove_import_if_unused(binding.qualified, None, head)
+
+
+def member_spelling(ctx: FileContext, module: str, attr: str, moved_from: Optional[str] = None) -> str:
+    """Source text for ``module.attr``, importing it once when nothing binds it yet.
+
+    Unlike a lookup through the top package (``import jax`` does not load
+    ``jax.extend.core``), only an import of ``module`` itself or of the member counts.
+    ``moved_from`` names a legacy spelling whose ``from`` import another edit of this rule
+    turns into an import of the member (so its local name will be the member).
+    """
+    wanted = f"{module}.{attr}"
+    for binding in ctx.names.imports:
+        if not binding.top_level or ctx.names._maybe_rebound(binding.local):
+            continue
+        if binding.qualified == wanted or (moved_from is not None and binding.qualified == moved_from and binding.from_module):
+            return binding.local
+        if binding.qualified == module and (binding.from_module is not None or binding.local != module.split(".")[0]):
+            return f"{binding.local}.{attr}"
+        if isinstance(binding.statement, cst.Import):
+            for alias in binding.statement.names:
+                if alias.asname is None and get_full_name_for_node(alias.name) == module:
+                    return wanted
+    if not ctx.names.is_bound(attr):
+        ctx.add_import(module, attr)
+        return attr
+    ctx.add_import(module)
+    return wanted
+
+
+# -- where a site sits ---------------------------------------------------------------
+
+
+def ancestors(ctx: FileContext, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    parents = ctx.parents
+    current = parents.get(node)
+    while current is not None:
+        yield current
+        current = parents.get(current)
+
+
+def parent(ctx: FileContext, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    return ctx.parents.get(node)
+
+
+def is_called(ctx: FileContext, node: cst.CSTNode) -> bool:
+    """Whether ``node`` is the callee of a call (``node(...)``)."""
+    up = ctx.parents.get(node)
+    return isinstance(up, cst.Call) and up.func is node
+
+
+def parent_class(ctx: FileContext, function: cst.FunctionDef) -> Optional[cst.CSTNode]:
+    """The class or function ``function`` is defined in (``None`` at module level)."""
+    for ancestor in ancestors(ctx, function):
+        if isinstance(ancestor, (cst.ClassDef, cst.FunctionDef)):
+            return ancestor
+    return None
+
+
+#: Parameter names that lowering rules give their ``LoweringRuleContext`` in public code.
+CONTEXT_NAMES = frozenset({"ctx", "c", "context", "lowering_ctx", "lctx", "ctx_", "_ctx", "rule_ctx", "mlir_ctx"})
+#: Attributes only a ``LoweringRuleContext`` has; reading one proves what the parameter is.
+CONTEXT_ATTRS = frozenset({"avals_in", "avals_out", "module_context", "tokens_in", "set_tokens_out"})
+
+
+@dataclasses.dataclass(frozen=True)
+class LoweringRule:
+    """The function a site is lowered in, and its context parameter."""
+
+    function: cst.FunctionDef
+    ctx_name: str
+    #: Positional parameters after the context: one per ``ctx.avals_in`` entry.
+    operand_params: tuple[str, ...]
+    #: Name of ``*args`` when the rule takes its operands that way.
+    vararg: Optional[str]
+
+
+def enclosing_lowering_rule(ctx: FileContext, node: cst.CSTNode) -> Optional[LoweringRule]:
+    """The innermost enclosing function whose first parameter is a lowering context.
+
+    A parameter counts when its annotation names ``LoweringRuleContext``, when it has a
+    name public lowering rules use for the context (``ctx``, ``c``...), or when the
+    function reads ``<param>.avals_in`` / ``.avals_out`` / ``.module_context``.
+    """
+    for ancestor in ancestors(ctx, node):
+        if not isinstance(ancestor, cst.FunctionDef):
+            continue
+        params = _positional_params(ancestor, ctx)
+        if not params:
+            continue
+        first = params[0]
+        name = first.name.value
+        annotation = first.annotation
+        annotated = annotation is not None and "LoweringRuleContext" in ctx.module.code_for_node(annotation.annotation)
+        if annotated or name in CONTEXT_NAMES or _reads_context_attr(ancestor, name):
+            star = ancestor.params.star_arg
+            vararg = star.name.value if isinstance(star, cst.Param) else None
+            return LoweringRule(ancestor, name, tuple(p.name.value for p in params[1:]), vararg)
+    return None
+
+
+def _positional_params(function: cst.FunctionDef, ctx: FileContext) -> list[cst.Param]:
+    params = [*function.params.posonly_params, *function.params.params]
+    if params and params[0].name.value in ("self", "cls") and isinstance(parent_class(ctx, function), cst.ClassDef):
+        if not any(get_full_name_for_node(d.decorator) == "staticmethod" for d in function.decorators):
+            params = params[1:]
+    return params
+
+
+class _AttrReads(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.found = False
+
+    def visit_Attribute(self, node: cst.Attribute) -> Optional[bool]:
+        if isinstance(node.value, cst.Name) and node.value.value == self.name and node.attr.value in CONTEXT_ATTRS:
+            self.found = True
+        return not self.found
+
+
+def _reads_context_attr(function: cst.FunctionDef, name: str) -> bool:
+    reader = _AttrReads(name)
+    function.body.visit(reader)
+    return reader.found
+
+
+# -- compatibility guards ------------------------------------------------------------
+#
+# Two questions, answered differently on purpose. Either answer used for both families
+# changes an outcome: with ``compatibility_guard`` a registration in the ``else:`` of
+# ``try: from . import gpu_ops / except ImportError: gpu_ops = None`` would be left alone
+# (it is an optional build, not a jax fallback); with ``jax_fallback_guard`` a legacy
+# ``mlir.custom_call`` after ``if hasattr(jax, "ffi"): return ...`` would be rewritten
+# although it is the branch kept for releases without ``jax.ffi``.
+#
+# ``jax_fallback_guard`` (rules that move one jax spelling to another: imports,
+# registrations, translation rules) leaves a site only where the code beside it already
+# offers another jax spelling: a ``try`` counts when a handler catching the failure
+# (bare ``except`` and ``Exception`` included) mentions jax, so ``except ImportError:
+# pass`` or ``x = None`` does not protect a legacy import from being moved; the handler
+# itself is a fallback; an ``if`` counts when its test reads a version or calls ``hasattr``.
+#
+# ``compatibility_guard`` (rules that rewrite code inside lowering rules) leaves a site
+# whenever anything selects it by jax release: any ``try`` with an ImportError /
+# ModuleNotFoundError / AttributeError handler, whatever the handler does, an ``if``
+# testing a version, ``hasattr`` or ``getattr``, and code after an early
+# ``if <version test>: return``.
+
+#: Exceptions whose handler marks a ``try`` as a jax fallback (``jax_fallback_guard``).
+FALLBACK_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
+#: Words whose presence in an ``if`` test marks it as a jax-version test (``jax_fallback_guard``).
+VERSION_WORDS = ("__version__", "__version_info__", "version", "hasattr(")
+#: Exceptions whose handler makes a ``try`` a compatibility guard (``compatibility_guard``).
+GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
+_VERSION_TEST = re.compile(r"version|hasattr\s*\(|getattr\s*\(", re.IGNORECASE)
+
+
+def _caught(handler: cst.ExceptHandler) -> Optional[list[str]]:
+    """Dotted names of the exceptions a handler catches; ``None`` for a bare ``except``."""
+    if handler.type is None:
+        return None
+    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return [get_full_name_for_node(e.value if isinstance(e, cst.Element) else e) or "" for e in types]
+
+
+def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
+    """Describe the guard that offers another jax spelling beside ``node``, or ``None``."""
+    parents = ctx.parents
+    current = parents.get(node)
+    child = node
+    while current is not None:
+        if isinstance(current, cst.Try) and child is current.body:
+            # Only a try whose handler offers another jax spelling chooses between
+            # releases; a handler that just gives up (pass, ``x = None``) does not.
+            handlers = [h for h in current.handlers if _catches_failure(h)]
+            if any(_mentions_jax(ctx, h.body) for h in handlers):
+                return "a try/except ImportError guard"
+        elif isinstance(current, cst.ExceptHandler) and _catches_failure(current):
+            owner = parents.get(current)
+            if isinstance(owner, cst.Try) and _mentions_jax(ctx, owner.body):
+                return "an except ImportError fallback"
+        elif isinstance(current, (cst.If, cst.IfExp)) and child is not current.test:
+            test = ctx.module.code_for_node(current.test)
+            if any(word in test for word in VERSION_WORDS):
+                return f"a jax version test (`{' '.join(test.split())[:60]}`)"
+        child = current
+        current = parents.get(current)
+    return None
+
+
+def _catches_failure(handler: cst.ExceptHandler) -> bool:
+    names = _caught(handler)
+    return names is None or any(name.rsplit(".", 1)[-1] in FALLBACK_EXCEPTIONS for name in names)
+
+
+def _mentions_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
+    return "jax" in ctx.module.code_for_node(node)
+
+
+def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
+    """A short description of the guard that selects ``node`` by jax release, if any."""
+    child = node
+    for ancestor in ancestors(ctx, node):
+        if isinstance(ancestor, (cst.IndentedBlock, cst.Module)):
+            early = _early_exit_guard(ctx, ancestor, child)
+            if early is not None:
+                return early
+        if isinstance(ancestor, (cst.If, cst.IfExp)) and child is not ancestor.test:
+            test = ctx.module.code_for_node(ancestor.test)
+            if _VERSION_TEST.search(test):
+                return f"`if {' '.join(test.split())}`"
+        elif isinstance(ancestor, cst.Try) and child is not ancestor.finalbody:
+            caught = _guard_exception(ancestor)
+            if caught:
+                return f"`try: ... except {caught}`"
+        child = ancestor
+    return None
+
+
+def _early_exit_guard(ctx: FileContext, block: cst.CSTNode, child: cst.CSTNode) -> Optional[str]:
+    """``if <version test>: return ...`` earlier in the block: what follows serves the
+    releases that fail the test."""
+    for stmt in block.body:
+        if stmt is child:
+            return None
+        if isinstance(stmt, cst.If) and _VERSION_TEST.search(ctx.module.code_for_node(stmt.test)):
+            body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
+            last = body[-1] if body else None
+            if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):
+                test = " ".join(ctx.module.code_for_node(stmt.test).split())
+                return f"`if {test}: return ...` earlier in the block"
+    return None
+
+
+def _guard_exception(stmt: cst.Try) -> Optional[str]:
+    for handler in stmt.handlers:
+        for dotted in _caught(handler) or ():
+            if dotted.rsplit(".", 1)[-1] in GUARD_EXCEPTIONS:
+                return dotted
+    return None
+
+
+# -- message text --------------------------------------------------------------------
+
+
+def version_text(version: Sequence[int]) -> str:
+    return ".".join(str(v) for v in version)
+
+
+def short(code: str, limit: int = 70) -> str:
+    code = " ".join(code.split())
+    return code if len(code) <= limit else code[: limit - 3] + "..."
