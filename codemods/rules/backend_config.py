@@ -63,6 +63,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
+from codemods.rules._shared import keyword_value, positional, short
 
 CUSTOM_CALL = frozenset(
     {
@@ -161,18 +162,18 @@ class BackendConfig(Rule):
         if qual is None:
             return
         if qual in CUSTOM_CALL:
-            value = _keyword(node, "backend_config")
+            value = keyword_value(node, "backend_config")
             if value is None and qual in POSITIONAL_CONFIG:
-                positional = [a for a in node.args if a.keyword is None and not a.star]
-                value = positional[5].value if len(positional) > 5 else None
+                args = positional(node)
+                value = args[5].value if len(args) > 5 else None
             api = _api_version(node, "api_version", default=2)
             where = qual.rsplit(".", 1)[0] + ".custom_call"
         elif qual in FFI_LOWERING:
-            value = _keyword(node, "backend_config")
+            value = keyword_value(node, "backend_config")
             api = _api_version(node, "api_version", default=4)
             where = qual
         elif qual in FFI_CALL:
-            value = _keyword(node, "legacy_backend_config")
+            value = keyword_value(node, "legacy_backend_config")
             api = 3  # legacy_backend_config is always an opaque string
             where = qual
         else:
@@ -255,7 +256,7 @@ class BackendConfig(Rule):
         )
 
     def classify(self, value: cst.BaseExpression, depth: int = 0) -> tuple[str, str]:
-        code = _short(self.ctx.module.code_for_node(value))
+        code = short(self.ctx.module.code_for_node(value), limit=60)
         if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             return Kind.PASS, code
         if isinstance(value, cst.Name):
@@ -385,15 +386,8 @@ def _proto_edit(node: cst.CSTNode) -> cst.CSTNode:
     return cst.parse_expression("__x__.SerializeToString(deterministic=True)").visit(_Substitute(receiver))
 
 
-def _keyword(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-    return None
-
-
 def _api_version(call: cst.Call, keyword: str, default: int) -> Optional[int]:
-    value = _keyword(call, keyword)
+    value = keyword_value(call, keyword)
     if value is None:
         return default
     if isinstance(value, cst.Integer):
@@ -506,11 +500,6 @@ def _file_defines_dataclass(path: str, cls: str) -> bool:
                 if name == "dataclass":
                     return True
     return False
-
-
-def _short(code: str, limit: int = 60) -> str:
-    code = " ".join(code.split())
-    return code if len(code) <= limit else code[: limit - 3] + "..."
 
 
 def _describe(node: cst.CSTNode) -> str:

@@ -90,6 +90,7 @@ from codemods.rules._shared import (
     keyword,
     parent,
     short,
+    version_text,
 )
 
 PUBLIC_MLIR = "jax.interpreters.mlir.custom_call"
@@ -112,10 +113,6 @@ OLD_POSITIONAL = (
 KNOWN_KEYWORDS = frozenset(OLD_POSITIONAL) | {"result_types", "called_computations", "extra_attributes"}
 
 _TIGHT = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
-
-
-def _version(v: tuple[int, ...]) -> str:
-    return ".".join(map(str, v))
 
 
 class CustomCallApi(Rule):
@@ -183,8 +180,8 @@ class CustomCallApi(Rule):
             self.report(
                 node,
                 Safety.MANUAL,
-                f"{where} was removed in jax {_version(REMOVED_IN[legacy])}; its replacement "
-                f"({', '.join(missing)}) needs jax >= {_version(need)} but the target is {_version(target)}",
+                f"{where} was removed in jax {version_text(REMOVED_IN[legacy])}; its replacement "
+                f"({', '.join(missing)}) needs jax >= {version_text(need)} but the target is {version_text(target)}",
             )
             return
         usage, replaced, reason = self.usage(node, site)
@@ -196,7 +193,7 @@ class CustomCallApi(Rule):
             self.report(
                 node,
                 Safety.MANUAL,
-                f"{where} was removed in jax {_version(REMOVED_IN[legacy])} and no enclosing lowering rule "
+                f"{where} was removed in jax {version_text(REMOVED_IN[legacy])} and no enclosing lowering rule "
                 f"(a function whose first parameter is the LoweringRuleContext) is in reach; {GUIDANCE}",
             )
             return
@@ -212,14 +209,14 @@ class CustomCallApi(Rule):
                 replaced,
                 Safety.MANUAL,
                 f"{where} sits inside the compatibility guard {guard}, which keeps it for jax releases that still "
-                f"have it; left as is. When jax < {_version(REMOVED_IN[legacy])} is no longer supported, use: {suggestion}",
+                f"have it; left as is. When jax < {version_text(REMOVED_IN[legacy])} is no longer supported, use: {suggestion}",
             )
             return
         accepted = safety is Safety.SAFE or self.ctx.options.unsafe_fixes
         if accepted and isinstance(node.func, cst.Name):
             self.rewritten[node.func.value] = self.rewritten.get(node.func.value, 0) + 1
         message = (
-            f"{where} (removed in jax {_version(REMOVED_IN[legacy])}) -> {helper}"
+            f"{where} (removed in jax {version_text(REMOVED_IN[legacy])}) -> {helper}"
             f"(..., api_version={site.api_version_text()}){'(ctx, ...)'}"
             + (f"; {notes}" if notes else "")
         )

@@ -54,7 +54,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import is_called, jax_fallback_guard
+from codemods.rules._shared import is_called, jax_fallback_guard, keyword, positional
 
 FFI_CALL = frozenset({"jax.ffi.ffi_call", "jax.extend.ffi.ffi_call", "jax._src.ffi.ffi_call"})
 #: Keywords of ``ffi_call`` itself (jax 0.4.35 onwards); all others are FFI attributes.
@@ -81,12 +81,12 @@ class FfiCallInline(Rule):
             return
         if is_called(self.ctx, node):
             return  # already ffi_call(...)(...)
-        positional = [a for a in node.args if a.keyword is None and a.star == ""]
-        operands = positional[2:] + [a for a in node.args if a.star == "*"]
+        plain = positional(node)
+        operands = plain[2:] + [a for a in node.args if a.star == "*"]
         attrs = [a for a in node.args if a.keyword is not None and a.keyword.value not in OPTIONS | {"vectorized"}]
         forwarded = [a for a in node.args if a.star == "**"]
-        vectorized = next((a for a in node.args if a.keyword is not None and a.keyword.value == "vectorized"), None)
-        vmap_method = next((a for a in node.args if a.keyword is not None and a.keyword.value == "vmap_method"), None)
+        vectorized = keyword(node, "vectorized")
+        vmap_method = keyword(node, "vmap_method")
         inline = bool(operands or attrs or forwarded)
         if not inline and vectorized is None:
             return
@@ -107,10 +107,10 @@ class FfiCallInline(Rule):
                 "(vectorized=True meant \"legacy_vectorized\", False meant \"sequential\")",
             )
             return
-        if len(positional) < 2 and not any(a.keyword and a.keyword.value == "result_shape_dtypes" for a in node.args):
+        if len(plain) < 2 and keyword(node, "result_shape_dtypes") is None:
             self.report(node, Safety.MANUAL, "ffi_call without a positional result type: split the operands into a second call by hand")
             return
-        if inline and len(positional) < 2:
+        if inline and len(plain) < 2:
             self.report(node, Safety.MANUAL, "inline ffi_call with keyword target/result: write ffi_call(name, result, ...)(*args, **attrs) by hand")
             return
         safety = Safety.UNSAFE if forwarded else Safety.SAFE

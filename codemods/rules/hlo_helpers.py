@@ -44,7 +44,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods.engine import accepted
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import compatibility_guard, member_spelling
+from codemods.rules._shared import compatibility_guard, member_spelling, positional
 
 MODULES = ("jaxlib.hlo_helpers", "jaxlib.mhlo_helpers")
 REMOVED_IN = (0, 8, 0)
@@ -94,10 +94,10 @@ class HloHelpers(Rule):
         helper = self.helper(node.func)
         if helper is None or compatibility_guard(self.ctx, node) is not None:
             return
-        positional = [a for a in node.args if a.keyword is None and not a.star]
-        if helper in TEMPLATES and len(positional) == 1 and len(node.args) == 1:
+        plain = positional(node)
+        if helper in TEMPLATES and len(plain) == 1 and len(node.args) == 1:
             self.rewrite_constant(node, helper)
-        elif helper == "shape_dtype_to_ir_type" and len(positional) == 2 and len(node.args) == 2:
+        elif helper == "shape_dtype_to_ir_type" and len(plain) == 2 and len(node.args) == 2:
             self.rewrite_type(node)
 
     def visit_Name(self, node: cst.Name) -> None:

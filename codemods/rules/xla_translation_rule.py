@@ -102,7 +102,9 @@ from codemods.rules._shared import (
     head_name,
     heads_importing,
     jax_fallback_guard,
+    keyword_value,
     literal_bytes_as_str,
+    positional,
     qualified_through_alias,
 )
 
@@ -341,8 +343,8 @@ class XlaTranslationRule(Rule):
         for call in collector.calls:
             if self._xla_attr(call.func) != "register_translation":
                 continue
-            args = [a for a in call.args if a.keyword is None and not a.star]
-            platform = next((a.value for a in call.args if a.keyword and a.keyword.value == "platform"), None)
+            args = positional(call)
+            platform = keyword_value(call, "platform")
             if len(args) != 2 or any(a.star for a in call.args):
                 self.report(call, Safety.MANUAL, f"xla.register_translation with unusual arguments: {GUIDANCE}")
                 continue
@@ -436,7 +438,7 @@ class XlaTranslationRule(Rule):
             args = [a for a in call.args if a.keyword is None]
             if not args or code(args[0].value) != prim:
                 continue
-            other = next((a.value for a in call.args if a.keyword and a.keyword.value == "platform"), None)
+            other = keyword_value(call, "platform")
             if other is None or (platform is not None and _platform_text(code(other)) == platform):
                 return True
         return False
@@ -499,10 +501,9 @@ class XlaTranslationRule(Rule):
         kind = self._client_attr(call.func, "ops")
         names = CUSTOM_CALL_PARAMS[kind]
         values: dict[str, cst.BaseExpression] = {}
-        positional = [a for a in call.args if a.keyword is None]
         if any(a.star for a in call.args):
             return "a custom call takes *args/**kwargs"
-        for index, arg in enumerate(positional[1:]):
+        for index, arg in enumerate(positional(call)[1:]):
             if index >= len(names):
                 return "a custom call has too many positional arguments"
             values[names[index]] = arg.value
@@ -798,7 +799,7 @@ class _FunctionScan(cst.CSTVisitor):
         if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and isinstance(func.value, cst.Name)
                 and func.value.value in self.builder_names and self.form == "builder"):
             return None
-        args = [a for a in call.args if a.keyword is None and not a.star]
+        args = positional(call)
         if len(args) == 1 and len(call.args) == 1 and isinstance(args[0].value, cst.Name) and args[0].value.value in self.operand_params:
             return self.operand_params.index(args[0].value.value)
         return None
