@@ -51,7 +51,7 @@ After::
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -168,15 +168,10 @@ class StablehloCustomCallOp(Rule):
                 "MLIR attribute: `ir.StringAttr.get(value)` for str/bytes (api_version 1-3), `ir.DictAttr` for typed FFI",
             )
             return
-
-        def edit(updated: cst.CSTNode) -> cst.CSTNode:
-            return cst.Call(cst.parse_expression(f"{self.ir()}.StringAttr.get"), [cst.Arg(updated)])
-
-        self.report(
+        self.wrap(
             arg.value,
-            Safety.SAFE,
+            lambda: f"{self.ir()}.StringAttr.get",
             "CustomCallOp rejects a Python str/bytes backend_config since jax 0.4.35; wrapped in ir.StringAttr.get",
-            edit,
             kernel_receives="unchanged (the same backend_config bytes)",
         )
 
@@ -184,17 +179,21 @@ class StablehloCustomCallOp(Rule):
         arg = keyword(node, "api_version")
         if arg is None or not isinstance(arg.value, cst.Integer):
             return
-
-        def edit(updated: cst.CSTNode) -> cst.CSTNode:
-            return cst.Call(cst.parse_expression(f"{self.mlir()}.i32_attr"), [cst.Arg(updated)])
-
-        self.report(
+        self.wrap(
             arg.value,
-            Safety.SAFE,
+            lambda: f"{self.mlir()}.i32_attr",
             "CustomCallOp never accepted a Python int api_version (no jax release converted it); wrapped in mlir.i32_attr",
-            edit,
             kernel_receives="unchanged (the same api_version)",
         )
+
+    def wrap(self, value: cst.BaseExpression, builder: Callable[[], str], message: str, kernel_receives: str) -> None:
+        """Report ``value`` as safely passed through ``builder``: the MLIR attribute
+        constructor, spelled (and imported) only when the edit is applied."""
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            return cst.Call(cst.parse_expression(builder()), [cst.Arg(updated)])
+
+        self.report(value, Safety.SAFE, message, edit, kernel_receives=kernel_receives)
 
     def to_stablehlo(self, node: cst.Call, func: cst.Attribute) -> None:
         if keyword(node, "custom_call_schedule") is not None:
@@ -247,24 +246,25 @@ class StablehloCustomCallOp(Rule):
                 return "string"
         return "unknown"
 
-    def ir(self) -> str:
-        for module in IR_MODULES:
+    def bound_module(self, modules: tuple[str, ...]) -> Optional[str]:
+        """The plain local name an import already gives one of ``modules``, tried in order."""
+        for module in modules:
             spelt = self.ctx.names.binding_for(module)
             if spelt is not None and "." not in spelt:
                 return spelt
-        return member_spelling(self.ctx, "jax.interpreters.mlir", "ir")
+        return None
+
+    def ir(self) -> str:
+        spelt = self.bound_module(IR_MODULES)
+        return spelt if spelt is not None else member_spelling(self.ctx, "jax.interpreters.mlir", "ir")
 
     def mlir(self) -> str:
-        for module in MLIR_MODULES:
-            spelt = self.ctx.names.binding_for(module)
-            if spelt is not None and "." not in spelt:
-                return spelt
-        return member_spelling(self.ctx, "jax.interpreters", "mlir")
+        spelt = self.bound_module(MLIR_MODULES)
+        return spelt if spelt is not None else member_spelling(self.ctx, "jax.interpreters", "mlir")
 
     def stablehlo(self) -> str:
-        for module in ("jax.extend.mlir.dialects.stablehlo", "jaxlib.mlir.dialects.stablehlo", "jax._src.lib.mlir.dialects.hlo"):
-            spelt = self.ctx.names.binding_for(module)
-            if spelt is not None and "." not in spelt:
-                return spelt
+        spelt = self.bound_module(("jax.extend.mlir.dialects.stablehlo", "jaxlib.mlir.dialects.stablehlo", "jax._src.lib.mlir.dialects.hlo"))
+        if spelt is not None:
+            return spelt
         moved = PUBLIC_HLO if self.ctx.options.target_jax >= HLO_REMOVED_IN else None
         return member_spelling(self.ctx, "jax.extend.mlir.dialects", "stablehlo", moved_from=moved)
