@@ -126,6 +126,14 @@ def drop_binding_if_unused(ctx: FileContext, head: str) -> None:
             ctx.remove_import_if_unused(binding.qualified, None, head)
 
 
+def imported_aliases(node: cst.ImportFrom, module: str, name: str) -> list[cst.ImportAlias]:
+    """The aliases importing ``name`` in ``node`` when it is ``from <module> import ...``;
+    none for a relative or star import."""
+    if node.relative or isinstance(node.names, cst.ImportStar) or get_full_name_for_node(node.module) != module:
+        return []
+    return [a for a in node.names if get_full_name_for_node(a.name) == name]
+
+
 def member_spelling(ctx: FileContext, module: str, attr: str, moved_from: Optional[str] = None) -> str:
     """Source text for ``module.attr``, importing it once when nothing binds it yet.
 

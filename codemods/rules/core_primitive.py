@@ -42,7 +42,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import ancestors, compatibility_guard, member_spelling
+from codemods.rules._shared import ancestors, compatibility_guard, imported_aliases, member_spelling
 
 LEGACY = "jax.core.Primitive"
 MODERN = "jax.extend.core.Primitive"
@@ -85,11 +85,9 @@ class CorePrimitive(Rule):
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> Optional[bool]:
-        if not self.active() or node.relative or isinstance(node.names, cst.ImportStar):
+        if not self.active():
             return False
-        if get_full_name_for_node(node.module) != "jax.core":
-            return False
-        aliases = [a for a in node.names if get_full_name_for_node(a.name) == "Primitive"]
+        aliases = imported_aliases(node, "jax.core", "Primitive")
         if not aliases:
             return False
         if self.guarded(node):

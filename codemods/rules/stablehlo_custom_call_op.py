@@ -57,7 +57,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import compatibility_guard, keyword, member_spelling, short
+from codemods.rules._shared import compatibility_guard, imported_aliases, keyword, member_spelling, short
 
 PUBLIC_HLO = "jax.interpreters.mlir.hlo"
 STABLEHLO_DIALECTS = frozenset(
@@ -82,11 +82,9 @@ class StablehloCustomCallOp(Rule):
 
     # -- `from jax.interpreters.mlir import hlo` ------------------------------------------
     def visit_ImportFrom(self, node: cst.ImportFrom) -> Optional[bool]:
-        if self.ctx.options.target_jax < HLO_REMOVED_IN or node.relative or isinstance(node.names, cst.ImportStar):
+        if self.ctx.options.target_jax < HLO_REMOVED_IN:
             return False
-        if get_full_name_for_node(node.module) != "jax.interpreters.mlir":
-            return False
-        hlo = [a for a in node.names if get_full_name_for_node(a.name) == "hlo"]
+        hlo = imported_aliases(node, "jax.interpreters.mlir", "hlo")
         if not hlo:
             return False
         if compatibility_guard(self.ctx, node) is not None:
