@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Iterator, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -132,6 +132,18 @@ def imported_aliases(node: cst.ImportFrom, module: str, name: str) -> list[cst.I
     if node.relative or isinstance(node.names, cst.ImportStar) or get_full_name_for_node(node.module) != module:
         return []
     return [a for a in node.names if get_full_name_for_node(a.name) == name]
+
+
+def import_without(
+    updated: Union[cst.Import, cst.ImportFrom], drop: Callable[[cst.ImportAlias], bool]
+) -> Union[cst.Import, cst.ImportFrom, cst.RemovalSentinel]:
+    """``updated`` without the aliases ``drop`` picks; the whole statement goes when none
+    is left, and the last kept alias loses a trailing comma."""
+    names = [a for a in updated.names if not drop(a)]
+    if not names:
+        return cst.RemoveFromParent()
+    names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return updated.with_changes(names=names)
 
 
 def member_spelling(ctx: FileContext, module: str, attr: str, moved_from: Optional[str] = None) -> str:

@@ -43,7 +43,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import drop_binding_if_unused, jax_fallback_guard
+from codemods.rules._shared import drop_binding_if_unused, import_without, jax_fallback_guard
 
 LEGACY = "jax.extend.ffi"
 MODERN = "jax.ffi"
@@ -181,8 +181,4 @@ class JaxExtendFfi(Rule):
 
 def _without_ffi(updated: cst.CSTNode) -> Union[cst.CSTNode, cst.RemovalSentinel]:
     assert isinstance(updated, cst.ImportFrom)
-    names = [a for a in updated.names if get_full_name_for_node(a.name) != "ffi"]
-    if not names:
-        return cst.RemoveFromParent()
-    names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return updated.with_changes(names=names)
+    return import_without(updated, lambda a: get_full_name_for_node(a.name) == "ffi")

@@ -50,7 +50,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import drop_binding_if_unused, head_name, heads_importing, jax_fallback_guard
+from codemods.rules._shared import drop_binding_if_unused, head_name, heads_importing, import_without, jax_fallback_guard
 
 MODULES = ("jax.lib.xla_bridge", "jax.lib.xla_client", "jax.lib.xla_extension")
 REPLACEMENTS = {
@@ -139,11 +139,7 @@ class XlaClientImport(Rule):
             return
 
         def edit(updated: cst.CSTNode):
-            names = [a for a in updated.names if not a.deep_equals(alias)]
-            if not names:
-                return cst.RemoveFromParent()
-            names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            return updated.with_changes(names=names)
+            return import_without(updated, lambda a: a.deep_equals(alias))
 
         self.report(node, Safety.SAFE, f"unused import of `{local}` removed: the module was deleted in jax 0.9.0", edit)
 
@@ -178,11 +174,7 @@ class XlaClientImport(Rule):
         moved_names = {name for _, name, _ in moved}
 
         def edit(updated: cst.CSTNode):
-            names = [a for a in updated.names if (get_full_name_for_node(a.name) or "") not in moved_names]
-            if not names:
-                return cst.RemoveFromParent()
-            names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            return updated.with_changes(names=names)
+            return import_without(updated, lambda a: (get_full_name_for_node(a.name) or "") in moved_names)
 
         listing = ", ".join(f"{module}.{name} -> {new}" for _, name, new in moved)
         self.report(node, Safety.SAFE, f"{listing} (the same objects; {module} was deleted in jax 0.9.0)", edit)
