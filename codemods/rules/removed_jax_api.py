@@ -71,7 +71,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._lowering import compatibility_guard, member_spelling
+from codemods.rules._shared import compatibility_guard, member_spelling
 
 #: legacy qualified name -> (new qualified name, first jax release that has the new one).
 MOVED = {
