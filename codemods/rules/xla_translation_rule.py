@@ -108,7 +108,8 @@ from codemods.rules._shared import (
     qualified_through_alias,
 )
 
-XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla")
+#: ``jax.xla`` is the old alias of ``jax.interpreters.xla`` (``from jax import xla``).
+XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla", "jax.xla")
 CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client")
 CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
 CONSTANTS = frozenset({"ConstantLiteral", "Constant"})
