@@ -454,7 +454,10 @@ class Site:
 
     def api_version_text(self) -> str:
         arg = self.args.get("api_version")
-        return "2" if arg is None else " ".join(cst.Module([]).code_for_node(arg.value).split())
+        if arg is None:
+            return "2"
+        number = _api_version_number(arg.value)
+        return str(number) if number is not None else " ".join(cst.Module([]).code_for_node(arg.value).split())
 
     def result_count(self) -> Optional[int]:
         arg = self.args.get("result_types") or self.args.get("out_types")
@@ -484,6 +487,10 @@ class Site:
                     new_args.append(arg)
                 continue
             name = "result_types" if key == "out_types" else key
+            if key == "api_version":
+                number = _api_version_number(arg.value)
+                if number is not None:
+                    arg = arg.with_changes(value=cst.Integer(str(number)))
             if arg.keyword is None or arg.keyword.value != name:
                 arg = arg.with_changes(keyword=cst.Name(name), equal=_TIGHT)
             new_args.append(arg)
@@ -510,6 +517,27 @@ class Site:
         if usage == "result":
             result = cst.Attribute(value=result, attr=cst.Name("result"))
         return result
+
+
+#: ``xla_client.ops.CustomCallApiVersion`` members: the enum went with ``xla_client.ops``
+#: (jax 0.6.0), ``ffi_lowering`` takes the same numbers as plain integers.
+API_VERSION_NUMBERS = {
+    "API_VERSION_ORIGINAL": 1,
+    "API_VERSION_STATUS_RETURNING": 2,
+    "API_VERSION_STATUS_RETURNING_UNIFIED": 3,
+    "API_VERSION_TYPED_FFI": 4,
+}
+
+
+def _api_version_number(value: cst.BaseExpression) -> Optional[int]:
+    """``2`` for ``<...>.CustomCallApiVersion.API_VERSION_STATUS_RETURNING``, else ``None``."""
+    if not isinstance(value, cst.Attribute) or value.attr.value not in API_VERSION_NUMBERS:
+        return None
+    owner = value.value
+    if not isinstance(owner, (cst.Attribute, cst.Name)):
+        return None
+    owner_name = owner.attr.value if isinstance(owner, cst.Attribute) else owner.value
+    return API_VERSION_NUMBERS[value.attr.value] if owner_name == "CustomCallApiVersion" else None
 
 
 def _count(value: cst.BaseExpression) -> Optional[int]:
