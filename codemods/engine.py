@@ -98,16 +98,73 @@ def analyse(
         ctx.wrapper.visit_batched(visitors)
     if locate:
         locate_findings(ctx)
+    added = _report_kept_imports(ctx)
+    if locate and added:
+        locate_findings(ctx, added)
     return ctx
 
 
-def locate_findings(ctx: FileContext) -> None:
-    """Give each finding its line and column, and mark suppressed ones."""
-    if not ctx.findings:
+#: Modules jax deleted: an import of one that stays after the rewrite fails at import time,
+#: before any site that needs it runs.
+DELETED_MODULES = (
+    "jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client", "jax.lib.xla_bridge",
+    "jax.lib.xla_extension", "jaxlib.hlo_helpers", "jaxlib.mhlo_helpers", "jax.xla",
+)
+
+
+def _report_kept_imports(ctx: FileContext) -> list[Finding]:
+    """A manual finding on each import of a deleted module that manual sites still use.
+
+    The rules rewrite what they can and drop the import once nothing uses it; when a
+    manual site keeps it alive, the import line is what fails first, so it is reported
+    too, naming the sites that keep it.
+    """
+    manual = [f for f in ctx.findings if f.change.safety is Safety.MANUAL and not f.suppressed]
+    if not manual:
+        return []
+    reported = {id(f.node) for f in ctx.findings}
+    added: list[Finding] = []
+    for binding in ctx.names.imports:
+        qual = binding.qualified
+        if not binding.top_level or id(binding.statement) in reported:
+            continue
+        if not any(qual == m or qual.startswith(m + ".") for m in DELETED_MODULES):
+            continue
+        users = [f for f in manual if binding.local in _names_in(f.node)]
+        if not users:
+            continue
+        lines = sorted({f.change.line for f in users})
+        rule = users[0].change.rule
+        # Annotations shift lines, and the comment must read the same on a second run.
+        where = (f"{len(lines)} manual site(s) annotated with TODO(ccmigrate)" if ctx.options.annotate
+                 else f"manual sites at line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}")
+        ctx.report(rule, binding.statement, Safety.MANUAL,
+                   f"import of `{qual}` (deleted from jax) kept for the {where}: "
+                   "it fails at import time until they are migrated")
+        reported.add(id(binding.statement))
+        added.append(ctx.findings[-1])
+    return added
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    names: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            names.add(name.value)
+
+    node.visit(_Names())
+    return names
+
+
+def locate_findings(ctx: FileContext, findings: Optional[Sequence[Finding]] = None) -> None:
+    """Give each finding (or each of ``findings``) its line and column, and mark suppressed ones."""
+    findings = ctx.findings if findings is None else findings
+    if not findings:
         return
-    positions = ctx.locate({f.node for f in ctx.findings})
+    positions = ctx.locate({f.node for f in findings})
     lines = ctx.source.decode(ctx.module.encoding, "replace").splitlines()
-    for finding in ctx.findings:
+    for finding in findings:
         rng = positions.get(finding.node)
         change = finding.change
         if rng is not None:

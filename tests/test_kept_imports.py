@@ -1,0 +1,26 @@
+"""An import of a deleted module that manual sites keep alive is itself reported."""
+
+import os
+
+from codemods.rule import Safety
+from tests.helpers import TESTDATA, rewrite_source
+
+
+def test_import_kept_for_manual_sites_is_reported() -> None:
+    path = os.path.join(TESTDATA, "rules", "xla-translation-rule", "import_kept_for_manual.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    result = rewrite_source(source, path, ["--select", "xla-translation-rule"])
+    assert result.updated is None and result.error is None
+    at_import = [c for c in result.changes if c.line == 3]
+    assert [c.safety for c in at_import] == [Safety.MANUAL]
+    assert "jax.lib.xla_client" in at_import[0].message
+    assert "kept for the manual sites at line 10" in at_import[0].message
+
+
+def test_import_without_manual_sites_is_not_reported() -> None:
+    path = os.path.join(TESTDATA, "rules", "xla-translation-rule", "from_jax_import_xla.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    result = rewrite_source(source, path, ["--select", "xla-translation-rule"])
+    assert all(c.safety is not Safety.MANUAL for c in result.changes)
