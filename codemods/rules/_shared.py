@@ -340,7 +340,35 @@ def _catches_failure(handler: cst.ExceptHandler) -> bool:
 
 
 def _mentions_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
-    return "jax" in ctx.module.code_for_node(node)
+    """Whether ``node`` imports jax/jaxlib or uses a name bound to them.
+
+    Not a substring test: ``jax_finufft_gpu = None`` after a failed import of an optional
+    extension module is no jax spelling.
+    """
+    jax_locals = {b.local for b in ctx.names.imports if _is_jax(b.qualified)}
+    found = False
+
+    class _Refs(cst.CSTVisitor):
+        def visit_Import(self, imp: cst.Import) -> bool:
+            nonlocal found
+            found = found or any(_is_jax(get_full_name_for_node(a.name) or "") for a in imp.names)
+            return False
+
+        def visit_ImportFrom(self, imp: cst.ImportFrom) -> bool:
+            nonlocal found
+            found = found or (not imp.relative and _is_jax(get_full_name_for_node(imp.module) or ""))
+            return False
+
+        def visit_Name(self, name: cst.Name) -> None:
+            nonlocal found
+            found = found or name.value in jax_locals or name.value in ("jax", "jaxlib")
+
+    node.visit(_Refs())
+    return found
+
+
+def _is_jax(qualified: str) -> bool:
+    return qualified.split(".", 1)[0] in ("jax", "jaxlib")
 
 
 def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
