@@ -24,3 +24,13 @@ def test_import_without_manual_sites_is_not_reported() -> None:
         source = f.read()
     result = rewrite_source(source, path, ["--select", "xla-translation-rule"])
     assert all(c.safety is not Safety.MANUAL for c in result.changes)
+
+
+def test_module_alias_assignment_is_reported() -> None:
+    path = os.path.join(TESTDATA, "rules", "xla-client-import", "module_alias_assignment.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    result = rewrite_source(source, path, ["--select", "xla-client-import"])
+    assert result.updated is None and result.error is None
+    assert [(c.line, c.safety) for c in result.changes] == [(4, Safety.MANUAL)]
+    assert "jax.lib.xla_client" in result.changes[0].message

@@ -114,6 +114,9 @@ class XlaClientImport(Rule):
         qual = self.ctx.qualified_name(node)
         if qual is None:
             return
+        if qual in MODULES:
+            self._module_alias(node, qual)
+            return
         module, _, attr = qual.rpartition(".")
         if module not in MODULES or attr in OTHER_RULES:
             return
@@ -130,6 +133,15 @@ class XlaClientImport(Rule):
             drop_binding_if_unused(self.ctx, head)
         self.report(node, Safety.SAFE, f"`{qual}` -> `{new}` (the same object; {module} was deleted in jax 0.9.0)",
                     lambda _n: cst.parse_expression(spelt))
+
+    def _module_alias(self, node: cst.Attribute, qual: str) -> None:
+        """``xla_client = jax.lib.xla_client``: the same failure as the import it stands for."""
+        parent = self.ctx.parents.get(node)
+        if not isinstance(parent, cst.Assign) or parent.value is not node or self._guarded(node, qual):
+            return
+        self.report(parent, Safety.MANUAL, f"module alias of `{qual}`, which was deleted in jax 0.9.0: "
+                    "this line fails at import time; delete it once its uses are migrated "
+                    "(jax.ffi for custom-call targets, plain integers for api_version)")
 
     # -- imports -----------------------------------------------------------------
     def _unused_module(self, node: cst.CSTNode, alias: cst.ImportAlias, local: Optional[str]) -> None:
