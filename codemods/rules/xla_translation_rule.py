@@ -321,11 +321,19 @@ class XlaTranslationRule(Rule):
         return attr if module in XLA_MODULES else None
 
     def _client_attr(self, node: cst.BaseExpression, group: str) -> Optional[str]:
-        """``CustomCall`` for ``xla_client.ops.CustomCall`` (also through ``xops = xla_client.ops``)."""
+        """``CustomCall`` for ``xla_client.ops.CustomCall`` (also through ``xops = xla_client.ops``,
+        or ``x_shape = xla_client.Shape.array_shape`` called as ``x_shape(...)``)."""
+        aliases = getattr(self, "_alias_heads", ())
+        if isinstance(node, cst.Name) and node.value in aliases:
+            qual = qualified_through_alias(self.ctx, node)
+            for module in CLIENT_MODULES:
+                prefix = f"{module}.{group}."
+                if qual and qual.startswith(prefix) and "." not in qual[len(prefix):]:
+                    return qual[len(prefix):]
+            return None
         if not isinstance(node, cst.Attribute):
             return None
         head = head_name(node)
-        aliases = getattr(self, "_alias_heads", ())
         if head not in self._client_heads and head not in aliases:
             return None
         qual = self.ctx.qualified_name(node)
