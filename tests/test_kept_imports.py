@@ -15,7 +15,7 @@ def test_import_kept_for_manual_sites_is_reported() -> None:
     at_import = [c for c in result.changes if c.line == 3]
     assert [c.safety for c in at_import] == [Safety.MANUAL]
     assert "jax.lib.xla_client" in at_import[0].message
-    assert "kept for the manual sites at line 10" in at_import[0].message
+    assert "kept for the manual sites at lines 9, 10, 11" in at_import[0].message
 
 
 def test_import_without_manual_sites_is_not_reported() -> None:
@@ -34,3 +34,14 @@ def test_module_alias_assignment_is_reported() -> None:
     assert result.updated is None and result.error is None
     assert [(c.line, c.safety) for c in result.changes] == [(4, Safety.MANUAL)]
     assert "jax.lib.xla_client" in result.changes[0].message
+
+
+def test_builder_calls_outside_the_custom_call_are_reported() -> None:
+    path = os.path.join(TESTDATA, "rules", "xla-translation-rule", "factory_builder_constant.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    result = rewrite_source(source, path, ["--select", "xla-translation-rule"])
+    assert result.updated is None and result.error is None
+    manual_lines = {c.line for c in result.changes if c.safety is Safety.MANUAL}
+    # The import, the constant, the shape, the custom call and the registration.
+    assert manual_lines == {3, 9, 10, 11, 14}

@@ -294,14 +294,16 @@ class XlaTranslationRule(Rule):
 
     def _report_stray(self, collector: _Collector, custom_calls: list, plans: dict) -> None:
         """``xla_client.Shape``/``ops`` calls outside any rule this rule rewrote or reported."""
-        owners_with_calls = {self._owner(call) for call in custom_calls}
+        # A custom call's finding spans its arguments; builder calls elsewhere in the same
+        # function (a constant assigned first) need their own, or their lines go unreported.
+        reported_calls = set(custom_calls)
         rewritten = {f for f, plan in plans.items() if not plan.problem}
         for call in collector.calls:
             group = "Shape" if self._client_attr(call.func, "Shape") else "ops" if self._client_attr(call.func, "ops") else None
             if group is None or self._client_attr(call.func, "ops") in CUSTOM_CALLS:
                 continue
             owner = self._owner(call)
-            if owner in rewritten or (owner is not None and owner in owners_with_calls):
+            if owner in rewritten or self._inside_any(call, reported_calls):
                 continue
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
@@ -309,6 +311,15 @@ class XlaTranslationRule(Rule):
             self.report(call, Safety.MANUAL, f"`{what}` builds XLA {'shapes' if group == 'Shape' else 'ops'} for the XlaBuilder, "
                         "which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): "
                         "use jax.ShapeDtypeStruct / layouts as minor_to_major tuples, or an MLIR lowering rule")
+            reported_calls.add(call)
+
+    def _inside_any(self, node: cst.CSTNode, containers: set) -> bool:
+        current = self.ctx.parents.get(node)
+        while current is not None:
+            if current in containers:
+                return True
+            current = self.ctx.parents.get(current)
+        return False
 
     # -- discovery -------------------------------------------------------------
     def _xla_attr(self, node: cst.BaseExpression) -> Optional[str]:

@@ -1,0 +1,15 @@
+import numpy as np
+from jax.interpreters import xla
+from jax._src.lib import xla_client
+from jax.extend.core import Primitive
+
+
+def make_gather(name):
+    def _gather_translation(ctx, avals_in, avals_out, x):
+        sizes = xla_client.ops.ConstantLiteral(ctx.builder, np.asarray((3, 5), dtype=np.uint64))
+        shape = xla_client.Shape.array_shape(np.dtype(np.float32), (5,), (0,))
+        return [xla_client.ops.CustomCallWithLayout(ctx.builder, name.encode(), operands=(
+            sizes, x), shape_with_layout=shape, operand_shapes_with_layout=(shape, shape))]
+    prim = Primitive(name)
+    xla.register_translation(prim, _gather_translation, platform="cpu")
+    return prim
