@@ -74,6 +74,8 @@ class HloHelpers(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.uses: dict[str, int] = {}
+        self._binding_names: set[cst.CSTNode] = set()
+        self._attribute_names: set[cst.CSTNode] = set()
 
     def active(self) -> bool:
         return self.ctx.options.target_jax >= REMOVED_IN
@@ -100,12 +102,24 @@ class HloHelpers(Rule):
         elif helper == "shape_dtype_to_ir_type" and len(plain) == 2 and len(node.args) == 2:
             self.rewrite_type(node)
 
+    # Names that an import binds are not uses. They are noted when their parent is
+    # visited (parents come first in the walk): asking the parent of every name would
+    # need the whole module's parent map, the most expensive step of this rule.
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        self._binding_names.add(node.name)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._binding_names.add(node.name)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._attribute_names.add(node.attr)
+
     def visit_Name(self, node: cst.Name) -> None:
         if not self.in_import(node):
             self.uses[node.value] = self.uses.get(node.value, 0) + 1
 
     def in_import(self, node: cst.CSTNode) -> bool:
-        return isinstance(self.ctx.parents.get(node), (cst.ImportAlias, cst.AsName))
+        return node in self._binding_names
 
     def rewrite_constant(self, node: cst.Call, helper: str) -> None:
         template, numpy = TEMPLATES[helper]
@@ -163,8 +177,8 @@ class HloHelpers(Rule):
         """A helper reference no rewrite covers keeps the removed module imported."""
         if not self.active() or node in self.handled or self.in_import(node):
             return
-        if isinstance(node, cst.Name) and isinstance(self.ctx.parents.get(node), cst.Attribute) and self.ctx.parents[node].attr is node:
-            return
+        if node in self._attribute_names:
+            return  # the ``x`` of ``a.x`` is looked at as part of ``a.x``
         helper = self.helper(node)
         if helper is None:
             return
