@@ -148,9 +148,6 @@ class FileContext:
         pending = any(key[0] == module or key[0].startswith(module + ".") for key in self._pending_imports)
         return pending or module in LOADED_BY_PARENT or self.names.imports_module(module)
 
-    def expr_for(self, qualified: str) -> cst.BaseExpression:
-        return cst.parse_expression(self.name_for(qualified))
-
     def add_import(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
         key = (module, obj, asname)
         # Rules prepare an edit's names before reporting it: the finding reported next owns them.

@@ -23,7 +23,7 @@ import gc
 import multiprocessing
 import os
 import re
-from typing import Callable, Iterable, Iterator, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
 import libcst as cst
 
@@ -421,15 +421,6 @@ def _one_line(exc: BaseException) -> str:
     if isinstance(exc, cst.ParserSyntaxError):
         text = f"{exc.message} (line {exc.raw_line}, column {exc.raw_column + 1})"
     return " ".join(text.split()) or type(exc).__name__
-
-
-def process_path(path: str, rules: Sequence[type[Rule]], options: Options) -> Optional[FileResult]:
-    """Read, prefilter and process one file; ``None`` when no rule can apply to it."""
-    try:
-        source = read_source(path)
-    except OSError as exc:
-        return FileResult(path=path, error=read_error(exc))
-    return process_candidate(path, source, rules, options)
 
 
 def read_error(exc: OSError) -> str:

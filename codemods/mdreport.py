@@ -14,7 +14,6 @@ from typing import Optional, Sequence
 from codemods.engine import SUPPRESSED_PREFIX
 from codemods.formats import relative_path
 
-SAFETIES = ("safe", "unsafe", "manual")
 
 
 def _cell(text: object) -> str:

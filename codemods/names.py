@@ -173,10 +173,6 @@ class NameResolver:
             return f"{qual}.{rest}" if rest else qual
         return self._exact_name(node)
 
-    def matches(self, node: cst.CSTNode, names: frozenset[str] | set[str]) -> Optional[str]:
-        qual = self.qualified_name(node)
-        return qual if qual in names else None
-
     def binding_for(self, qualified: str) -> Optional[str]:
         """Source text that names ``qualified`` through an existing top-level import.
 

@@ -37,8 +37,6 @@ def unified_diff(result: FileResult, context: int = 3) -> str:
     """A ``git diff``-style unified diff of one changed file ('' when unchanged)."""
     if not result.changed or result.original is None or result.updated is None:
         return ""
-    from libcst.codemod import diff_code  # imported on demand: see FileContext.codemod_context
-
     old = result.original.decode(result.encoding, "replace")
     new = result.updated.decode(result.encoding, "replace")
     text = "\n".join(

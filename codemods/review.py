@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Optional, Sequence, TextIO
+from typing import Sequence, TextIO
 
 from libcst.codemod import diff_code
 

@@ -64,12 +64,6 @@ class Change:
         data["safety"] = self.safety.value
         return data
 
-    @classmethod
-    def from_json(cls, data: dict) -> "Change":
-        data = dict(data)
-        data["safety"] = Safety(data["safety"])
-        return cls(**data)
-
 
 _VISITOR_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -94,21 +88,6 @@ class Rule(cst.BatchableCSTVisitor):
     def __init__(self, ctx: "FileContext") -> None:
         super().__init__()
         self.ctx = ctx
-
-    def get_visitors(self):
-        # LibCST finds a visitor's methods by inspecting all ~3,000 members of the
-        # instance, once per file; a rule's class never changes, so look once per class.
-        names = type(self).__dict__.get("_visitor_names")
-        if names is None:
-            names = tuple(
-                name
-                for name in dir(type(self))
-                if name.startswith(("visit_", "leave_"))
-                and callable(getattr(type(self), name))
-                and not getattr(getattr(type(self), name), "_is_no_op", False)
-            )
-            type(self)._visitor_names = names
-        return {name: getattr(self, name) for name in names}
 
     def get_visitors(self):
         # LibCST scans every member of the instance for visit_/leave_ methods on each

@@ -328,7 +328,6 @@ class RemovedJaxApi(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.check_all = installed_version() is not None and tuple(ctx.options.target_jax) == installed_version()[: len(ctx.options.target_jax)]
-        self.dropped_modules: set[str] = set()
 
     def moved(self, legacy: str) -> Optional[str]:
         target = MOVED.get(legacy)
