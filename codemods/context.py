@@ -121,6 +121,9 @@ class FileContext:
     def qualified_name(self, node: cst.CSTNode) -> Optional[str]:
         return self.names.qualified_name(node)
 
+    def qualified_names(self, node: cst.CSTNode) -> frozenset:
+        return self.names.qualified_names(node)
+
     def name_for(self, qualified: str) -> str:
         """Source text naming ``qualified`` here, importing it if nothing binds it yet.
 

@@ -320,7 +320,17 @@ def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:
         else:
             break
     first = new[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
-    return module.with_changes(body=[*body[:index], first, *new[1:], *body[index:]])
+    rest = body[index:]
+    if rest:
+        # PEP 8: two blank lines between the helper and whatever follows it.
+        lines = list(rest[0].leading_lines)
+        blank = 0
+        while blank < len(lines) and lines[blank].comment is None:
+            blank += 1
+        if blank < 2:
+            lines[:blank] = [cst.EmptyLine(), cst.EmptyLine()]
+            rest = [rest[0].with_changes(leading_lines=lines), *rest[1:]]
+    return module.with_changes(body=[*body[:index], first, *new[1:], *rest])
 
 
 def _is_prelude(stmt: cst.CSTNode, index: int) -> bool:

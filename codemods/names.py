@@ -173,6 +173,19 @@ class NameResolver:
             return f"{qual}.{rest}" if rest else qual
         return self._exact_name(node)
 
+    def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
+        """Every import-qualified name ``node`` may hold: several when a name is imported
+        on more than one path (``try: from a import f`` / ``except ImportError: from b
+        import f``); empty when anything other than an import may bind it."""
+        dotted = get_full_name_for_node(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if not dotted:
+            return frozenset()
+        head, _, rest = dotted.partition(".")
+        bindings = self._by_local.get(head)
+        if not bindings or self._maybe_rebound(head):
+            return frozenset()
+        return frozenset(f"{b.qualified}.{rest}" if rest else b.qualified for b in bindings)
+
     def binding_for(self, qualified: str) -> Optional[str]:
         """Source text that names ``qualified`` through an existing top-level import.
 

@@ -4,7 +4,12 @@ What it rewrites
     The ``backend_config`` of ``custom_call`` (``jax.interpreters.mlir``, the private
     ``jax._src.interpreters.mlir``, ``jaxlib.hlo_helpers``, ``jaxlib.mhlo_helpers``), of
     ``jax.ffi.ffi_lowering`` / ``build_ffi_lowering_function`` called with an
-    ``api_version`` below 4, and ``ffi_call(..., legacy_backend_config=...)``.
+    ``api_version`` below 4, ``ffi_call(..., legacy_backend_config=...)``, and the
+    ``opaque`` of ``xla_client.ops.CustomCall`` / ``CustomCallWithLayout`` (which
+    ``xla-translation-rule`` turns into a ``backend_config``: checking it in the same run
+    keeps the first report complete). A ``custom_call`` imported on two paths
+    (``try: from jaxlib.mhlo_helpers import custom_call`` / ``except ImportError: from
+    jaxlib.hlo_helpers import custom_call``) counts as a custom call.
 
 Why
     jax's custom-call builder accepts ``backend_config`` only as ``None``, ``str``,
@@ -63,7 +68,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import keyword_value, positional, short
+from codemods.rules._shared import keyword_value, positional, qualified_through_alias, short
 
 CUSTOM_CALL = frozenset(
     {
@@ -82,6 +87,12 @@ FFI_LOWERING = frozenset(
         for fn in ("ffi_lowering", "build_ffi_lowering_function")
     }
 )
+#: ``xla_client.ops`` custom calls and the position of their ``opaque`` argument.
+XLA_OPS_CUSTOM_CALL = {
+    f"{client}.ops.{fn}": index
+    for client in ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client")
+    for fn, index in (("CustomCall", 4), ("CustomCallWithLayout", 5))
+}
 FFI_CALL = frozenset({"jax.ffi.ffi_call", "jax.extend.ffi.ffi_call", "jax._src.ffi.ffi_call"})
 
 HELPER = "_ccmigrate_backend_config"
@@ -145,7 +156,7 @@ class BackendConfig(Rule):
     name = "backend-config"
     summary = "Serialise dict/list/number/dataclass/protobuf backend_config values jax rejects."
     # custom_call too: the old hlo_helpers signature passes the config positionally.
-    triggers = (b"backend_config", b"custom_call")
+    triggers = (b"backend_config", b"custom_call", b"CustomCall")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -160,6 +171,14 @@ class BackendConfig(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.qualified_name(node.func)
         if qual is None:
+            # ``try: from jaxlib.mhlo_helpers import custom_call`` / ``except ImportError:
+            # from jaxlib.hlo_helpers import custom_call``: either binding is a custom_call.
+            names = self.ctx.qualified_names(node.func)
+            qual = min(names) if names and names <= CUSTOM_CALL else None
+        if qual is None and isinstance(node.func, cst.Attribute):
+            # ``xops = xla_client.ops`` then ``xops.CustomCallWithLayout(...)``.
+            qual = qualified_through_alias(self.ctx, node.func)
+        if qual is None:
             return
         if qual in CUSTOM_CALL:
             value = keyword_value(node, "backend_config")
@@ -172,6 +191,16 @@ class BackendConfig(Rule):
             value = keyword_value(node, "backend_config")
             api = _api_version(node, "api_version", default=4)
             where = qual
+        elif qual in XLA_OPS_CUSTOM_CALL:
+            # The XlaBuilder's ``opaque`` becomes the backend_config of the lowering rule
+            # xla-translation-rule writes: check it now, so one run reports it.
+            value = keyword_value(node, "opaque")
+            if value is None:
+                args = positional(node)
+                index = XLA_OPS_CUSTOM_CALL[qual]
+                value = args[index].value if len(args) > index else None
+            api = _api_version(node, "api_version", default=1)
+            where = "xla_client.ops." + qual.rsplit(".", 1)[1]
         elif qual in FFI_CALL:
             value = keyword_value(node, "legacy_backend_config")
             api = 3  # legacy_backend_config is always an opaque string

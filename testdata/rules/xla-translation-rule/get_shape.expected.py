@@ -14,6 +14,7 @@ def _ccmigrate_target_name(name):
     """Custom-call target names may be bytes in XlaBuilder code; MLIR wants str (added by ccmigrate)."""
     return name.decode() if isinstance(name, bytes) else name
 
+
 kepler_p = Primitive("kepler")
 kepler_p.multiple_results = True
 kepler_p.def_abstract_eval(lambda m, e: (core.ShapedArray(m.shape, m.dtype), core.ShapedArray(m.shape, m.dtype)))
