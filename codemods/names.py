@@ -168,7 +168,7 @@ class NameResolver:
         bindings = self._by_local.get(head)
         if not bindings:
             return None
-        if len(bindings) == 1 and bindings[0].top_level and not self._maybe_rebound(head):
+        if self._single_binding(bindings) and not self._maybe_rebound(head):
             qual = bindings[0].qualified
             return f"{qual}.{rest}" if rest else qual
         return self._exact_name(node)
@@ -211,7 +211,7 @@ class NameResolver:
         for binding in self.imports:
             if not binding.top_level or self._maybe_rebound(binding.local):
                 continue
-            if len(self._by_local.get(binding.local, ())) != 1:
+            if not self._single_binding(self._by_local[binding.local]):
                 continue
             q = binding.qualified
             if qualified == q or qualified.startswith(q + "."):
@@ -225,6 +225,13 @@ class NameResolver:
     def is_bound(self, local: str) -> bool:
         """Whether ``local`` is taken in this module (by an import or otherwise)."""
         return local in self._by_local or self._maybe_rebound(local)
+
+    @staticmethod
+    def _single_binding(bindings: list[ImportBinding]) -> bool:
+        """One module-level meaning: ``import jax`` next to ``import jax.numpy`` binds
+        ``jax`` twice, to the same package."""
+        first = bindings[0]
+        return all(b.top_level and b.qualified == first.qualified for b in bindings)
 
     # -- tiers ---------------------------------------------------------------
     def _maybe_rebound(self, name: str) -> bool:

@@ -153,6 +153,18 @@ def _rewrite(updated: cst.CSTNode, new_func: str, cpu_only: bool) -> cst.CSTNode
     last = args[-1].comma if args else cst.MaybeSentinel.DEFAULT
     if out:
         out[-1] = out[-1].with_changes(comma=last if len(out) == len(args) else cst.MaybeSentinel.DEFAULT)
+    n = len(args)
+    if n >= 2 and len(out) > n and isinstance(last, cst.Comma) and isinstance(last.whitespace_after, cst.ParenthesizedWhitespace) \
+            and isinstance(args[-2].comma, cst.Comma):
+        # One argument per line with a trailing comma: the new ones go on lines of their own.
+        out[n - 1 : -1] = [a.with_changes(comma=args[-2].comma) for a in out[n - 1 : -1]]
+        out[-1] = out[-1].with_changes(comma=last)
+    elif args and len(out) > n:
+        # The newline before ``)`` belongs to the old last argument: move it to the new one.
+        closing = args[-1].whitespace_after_arg
+        if not (isinstance(closing, cst.SimpleWhitespace) and closing.value == ""):
+            out = [a.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")) if a.whitespace_after_arg.deep_equals(closing) else a for a in out]
+            out[-1] = out[-1].with_changes(whitespace_after_arg=closing)
     return updated.with_changes(func=cst.parse_expression(new_func), args=out)
 
 
