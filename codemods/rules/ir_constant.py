@@ -1,0 +1,145 @@
+"""``ir-constant``: ``mlir.ir_constant(v)`` gets a NumPy value, as jax now requires.
+
+Legacy form
+    ``mlir.ir_constant(v)`` / ``mlir.ir_constants(v)`` with a Python scalar (``3``,
+    ``n_samples``, a primitive's ``int`` parameter), usually as an extra scalar operand of
+    a custom call, and ``ir_constant(v, canonicalize_types=...)`` from older jax.
+
+Broken
+    jax 0.4.28 turned a Python scalar into a constant of the 64-bit NumPy type of its kind
+    (``int`` -> ``i64``, ``float`` -> ``f64``, ``bool`` -> ``i1``, ``complex`` ->
+    ``complex<f64>``). Current jax (0.10) needs ``aval=`` for a Python scalar and fails
+    with a bare ``AssertionError`` while lowering; the ``canonicalize_types`` keyword of
+    older releases is gone (``TypeError: ir_constant() got an unexpected keyword
+    argument 'canonicalize_types'``).
+
+Replacement (every jax release)
+    ``mlir.ir_constant(np.asarray(v))``: a NumPy value needs no ``aval``, and
+    ``np.asarray`` gives a Python scalar the same 64-bit type jax 0.4.28 gave it (a NumPy
+    value passes unchanged). ``canonicalize_types=False`` is dropped (the value was never
+    canonicalised). ``canonicalize_types=True`` becomes a small helper written into the
+    module once, ``_ccmigrate_canonical_constant(v)``, which converts the value to
+    ``jax.dtypes.canonicalize_dtype`` of its type (``i32`` for an ``int`` unless
+    ``jax_enable_x64``), as that keyword did. A computed ``canonicalize_types`` value is
+    reported as manual. Calls that pass ``aval=``, or whose value is already a NumPy call
+    (``np.asarray(...)``, ``np.int32(...)``...), are left alone.
+
+What the kernel receives afterwards
+    The same constant operand: the dtype jax 0.4.28 built for the value. Code written for
+    releases before 0.4.14, whose ``ir_constant`` canonicalised by default, received an
+    ``i32`` for a Python ``int`` there (without x64): if the kernel was written against
+    that, spell the dtype (``np.int32(v)``).
+
+Before::
+
+    operands=[x, mlir.ir_constant(n)]
+
+After::
+
+    operands=[x, mlir.ir_constant(np.asarray(n))]
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from codemods.rule import Rule, Safety
+from codemods.rules._shared import keyword, positional, short
+
+IR_CONSTANT = frozenset(
+    f"{module}.{fn}"
+    for module in ("jax.interpreters.mlir", "jax._src.interpreters.mlir")
+    for fn in ("ir_constant", "ir_constants")
+)
+HELPER = "_ccmigrate_canonical_constant"
+HELPER_CODE = f'''
+def {HELPER}(value):
+    """The constant ir_constant(value, canonicalize_types=True) built (added by ccmigrate)."""
+    import jax
+    import numpy as np
+
+    value = np.asarray(value)
+    return value.astype(jax.dtypes.canonicalize_dtype(value.dtype))
+'''
+RECEIVES = "the same constant operand (a Python int/float/bool becomes a 64-bit NumPy scalar, as jax 0.4.28 made it)"
+
+
+class IrConstant(Rule):
+    __doc__ = __doc__
+    name = "ir-constant"
+    summary = "Give mlir.ir_constant a NumPy value (Python scalars need aval= on current jax); drop canonicalize_types."
+    triggers = (b"ir_constant",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.qualified_name(node.func) not in IR_CONSTANT:
+            return
+        args = positional(node)
+        if len(args) != 1 or keyword(node, "aval") is not None or any(a.star for a in node.args):
+            return
+        value = args[0].value
+        canonicalize = keyword(node, "canonicalize_types")
+        fn = self.ctx.module.code_for_node(node.func)
+        code = short(self.ctx.module.code_for_node(value), limit=50)
+        if canonicalize is None:
+            if self._numpy_value(value):
+                return
+            self.report(
+                value,
+                Safety.SAFE,
+                f"{fn}({code}) needs a NumPy value on current jax (a Python scalar fails with AssertionError "
+                "unless aval= is given); wrapped in np.asarray",
+                self._wrap_edit(),
+                kernel_receives=RECEIVES,
+            )
+            return
+        flag = canonicalize.value
+        if not (isinstance(flag, cst.Name) and flag.value in ("True", "False")):
+            self.report(
+                canonicalize,
+                Safety.MANUAL,
+                f"canonicalize_types={short(self.ctx.module.code_for_node(flag), 30)} was removed from {fn}; "
+                f"pass np.asarray(v) (False) or {HELPER}-style canonicalised values (True) yourself",
+            )
+            return
+        self.report(
+            node,
+            Safety.SAFE,
+            f"canonicalize_types was removed from {fn}; "
+            + ("the value goes through np.asarray, uncanonicalised as before" if flag.value == "False"
+               else f"the value goes through {HELPER}() (jax.dtypes.canonicalize_dtype), as the keyword did"),
+            self._keyword_edit(canonical=flag.value == "True", already_numpy=self._numpy_value(value)),
+            kernel_receives="the same constant operand (same dtype as with canonicalize_types)",
+        )
+
+    def _numpy_value(self, value: cst.BaseExpression) -> bool:
+        if isinstance(value, cst.Call):
+            if isinstance(value.func, cst.Name) and value.func.value == HELPER:
+                return True
+            return (self.ctx.qualified_name(value.func) or "").startswith("numpy.")
+        return False
+
+    def _wrap_edit(self):
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            asarray = self.ctx.name_for("numpy.asarray")
+            return cst.Call(cst.parse_expression(asarray), [cst.Arg(updated)])
+
+        return edit
+
+    def _keyword_edit(self, canonical: bool, already_numpy: bool):
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(updated, cst.Call)
+            kept = [a for a in updated.args if not (a.keyword is not None and a.keyword.value == "canonicalize_types")]
+            first = kept[0]
+            if canonical:
+                wrapper: Optional[str] = self.ctx.add_helper(HELPER, HELPER_CODE)
+            else:
+                wrapper = None if already_numpy else self.ctx.name_for("numpy.asarray")
+            if wrapper is not None:
+                first = first.with_changes(value=cst.Call(cst.parse_expression(wrapper), [cst.Arg(first.value)]))
+            kept[0] = first
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(args=kept)
+
+        return edit

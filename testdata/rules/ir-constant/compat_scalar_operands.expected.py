@@ -1,0 +1,33 @@
+# ccmigrate-args: --select custom-call-api,aval-to-ir-type,ir-constant
+"""Python scalars as extra custom-call operands (the degree and a flag of a spherical-harmonics
+kernel); lowers on jax 0.4.28, where ir_constant still took Python scalars (make test-compat)."""
+import numpy as np
+
+from jax.extend.core import Primitive
+from jax.interpreters import mlir
+import jax
+
+sph_p = Primitive("ccm_sph")
+sph_p.def_abstract_eval(lambda xyz, *, l_max, normalized: xyz)
+
+
+def _sph_lowering(ctx, xyz, *, l_max, normalized):
+    out_type = mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])
+    return jax.ffi.ffi_lowering(
+        "ccm_sph_f32",
+        api_version=2,
+        result_types=[out_type],
+        operand_layouts=[(1, 0), (), (), ()],
+        result_layouts=[(1, 0)],
+    )(ctx.replace(avals_in=[*ctx.avals_in, None, None, None]), xyz, mlir.ir_constant(np.asarray(l_max)), mlir.ir_constant(np.asarray(normalized)), mlir.ir_constant(np.asarray(0.5)))
+
+
+mlir.register_lowering(sph_p, _sph_lowering, platform="cpu")
+
+
+def sph(xyz):
+    return sph_p.bind(xyz, l_max=3, normalized=True)
+
+
+def compat_entry():
+    return sph, (np.ones((4, 3), np.float32),)
