@@ -240,9 +240,13 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
             from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
             if ctx.codemod_context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+                before = module
                 module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
+                module = _keep_after_prelude_code(before, module)
             if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+                before = module
                 module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
+                module = _keep_lines_of_removed_imports(before, module)
     finally:
         if had_context:
             scratch.clear()
@@ -252,6 +256,104 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
         ctx.helpers = saved_helpers
         ctx._pending_imports = saved_pending
     return module
+
+
+def _keep_after_prelude_code(before: cst.Module, after: cst.Module) -> cst.Module:
+    """Move imports LibCST added above code that runs before the module imports jax.
+
+    ``import os; os.environ["JAX_ENABLE_X64"] = "1"; from jax.lib import xla_client``:
+    LibCST puts a new ``import jax`` after ``import os``, so jax would read its
+    configuration before the variable is set. The new imports go just above the first
+    jax/jaxlib import instead.
+    """
+    added = len(after.body) - len(before.body)
+    if added <= 0:
+        return after
+    first_jax = next((i for i, stmt in enumerate(before.body) if _imports_jax(stmt)), None)
+    if first_jax is None:
+        return after
+    # Where LibCST put the block: everything after it is the old statements, unchanged.
+    start = None
+    for k in range(first_jax, -1, -1):
+        if not _same_statement(after.body[k + added], before.body[k]):
+            break
+        start = k
+    if start is None or not any(_is_code(stmt, i) for i, stmt in enumerate(before.body[start:first_jax], start)):
+        return after
+    block = list(after.body[start : start + added])
+    # The statements keep the blank lines they had; the block takes the first jax import's.
+    rest = [*after.body[:start], *before.body[start:]]
+    anchor = rest[first_jax]
+    block[0] = block[0].with_changes(leading_lines=anchor.leading_lines)
+    rest[first_jax] = anchor.with_changes(leading_lines=())
+    return after.with_changes(body=[*rest[:first_jax], *block, *rest[first_jax:]])
+
+
+def _keep_lines_of_removed_imports(before: cst.Module, after: cst.Module) -> cst.Module:
+    """Blank lines and comments above an import LibCST removed go to the next statement."""
+    if len(after.body) >= len(before.body):
+        return after
+    body = list(after.body)
+    j = 0
+    pending: list = []
+    for i, stmt in enumerate(before.body):
+        if j < len(body) and (_same_statement(body[j], stmt) or _both_imports(body[j], stmt)):
+            commented = any(line.comment is not None for line in pending)
+            if pending and not body[j].leading_lines and (commented or not _is_import(body[j])):
+                body[j] = body[j].with_changes(leading_lines=pending)
+            pending = []
+            j += 1
+        elif _is_import(stmt):
+            pending = pending or list(stmt.leading_lines)
+        else:
+            return after  # not a plain removal: leave LibCST's result alone
+    return after.with_changes(body=body)
+
+
+def _is_import(stmt: cst.CSTNode) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)
+
+
+def _both_imports(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """The same import statement with some names taken out."""
+    if not (_is_import(a) and _is_import(b)) or len(a.body) != len(b.body):
+        return False
+    for x, y in zip(a.body, b.body):
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, cst.ImportFrom) and not (x.module and y.module and x.module.deep_equals(y.module) and len(x.relative) == len(y.relative)):
+            return False
+    return True
+
+
+def _same_statement(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b) or not hasattr(a, "leading_lines"):
+        return False
+    return a.with_changes(leading_lines=()).deep_equals(b.with_changes(leading_lines=()))
+
+
+def _imports_jax(stmt: cst.CSTNode) -> bool:
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for small in stmt.body:
+        if isinstance(small, cst.Import) and any(_top(a.name) in ("jax", "jaxlib") for a in small.names):
+            return True
+        if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None and _top(small.module) in ("jax", "jaxlib"):
+            return True
+    return False
+
+
+def _top(node: cst.BaseExpression) -> str:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+def _is_code(stmt: cst.CSTNode, index: int) -> bool:
+    """A statement that runs before the imports below it (not an import or the docstring)."""
+    return not (_is_prelude(stmt, index) or isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.ImportFrom))
 
 
 def _drop_declined_imports(ctx: FileContext, fixable: list[Finding], chosen: list[Finding]) -> None:
