@@ -377,3 +377,19 @@ def test_triton_bridge_typed_and_opaque_paths(use_xla_triton):
     else:
         assert (call["target"], call["api_version"]) == ("triton_kernel_call", 2)
         assert zlib.decompress(call["backend_config"]) == np.asarray((2, 1, 1), dtype=np.int32).tobytes() + b"add_kernel"
+
+
+def test_rule_with_partial_bound_target_pads_avals_for_the_constant():
+    (call,) = lower_both(
+        "custom-call-api",
+        "partial_bound_target",
+        lambda m: functools.partial(m._lowering_rule, "solve_kepler_f32"),
+        [((6,), "float32")] * 2,
+        [((6,), "float32")] * 2,
+    )
+    assert call["target"] == "solve_kepler_f32"
+    assert call["api_version"] == 2
+    assert call["operands"] == 3
+    assert call["operand_layouts"] == [[], [0], [0]]
+    assert call["result_layouts"] == [[0], [0]]
+    assert call["constant_operands"][0] == np.int32(6).tobytes()

@@ -221,11 +221,13 @@ class LoweringRule:
 
 
 def enclosing_lowering_rule(ctx: FileContext, node: cst.CSTNode) -> Optional[LoweringRule]:
-    """The innermost enclosing function whose first parameter is a lowering context.
+    """The innermost enclosing function with a lowering-context parameter.
 
-    A parameter counts when its annotation names ``LoweringRuleContext``, when it has a
-    name public lowering rules use for the context (``ctx``, ``c``...), or when the
-    function reads ``<param>.avals_in`` / ``.avals_out`` / ``.module_context``.
+    The first parameter counts when its annotation names ``LoweringRuleContext``, when it
+    has a name public lowering rules use for the context (``ctx``, ``c``...), or when the
+    function reads ``<param>.avals_in`` / ``.avals_out`` / ``.module_context``. A later
+    parameter counts by annotation or by those reads: rules registered as
+    ``partial(rule, "target")`` take the bound arguments first.
     """
     for ancestor in ancestors(ctx, node):
         if not isinstance(ancestor, cst.FunctionDef):
@@ -233,14 +235,16 @@ def enclosing_lowering_rule(ctx: FileContext, node: cst.CSTNode) -> Optional[Low
         params = _positional_params(ancestor, ctx)
         if not params:
             continue
-        first = params[0]
-        name = first.name.value
-        annotation = first.annotation
-        annotated = annotation is not None and "LoweringRuleContext" in ctx.module.code_for_node(annotation.annotation)
-        if annotated or name in CONTEXT_NAMES or _reads_context_attr(ancestor, name):
-            star = ancestor.params.star_arg
-            vararg = star.name.value if isinstance(star, cst.Param) else None
-            return LoweringRule(ancestor, name, tuple(p.name.value for p in params[1:]), vararg)
+        star = ancestor.params.star_arg
+        vararg = star.name.value if isinstance(star, cst.Param) else None
+        for index, param in enumerate(params):
+            name = param.name.value
+            annotation = param.annotation
+            annotated = annotation is not None and "LoweringRuleContext" in ctx.module.code_for_node(annotation.annotation)
+            # Leading parameters may be bound with functools.partial (``partial(rule,
+            # "target")``): a later parameter is the context only on firm evidence.
+            if annotated or (index == 0 and name in CONTEXT_NAMES) or _reads_context_attr(ancestor, name):
+                return LoweringRule(ancestor, name, tuple(p.name.value for p in params[index + 1 :]), vararg)
     return None
 
 

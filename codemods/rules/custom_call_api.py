@@ -348,8 +348,10 @@ class CustomCallApi(Rule):
         if operands is None:
             return None
         layouts = site.layout("operand_layouts")
-        if layouts is not None and f"{rule.ctx_name}.avals_in" in self.ctx.module.code_for_node(layouts.value):
-            return 0  # one layout per ctx.avals_in entry: nothing for the pairing to drop
+        if layouts is not None:
+            counted = self.layouts_beyond_inputs(layouts.value, rule)
+            if counted is not None:
+                return counted
         value = operands.value
         if isinstance(value, cst.Name) and value.value == rule.vararg:
             return 0
@@ -372,6 +374,36 @@ class CustomCallApi(Rule):
             elif not (isinstance(element.value, cst.Name) and element.value.value in params):
                 extra += 1
         return extra
+
+    def layouts_beyond_inputs(self, layouts: cst.BaseExpression, rule: LoweringRule) -> Optional[int]:
+        """Layouts written for operands other than the inputs, when the list is one layout per
+        ``ctx.avals_in`` entry plus literal ones (``[()] + [... for a in ctx.avals_in]``);
+        ``None`` when the expression is not of that form."""
+        avals_in = f"{rule.ctx_name}.avals_in"
+        terms: list[cst.BaseExpression] = []
+        stack = [layouts]
+        while stack:
+            term = stack.pop()
+            if isinstance(term, cst.BinaryOperation) and isinstance(term.operator, cst.Add):
+                stack += [term.left, term.right]
+            else:
+                terms.append(term)
+        per_input = 0
+        extra = 0
+        for term in terms:
+            code = self.ctx.module.code_for_node(term)
+            if isinstance(term, (cst.ListComp, cst.GeneratorExp)) and self.ctx.module.code_for_node(term.for_in.iter) == avals_in \
+                    and term.for_in.inner_for_in is None:
+                per_input += 1
+            elif isinstance(term, cst.Call) and avals_in in code and isinstance(term.func, cst.Name) and term.func.value in ("list", "tuple") \
+                    and len(term.args) == 1 and isinstance(term.args[0].value, cst.Call) and self.ctx.module.code_for_node(term.args[0].value.func) == "map" \
+                    and len(term.args[0].value.args) == 2 and self.ctx.module.code_for_node(term.args[0].value.args[1].value) == avals_in:
+                per_input += 1
+            elif isinstance(term, (cst.List, cst.Tuple)) and not any(isinstance(e, cst.StarredElement) for e in term.elements) and avals_in not in code:
+                extra += len(term.elements)
+            else:
+                return None
+        return extra if per_input == 1 else None
 
     def results_match(self, node, site: "Site", rule: LoweringRule, usage: str, replaced) -> bool:
         """Whether explicit result layouts cannot outnumber ``ctx.avals_out``."""
