@@ -87,6 +87,7 @@ from codemods.rules._shared import (
     LoweringRule,
     compatibility_guard,
     enclosing_lowering_rule,
+    import_without,
     keyword,
     parent,
     short,
@@ -250,6 +251,7 @@ class CustomCallApi(Rule):
         """Delete ``try``/``if`` blocks that only chose between legacy builder imports,
         once every use of the names they bind has been rewritten (otherwise removing the
         imports would leave ``try: pass / except ImportError: pass`` behind)."""
+        self._drop_unused_imports(original_node)
         if not self.rewritten:
             return
         counter = _NameUses(set(self.rewritten))
@@ -265,6 +267,38 @@ class CustomCallApi(Rule):
                     "compatibility guard choosing between removed custom_call builders; every use is migrated",
                     lambda _node: cst.RemoveFromParent(),
                 )
+
+    def _drop_unused_imports(self, module: cst.Module) -> None:
+        """A module-level import of a removed builder that nothing uses fails at import time
+        for nothing: drop it."""
+        unused: list[tuple[cst.ImportFrom, cst.ImportAlias, str]] = []
+        for stmt in module.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if not isinstance(small, cst.ImportFrom) or small.relative or isinstance(small.names, cst.ImportStar):
+                    continue
+                legacy = LEGACY_MODULES.get(get_full_name_for_node(small.module) or "")
+                if legacy is None or self.ctx.options.target_jax < REMOVED_IN[legacy]:
+                    continue
+                for alias in small.names:
+                    if get_full_name_for_node(alias.name) == "custom_call":
+                        unused.append((small, alias, get_full_name_for_node(alias.asname.name if alias.asname else alias.name) or ""))
+        if not unused:
+            return
+        counter = _NameUses({local for _, _, local in unused})
+        module.visit(counter)
+        for node, alias, local in unused:
+            if counter.uses.get(local):
+                continue
+            legacy = LEGACY_MODULES[get_full_name_for_node(node.module) or ""]
+            self.report(
+                node,
+                Safety.SAFE,
+                f"unused import of {legacy} (removed in jax {version_text(REMOVED_IN[legacy])}) dropped: "
+                "it only made the module fail at import",
+                lambda updated, alias=alias: import_without(updated, lambda a: a.deep_equals(alias)),
+            )
 
     # -- how the call's value is used ---------------------------------------------------
     def usage(self, node: cst.Call, site: "Site") -> tuple[Optional[str], cst.CSTNode, str]:
