@@ -247,6 +247,7 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
                 before = module
                 module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
                 module = _keep_lines_of_removed_imports(before, module)
+        module = _no_blank_top(ctx.module, module)
     finally:
         if had_context:
             scratch.clear()
@@ -289,6 +290,22 @@ def _keep_after_prelude_code(before: cst.Module, after: cst.Module) -> cst.Modul
     return after.with_changes(body=[*rest[:first_jax], *block, *rest[first_jax:]])
 
 
+def _no_blank_top(original: cst.Module, module: cst.Module) -> cst.Module:
+    """When the first statements were removed, the file does not start with a blank line."""
+    if not module.body or module.header or not original.body or original.body[0] is module.body[0]:
+        return module
+    first = module.body[0]
+    lines = list(getattr(first, "leading_lines", ()))
+    if original.header or not lines or lines[0].comment is not None:
+        return module
+    old_lines = getattr(original.body[0], "leading_lines", ())
+    if old_lines and old_lines[0].comment is None:
+        return module  # the file started with a blank line before
+    while lines and lines[0].comment is None:
+        lines.pop(0)
+    return module.with_changes(body=[first.with_changes(leading_lines=lines), *module.body[1:]])
+
+
 def _keep_lines_of_removed_imports(before: cst.Module, after: cst.Module) -> cst.Module:
     """Blank lines and comments above an import LibCST removed go to the next statement."""
     if len(after.body) >= len(before.body):
@@ -301,6 +318,7 @@ def _keep_lines_of_removed_imports(before: cst.Module, after: cst.Module) -> cst
             commented = any(line.comment is not None for line in pending)
             if pending and not body[j].leading_lines and (commented or not _is_import(body[j])):
                 body[j] = body[j].with_changes(leading_lines=pending)
+
             pending = []
             j += 1
         elif _is_import(stmt):

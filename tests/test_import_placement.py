@@ -49,3 +49,10 @@ def test_environment_set_before_jax_still_takes_effect() -> None:
 def test_plain_import_block_keeps_libcsts_placement() -> None:
     out = _rewrite("import os\nfrom jax.lib import xla_client\n\nxla_client.register_custom_call_target('k', object(), platform='cpu')\n")
     assert out.startswith("import os\nimport jax\n")
+
+
+def test_removing_the_first_import_leaves_no_blank_first_line() -> None:
+    source = "import jax.extend as jex\n\nimport math\nimport jax\n\njex.ffi.register_ffi_target('k', object(), platform='cpu')\n"
+    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "jax-extend-ffi"])
+    assert result.error is None and result.updated is not None
+    assert result.updated.decode().startswith("import math\nimport jax\n")
