@@ -318,6 +318,8 @@ def _keep_lines_of_removed_imports(before: cst.Module, after: cst.Module) -> cst
             commented = any(line.comment is not None for line in pending)
             if pending and not body[j].leading_lines and (commented or not _is_import(body[j])):
                 body[j] = body[j].with_changes(leading_lines=pending)
+            elif commented:
+                body[j] = body[j].with_changes(leading_lines=[*pending, *body[j].leading_lines])
 
             pending = []
             j += 1
