@@ -1,0 +1,73 @@
+"""xla-translation-rule beyond what the fixtures compare: what a rewritten stub rule does
+when jax lowers it, and the reasons given for rules left to the user."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from codemods.rule import Safety
+from tests.compat.custom_calls import load_module, lower_entry
+from tests.helpers import TESTDATA, rewrite_source
+
+FOLDER = os.path.join(TESTDATA, "rules", "xla-translation-rule")
+
+
+def _rewrite(name: str, *args: str):
+    path = os.path.join(FOLDER, name)
+    with open(path, "rb") as fh:
+        source = fh.read()
+    return rewrite_source(source, path, ["--select", "xla-translation-rule", *args])
+
+
+def test_stub_rule_raises_its_own_error_when_lowered(tmp_path) -> None:
+    result = _rewrite("stub_raises.py")
+    assert result.error is None and result.updated is not None
+    path = tmp_path / "rewritten_stub_raises.py"
+    path.write_bytes(result.updated + b"\n\ndef compat_entry():\n    return signature_p.bind, (np.ones(3, np.float32),)\n"
+                     b"\n\nimport numpy as np\nsignature_p.def_abstract_eval(lambda paths, **_: paths)\n")
+    module = load_module(str(path))
+    # Called as an MLIR lowering rule (ctx, *operands, **params), it raises what the
+    # translation rule raised, not a TypeError about its parameters.
+    with pytest.raises(NotImplementedError):
+        lower_entry(module, "compat_entry")
+
+
+def _manual_messages(name: str) -> list[str]:
+    result = _rewrite(name)
+    assert result.updated is None and result.error is None
+    return [c.message for c in result.changes if c.safety is Safety.MANUAL]
+
+
+def test_list_of_shapes_inside_the_layouts_is_reported_with_the_typeerror() -> None:
+    messages = _manual_messages("factory_nested_layouts.py")
+    registration = [m for m in messages if m.startswith("translation rule `_grad_translation`")]
+    assert len(registration) == 1
+    assert "`operand_shapes`, a list of XLA shapes" in registration[0] and "TypeError" in registration[0]
+
+
+def test_decorated_and_token_rules_say_why_they_stay() -> None:
+    messages = _manual_messages("manual_decorated_token.py")
+    assert any("`barrier_xla_encode_cpu`" in m and "wrapped by `@translation_rule_cpu`" in m for m in messages)
+    assert any("`barrier_xla_encode_gpu`" in m and "threads an XLA token" in m for m in messages)
+
+
+def test_rule_defined_twice_in_the_factory_is_not_guessed() -> None:
+    source = b"""from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def make(p, fast):
+    if fast:
+        def rule(c, x):
+            return xla_client.ops.CustomCall(c, b"fast", operands=(x,), shape=xla_client.Shape.array_shape(x, (), ()))
+    else:
+        def rule(c, x):
+            return xla_client.ops.CustomCall(c, b"slow", operands=(x,), shape=xla_client.Shape.array_shape(x, (), ()))
+    xla.backend_specific_translations["cpu"][p] = rule
+"""
+    result = rewrite_source(source, "factory_twice.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("`rule` is defined more than once" in c.message for c in result.changes if c.safety is Safety.MANUAL)
