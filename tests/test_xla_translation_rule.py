@@ -71,3 +71,25 @@ def make(p, fast):
     result = rewrite_source(source, "factory_twice.py", ["--select", "xla-translation-rule"])
     assert result.updated is None
     assert any("`rule` is defined more than once" in c.message for c in result.changes if c.safety is Safety.MANUAL)
+
+
+def test_builder_passed_to_a_helper_from_elsewhere_is_named() -> None:
+    source = b"""import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+from mpi_ext.utils import xla_constant_uintptr
+
+
+def encode_cpu(c, x, comm):
+    shape = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(
+        c, b"mpi_allreduce", operands=(xla_constant_uintptr(c, comm), x), shape_with_layout=shape,
+        operand_shapes_with_layout=(xla_client.Shape.array_shape(np.dtype(np.uintp), (), ()), shape))
+
+
+xla.backend_specific_translations["cpu"][p] = encode_cpu
+"""
+    result = rewrite_source(source, "helper_elsewhere.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    reasons = [c.message for c in result.changes if c.safety is Safety.MANUAL and c.message.startswith("translation rule")]
+    assert len(reasons) == 1 and "passes the XlaBuilder to `xla_constant_uintptr(c, comm)`" in reasons[0]

@@ -50,16 +50,31 @@ Replacement (minimum jax 0.5.0)
     so the op carries no layouts, as before. Result types come from ``ctx.avals_out``,
     which the legacy rule's shapes had to match.
 
-    Only this standard shape is rewritten: every custom call is returned directly
-    (``return op`` from a builder rule, ``return [op]`` from a translation rule), the
-    builder is used for nothing but ``CustomCall*``, constants and ``get_shape`` of an
-    operand, every XLA shape is built with ``Shape.array_shape`` / ``tuple_shape`` and
-    used only as a layout (which binding of a name reaches a use is decided statement by
-    statement), and every operand is a parameter of the rule or a constant. Anything
-    else (``GetTupleElement``, ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, helpers
-    defined elsewhere) is reported as manual with what to write instead. Targets below jax 0.4.29 keep their
-    working translation rules; targets below 0.5.0 lack ``jax.ffi`` and get a manual
-    report.
+    A rule may be defined inside a factory function next to its registration (the name
+    registered is looked up where the registration sees it) and read closure variables
+    such as the kernel name or the platform. Each custom call is returned directly
+    (``return op`` from a builder rule, ``return [op]`` from a translation rule) or bound
+    to a name that is only returned (``r = op; return r``, ``op_ = [op]`` in each branch of
+    an ``if``/``elif`` then ``return op_``, ``out = op; return [out]``); the ``[op]`` list
+    becomes the results ``ffi_lowering`` returns. Operands are parameters of the rule,
+    constants, or a tuple bound once in the rule (``operands=base`` or ``(dims, *base)``,
+    passed on as ``*base``). A constant bound to a name (``dims = ops.ConstantLiteral(c,
+    v)``) becomes ``dims = np.asarray(v)``, evaluated where it was, and the operand
+    ``mlir.ir_constant(dims)`` with aval ``ShapedArray(dims.shape, dims.dtype)``. Layouts
+    may come from a list (or list comprehension) of ``Shape.array_shape`` passed whole or
+    spread (``(s, *shapes)``). A rule whose body only raises becomes
+    ``rule(ctx, *operands, **params)`` raising the same, so jax reports that exception.
+
+    Everything else is reported as manual with the reason, among them: a rule wrapped by a
+    decorator (what it does to arguments and results is not visible), a token threaded
+    through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
+    op returns the token itself, not a tuple), the builder passed to a helper (a constant
+    helper imported from another module), ``ops.Call``, ``ctx.platform``,
+    ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
+    only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
+    XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
+    meant are unknown. Targets below jax 0.4.29 keep their working translation rules;
+    targets below 0.5.0 lack ``jax.ffi`` and get a manual report.
 
 What the kernel receives afterwards
     The same buffers, layouts and opaque bytes through the same ABI (api_version 1
@@ -86,6 +101,42 @@ After::
             ctx.replace(avals_in=[core.ShapedArray(np.shape(n), np.asarray(n).dtype), ctx.avals_in[0], ctx.avals_in[1]]),
             mlir.ir_constant(np.asarray(n)), a, b)
     mlir.register_lowering(solve_p, _solve_translation, platform="cpu")
+
+Before (a rule nested in a factory, the custom call chosen in a branch)::
+
+    def make(p, op_name, platform):
+        def rule(ctx, avals_in, avals_out, x, y):
+            base = (x, y)
+            shapes = [xla_client.Shape.array_shape(a.dtype, a.shape, (0,)) for a in avals_in]
+            if platform == "cpu":
+                n = xla_client.ops.ConstantLiteral(ctx.builder, np.uint64(4))
+                op_ = [xla_client.ops.CustomCallWithLayout(
+                    ctx.builder, op_name.encode(), operands=(n, *base),
+                    shape_with_layout=xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,)),
+                    operand_shapes_with_layout=(xla_client.Shape.array_shape(np.dtype(np.uint64), (), ()), *shapes))]
+            else:
+                raise NotImplementedError(platform)
+            return op_
+        xla.register_translation(p, rule, platform=platform)
+
+After::
+
+    def make(p, op_name, platform):
+        def rule(ctx, x, y):
+            base = (x, y)
+            shapes = [(0,) for a in ctx.avals_in]
+            if platform == "cpu":
+                n = np.asarray(np.uint64(4))
+                op_ = jax.ffi.ffi_lowering(
+                    _ccmigrate_target_name(op_name.encode()),
+                    api_version=1,
+                    operand_layouts=((), *shapes),
+                    result_layouts=[(0,)],
+                )(ctx.replace(avals_in=[core.ShapedArray(n.shape, n.dtype), ctx.avals_in[0], ctx.avals_in[1]]), mlir.ir_constant(n), *base)
+            else:
+                raise NotImplementedError(platform)
+            return op_
+        mlir.register_lowering(p, rule, platform=platform)
 """
 
 from __future__ import annotations
@@ -1213,6 +1264,15 @@ class _FunctionScan(cst.CSTVisitor):
             return
         if node.value in self.builder_names and node not in self.allowed:
             parent = self.ctx.parents.get(node)
+            call = self.ctx.parents.get(parent) if isinstance(parent, cst.Arg) else None
+            if isinstance(call, cst.Call) and self.rule._client_attr(call.func, "ops") is None:
+                # A helper that builds ops (a constant, say) from the builder: what it
+                # returns is not visible here, so neither is its MLIR counterpart.
+                text = " ".join(self.ctx.module.code_for_node(call).split())[:60]
+                self.problem = self.problem or (
+                    f"it passes the XlaBuilder to `{text}`, whose XLA ops cannot be converted from here: "
+                    "give the custom call the helper's value as `mlir.ir_constant(np.asarray(value))` instead")
+                return
             text = self.ctx.module.code_for_node(self.ctx.parents.get(parent) if isinstance(parent, cst.Attribute) else parent)
             self.problem = self.problem or f"it uses the XlaBuilder beyond CustomCall (`{' '.join(text.split())[:60]}`)"
         elif node.value in self.avals:
