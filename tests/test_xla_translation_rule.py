@@ -93,3 +93,42 @@ xla.backend_specific_translations["cpu"][p] = encode_cpu
     assert result.updated is None
     reasons = [c.message for c in result.changes if c.safety is Safety.MANUAL and c.message.startswith("translation rule")]
     assert len(reasons) == 1 and "passes the XlaBuilder to `xla_constant_uintptr(c, comm)`" in reasons[0]
+
+
+def test_registration_with_arguments_mlir_lacks_stays_manual() -> None:
+    source = b"""import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def rule(ctx, avals_in, avals_out, x):
+    shape = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return [xla_client.ops.CustomCallWithLayout(ctx.builder, b"k", operands=(x,), shape_with_layout=shape,
+                                                operand_shapes_with_layout=(shape,))]
+
+
+xla.register_translation(p, rule, initial_style=True)
+"""
+    result = rewrite_source(source, "initial_style.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("unusual arguments" in c.message for c in result.changes if c.safety is Safety.MANUAL)
+
+
+def test_parameter_rebound_on_one_path_stays_manual() -> None:
+    source = b"""import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def rule(c, x, *, layout=None):
+    if layout is None:
+        layout = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(x,), shape_with_layout=layout,
+                                               operand_shapes_with_layout=(layout,))
+
+
+xla.backend_specific_translations["cpu"][p] = rule
+"""
+    result = rewrite_source(source, "rebound.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("reassigns its parameter `layout`" in c.message for c in result.changes if c.safety is Safety.MANUAL)

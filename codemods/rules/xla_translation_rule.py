@@ -428,7 +428,9 @@ class XlaTranslationRule(Rule):
                 continue
             args = positional(call)
             platform = keyword_value(call, "platform")
-            if len(args) != 2 or any(a.star for a in call.args):
+            # mlir.register_lowering takes platform= but not initial_style= and the like.
+            others = [a for a in call.args if a.keyword is not None and a.keyword.value != "platform"]
+            if len(args) != 2 or others or any(a.star for a in call.args):
                 self.report(call, Safety.MANUAL, f"xla.register_translation with unusual arguments: {GUIDANCE}")
                 continue
             found.append(Registration(call, "ctx", args[0].value, args[1].value, platform))
@@ -578,6 +580,19 @@ class XlaTranslationRule(Rule):
         scan = _FunctionScan(self, function, form, first, avals, operand_params)
         function.body.visit(scan)
         scan.finish()
+        # A parameter rebound on some paths only would make its converted uses (an XLA
+        # shape turned into a layout, say) wrong on the others.
+        every_param = [p.name.value for p in list(params.posonly_params) + list(params.params) + list(params.kwonly_params)]
+        every_param += [p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+        operands_and_builder = set(operand_params) | {star, first}
+        reassigned = sorted(
+            p for p in every_param
+            if (p in operands_and_builder and (p in scan.bindings or p in scan.rebound))
+            or any(kind != "other" for _, kind, _ in scan.bindings.get(p, []))
+        )
+        if reassigned:
+            plan.problem = f"it reassigns its parameter `{reassigned[0]}`"
+            return plan
         if scan.problem:
             plan.problem = scan.problem
             return plan
@@ -586,10 +601,6 @@ class XlaTranslationRule(Rule):
             return plan
         if not scan.custom_calls:
             plan.problem = "it builds no xla_client.ops custom call"
-            return plan
-        reassigned = sorted(p for p in operand_params + [star, first] if p and (p in scan.bindings or p in scan.rebound))
-        if reassigned:
-            plan.problem = f"it reassigns its parameter `{reassigned[0]}`"
             return plan
         plan.consumed = set(scan.custom_calls)
         plan.heads = {head_name(node) for node in scan.allowed if isinstance(node, cst.Attribute)} - {None}
