@@ -132,3 +132,44 @@ xla.backend_specific_translations["cpu"][p] = rule
     result = rewrite_source(source, "rebound.py", ["--select", "xla-translation-rule"])
     assert result.updated is None
     assert any("reassigns its parameter `layout`" in c.message for c in result.changes if c.safety is Safety.MANUAL)
+
+
+HELPER_MODULE = b"""import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def {name}(c, x):
+    return xla_client.ops.Constant(c, np.int32(x))
+
+
+def rule(c, x, *, n):
+    shape = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=({name}(c, n), x), shape_with_layout=shape,
+                                               operand_shapes_with_layout=(xla_client.Shape.array_shape(np.dtype(np.int32), (), ()), shape))
+
+
+xla.backend_specific_translations["cpu"][p] = rule
+{extra}"""
+
+
+@pytest.mark.parametrize("name, extra", [
+    ("constant_s32", ""),  # public: other modules may import it
+    ("_constant_s32", "other = _constant_s32\n"),  # still referenced outside the rule
+])
+def test_constant_helper_inlined_but_kept_when_it_may_be_used_elsewhere(name, extra) -> None:
+    source = HELPER_MODULE.replace(b"{name}", name.encode()).replace(b"{extra}", extra.encode())
+    result = rewrite_source(source, "helper_kept.py", ["--select", "xla-translation-rule"])
+    assert result.error is None and result.updated is not None
+    updated = result.updated.decode()
+    assert "mlir.ir_constant(np.asarray(np.int32(n)))" in updated
+    assert f"def {name}(c, x):" in updated
+    assert any(c.safety is Safety.MANUAL and "xla_client.ops.Constant" in c.message for c in result.changes)
+
+
+def test_constant_helper_with_an_argument_that_would_be_evaluated_twice_is_not_inlined() -> None:
+    source = HELPER_MODULE.replace(b"{name}", b"_constant_s32").replace(b"{extra}", b"").replace(
+        b"_constant_s32(c, n)", b"_constant_s32(c, next_id())")
+    result = rewrite_source(source, "helper_call_argument.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("passes the XlaBuilder to `_constant_s32(c, next_id())`" in c.message for c in result.changes)

@@ -142,6 +142,7 @@ After::
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Optional
 
 import libcst as cst
@@ -222,6 +223,8 @@ class Plan:
     consumed: set = dataclasses.field(default_factory=set)
     #: Local names (``xla_client``, ``xops``) through which the rule reached xla_client.
     heads: set = dataclasses.field(default_factory=set)
+    #: Constant helpers whose calls the rewrite inlined: helper -> those calls.
+    helpers: dict = dataclasses.field(default_factory=dict)
 
 
 class _Collector(cst.CSTVisitor):
@@ -297,6 +300,7 @@ class XlaTranslationRule(Rule):
         }
         registrations = self._registrations(collector)
         custom_calls = [c for c in collector.calls if self._client_attr(c.func, "ops") in CUSTOM_CALLS]
+        self._removed_helpers: set = set()
         if not registrations and not custom_calls:
             self._report_stray(collector, [], {})
             return
@@ -352,8 +356,40 @@ class XlaTranslationRule(Rule):
             owner = self._owner(call, plans)
             reason = plans[owner].problem if owner in plans and plans[owner].problem else "it is not in a translation rule registered in this module"
             self.report(call, Safety.MANUAL, f"xla_client.ops custom call (removed in jax 0.6.0) not rewritten ({reason}): {GUIDANCE}")
+        self._removed_helpers = self._drop_constant_helpers(plans)
         self._report_stray(collector, custom_calls, plans)
         self._drop_aliases(collector, consumed_calls)
+
+    def _drop_constant_helpers(self, plans: dict) -> set:
+        """Remove a private constant helper once every call of it was inlined: left behind,
+        it would keep the module importing xla_client, which fails at import time."""
+        inlined: dict = {}
+        unsafe: set = set()
+        for plan in plans.values():
+            if plan.problem:
+                continue
+            for helper, calls in plan.helpers.items():
+                inlined.setdefault(helper, set()).update(calls)
+                if plan.unsafe:
+                    unsafe.add(helper)
+        removed = set()
+        exported = re.findall(r"__all__", self.ctx.module.code)
+        for helper, calls in inlined.items():
+            name = helper.name.value
+            if not name.startswith("_") or (exported and re.search(rf"[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code)):
+                continue
+            scope = self.ctx.scopes.get(helper)
+            if scope is None:
+                continue
+            references = [access.node for assignment in scope.assignments[name] for access in assignment.references]
+            if len(scope.assignments[name]) != 1 or not references:
+                continue
+            if all(any(self._inside_any(ref, {call}) or ref is call.func for call in calls) for ref in references):
+                removed.add(helper)
+                self.report(helper, Safety.UNSAFE if helper in unsafe else Safety.SAFE,
+                            f"private helper `{name}` built XlaBuilder constants; every call of it was inlined: removed",
+                            lambda _n: cst.RemoveFromParent())
+        return removed
 
     def _report_stray(self, collector: _Collector, custom_calls: list, plans: dict) -> None:
         """``xla_client.Shape``/``ops`` calls outside any rule this rule rewrote or reported."""
@@ -366,7 +402,7 @@ class XlaTranslationRule(Rule):
             if group is None or self._client_attr(call.func, "ops") in CUSTOM_CALLS:
                 continue
             owner = self._owner(call, plans)
-            if owner in rewritten or self._inside_any(call, reported_calls):
+            if owner in rewritten or owner in self._removed_helpers or self._inside_any(call, reported_calls):
                 continue
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
@@ -616,6 +652,12 @@ class XlaTranslationRule(Rule):
                                    self._constant_edit(bound=True)))
             else:
                 plan.edits.append((const, "ops.ConstantLiteral(c, v) / ops.Constant(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
+        for call, (helper, text) in scan.helper_constants.items():
+            constant = self._mlir("ir_constant")
+            asarray = f"{self._numpy()}.asarray"
+            plan.edits.append((call, f"`{helper.name.value}(c, x)`, which returns an XlaBuilder constant -> mlir.ir_constant of its value",
+                               lambda _n, c=constant, a=asarray, t=text: cst.parse_expression(f"{c}({a}({t}))")))
+            plan.helpers.setdefault(helper, set()).add(call)
         for use in scan.constant_uses:
             constant = self._mlir("ir_constant")
             plan.edits.append((use, f"constant operand `{use.value}` -> mlir.ir_constant({use.value})",
@@ -766,6 +808,45 @@ class XlaTranslationRule(Rule):
             plan.edits.append((container, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
         return None
 
+    def constant_helper(self, call: cst.Call, site_ok) -> Optional[tuple[cst.FunctionDef, str]]:
+        """``(helper, value code)`` for ``helper(c, arg)`` where the helper, defined in this
+        module, only returns ``ops.Constant(c, expr)``: the value is ``expr`` with ``arg``
+        in place of its parameter, evaluated where the call was."""
+        if not isinstance(call.func, cst.Name) or len(call.args) != 2 or any(a.keyword or a.star for a in call.args):
+            return None
+        function, _ = self._rule_function(call.func, call, self.collector)
+        if function is None or function.decorators or not isinstance(function.body, cst.IndentedBlock):
+            return None
+        params = function.params
+        if (params.posonly_params or params.kwonly_params or not isinstance(params.star_arg, cst.MaybeSentinel)
+                or params.star_kwarg is not None or len(params.params) != 2 or any(p.default for p in params.params)):
+            return None
+        builder, value = (p.name.value for p in params.params)
+        body = [stmt for stmt in function.body.body if not (
+            isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
+        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+            return None
+        ret = body[0].body[0]
+        if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call):
+            return None
+        made = ret.value
+        if self._client_attr(made.func, "ops") not in CONSTANTS or len(made.args) != 2 or any(a.keyword or a.star for a in made.args):
+            return None
+        if not (isinstance(made.args[0].value, cst.Name) and made.args[0].value.value == builder):
+            return None
+        expr = made.args[1].value
+        used = _names_used(expr)
+        if builder in used or _has_own_scope(expr):
+            return None
+        # The argument is written where each use of the parameter was: only plain values
+        # may be repeated without evaluating anything twice.
+        argument = call.args[1].value
+        if not _plain_value(argument) or not site_ok(used - {value}):
+            return None
+        replaced = expr.visit(_Substitute(value, argument))
+        return function, self.ctx.module.code_for_node(replaced)
+
     def _operand_avals(self, scan: "_FunctionScan", expr: cst.BaseExpression, operand_params: list, star, ctx_name: str,
                        at: cst.CSTNode, depth: int = 0) -> list[tuple[str, Optional[int]]]:
         """One ``(aval code, parameter index or None)`` per operand, in order."""
@@ -792,6 +873,9 @@ class XlaTranslationRule(Rule):
                 found.append((f"{ctx_name}.avals_in[{index}]", index))
             elif isinstance(value, cst.Name) and value.value in scan.constant_vars:
                 found.append((f"{self._shaped_array()}({value.value}.shape, {value.value}.dtype)", None))
+            elif value in scan.helper_constants:
+                text = scan.helper_constants[value][1]
+                found.append((f"{self._shaped_array()}({self._numpy()}.shape({text}), {self._numpy()}.asarray({text}).dtype)", None))
             else:
                 constant = scan.constant_value(value)
                 if constant is None:
@@ -887,7 +971,7 @@ class XlaTranslationRule(Rule):
     def _inside_consumed(self, node: cst.CSTNode) -> bool:
         current = node
         while current is not None:
-            if current in self._consumed_all:
+            if current in self._consumed_all or current in self._removed_helpers:
                 return True
             current = self.ctx.parents.get(current)
         return False
@@ -953,6 +1037,9 @@ class _FunctionScan(cst.CSTVisitor):
         #: Constants bound to a name: the Name uses, which become ``mlir.ir_constant(name)``.
         self.constant_uses: list[cst.Name] = []
         self.result_calls: dict[str, list[tuple[cst.Call, Optional[cst.CSTNode]]]] = {}
+        #: ``helper(c, x)`` operands whose helper only returns ``ops.Constant(c, expr)``:
+        #: call -> (helper, value code).
+        self.helper_constants: dict[cst.Call, tuple[cst.FunctionDef, str]] = {}
         self.get_shapes: list[tuple[cst.Call, int]] = []
         self.shape_methods: list[cst.Call] = []
         self.default_layouts: list[cst.CSTNode] = []
@@ -1123,6 +1210,8 @@ class _FunctionScan(cst.CSTVisitor):
                 "result buffers")
         elif ops is not None or shape is not None:
             self.problem = self.problem or f"it uses xla_client.{'ops' if ops else 'Shape'}.{ops or shape}"
+        elif isinstance(node.func, cst.Name) and self._helper_constant(node):
+            pass
         elif self._get_shape_index(node) is not None:
             self.allowed.add(node.func.value)
             if self._in_layout_position(node):
@@ -1150,6 +1239,25 @@ class _FunctionScan(cst.CSTVisitor):
                 return True
             current = self.ctx.parents.get(current)
         return False
+
+    def _helper_constant(self, call: cst.Call) -> bool:
+        args = call.args
+        if not args or not isinstance(args[0].value, cst.Name) or args[0].value.value not in self.builder_names:
+            return False
+        local = set(self.bindings) | self.rebound | set(self.operand_params) | {self.first} | set(self.avals)
+        found = self.rule.constant_helper(call, lambda names: not (names & local))
+        if found is None:
+            return False
+        element = self.ctx.parents.get(call)
+        seq = self.ctx.parents.get(element)
+        if not isinstance(element, cst.Element) or isinstance(element, cst.StarredElement) or not isinstance(seq, (cst.Tuple, cst.List)):
+            return False
+        arg = self._custom_call_arg(seq)
+        if arg is None or arg[1] != "operands":
+            return False
+        self.allowed.add(args[0].value)
+        self.helper_constants[call] = found
+        return True
 
     def _custom_call_arg(self, node: cst.CSTNode) -> Optional[tuple[cst.Call, str]]:
         """``(call, parameter)`` when ``node`` is an argument of a custom call."""
@@ -1321,6 +1429,62 @@ class _FunctionScan(cst.CSTVisitor):
                     self.problem = self.problem or f"the builder shape `{node.value}` is used beyond dimensions()/element_type()"
             elif kind == "ambiguous" and any(k in ("array", "tuple", "aval") for _, k in self.bindings[node.value]):
                 self.problem = self.problem or f"`{node.value}` is bound to an XLA shape on some paths only"
+
+
+class _Substitute(cst.CSTTransformer):
+    """``expr`` with each ``name`` replaced by ``value``."""
+
+    def __init__(self, name: str, value: cst.BaseExpression) -> None:
+        super().__init__()
+        self.name = name
+        self.value = value
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self.value if original_node.value == self.name else updated_node
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+        # ``np.int32``: the attribute name is no variable.
+        return updated_node.with_changes(attr=original_node.attr)
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        return updated_node.with_changes(keyword=original_node.keyword)
+
+
+def _plain_value(node: cst.BaseExpression) -> bool:
+    """A name, an attribute of one, or a literal number: safe to write more than once."""
+    if isinstance(node, (cst.Name, cst.Integer, cst.Float)):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _plain_value(node.value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return isinstance(node.expression, (cst.Integer, cst.Float))
+    return False
+
+
+def _has_own_scope(node: cst.CSTNode) -> bool:
+    found = []
+
+    class _Scopes(cst.CSTVisitor):
+        def visit_Lambda(self, n: cst.Lambda) -> None:
+            found.append(n)
+
+        def visit_ListComp(self, n: cst.ListComp) -> None:
+            found.append(n)
+
+        def visit_GeneratorExp(self, n: cst.GeneratorExp) -> None:
+            found.append(n)
+
+        def visit_SetComp(self, n: cst.SetComp) -> None:
+            found.append(n)
+
+        def visit_DictComp(self, n: cst.DictComp) -> None:
+            found.append(n)
+
+        def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
+            found.append(n)
+
+    node.visit(_Scopes())
+    return bool(found)
 
 
 class _NotConvertible(Exception):
