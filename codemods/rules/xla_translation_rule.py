@@ -62,14 +62,18 @@ Replacement (minimum jax 0.5.0)
     v)``) becomes ``dims = np.asarray(v)``, evaluated where it was, and the operand
     ``mlir.ir_constant(dims)`` with aval ``ShapedArray(dims.shape, dims.dtype)``. Layouts
     may come from a list (or list comprehension) of ``Shape.array_shape`` passed whole or
-    spread (``(s, *shapes)``). A rule whose body only raises becomes
+    spread (``(s, *shapes)``). An operand ``helper(c, x)`` where ``helper``, defined in
+    this module, only returns ``ops.Constant(c, expr)`` becomes
+    ``mlir.ir_constant(np.asarray(expr))`` with ``x`` written in (only for a plain ``x``:
+    a name, an attribute or a number, so nothing is evaluated twice); a private helper
+    left without calls is removed, since it would keep the module importing xla_client. A rule whose body only raises becomes
     ``rule(ctx, *operands, **params)`` raising the same, so jax reports that exception.
 
     Everything else is reported as manual with the reason, among them: a rule wrapped by a
     decorator (what it does to arguments and results is not visible), a token threaded
     through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
-    op returns the token itself, not a tuple), the builder passed to a helper (a constant
-    helper imported from another module), ``ops.Call``, ``ctx.platform``,
+    op returns the token itself, not a tuple), the builder passed to any other helper (a
+    constant helper imported from another module), ``ops.Call``, ``ctx.platform``,
     ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
     only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
     XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
