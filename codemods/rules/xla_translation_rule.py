@@ -1162,6 +1162,8 @@ class _FunctionScan(cst.CSTVisitor):
         if isinstance(node, cst.Name):
             kind = self.reaching(node.value, at)
             return {"array": "array_shape", "tuple": "tuple_shape", "aval": "array_shape"}.get(kind or "")
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and self.reaching(node.value.value, at) == "shapes":
+            return "array_shape"
         if isinstance(node, cst.Call):
             kind = self.rule._client_attr(node.func, "Shape")
             if kind in ("array_shape", "tuple_shape"):
@@ -1292,6 +1294,9 @@ class _FunctionScan(cst.CSTVisitor):
 
     def _whole_layout_list(self, node: cst.Name) -> bool:
         parent = self.ctx.parents.get(node)
+        if isinstance(parent, cst.Subscript) and parent.value is node:
+            # ``shapes[0]``: one shape of the list, a layout after the rewrite like the rest.
+            return self._in_layout_position(parent)
         if isinstance(parent, cst.StarredElement):
             seq = self.ctx.parents.get(parent)
             found = self._custom_call_arg(seq) if isinstance(seq, (cst.Tuple, cst.List)) else None
