@@ -43,6 +43,9 @@ Replacement (minimum jax 0.5.0)
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
     ======================================  ==============================================
 
+    ``c`` is the builder of a builder rule, or ``ctx.builder`` (or a name bound to it) in
+    a translation rule.
+
     A translation registration for a primitive that the module also gives an MLIR lowering
     (same platform, or all platforms) is dropped: jax always preferred the MLIR rule.
 
@@ -1065,7 +1068,7 @@ class _FunctionScan(cst.CSTVisitor):
         self._prepare(function)
 
     def _prepare(self, function: cst.FunctionDef) -> None:
-        function.body.visit(_BoundNames(self))
+        # Builder aliases first: ``c.get_shape(x)`` bindings are recognised through them.
         for index, stmt in enumerate(self.body):
             if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
                 continue
@@ -1079,6 +1082,7 @@ class _FunctionScan(cst.CSTVisitor):
                 self.builder_aliases.append(stmt)
                 self.allowed.add(small.targets[0].target)
                 self.allowed.add(value)
+        function.body.visit(_BoundNames(self))
         for name, kinds in self.bindings.items():
             if name not in self.rebound and {kind for _, kind, _ in kinds} == {"constant"}:
                 self.constant_vars[name] = self.values[name]
@@ -1124,8 +1128,9 @@ class _FunctionScan(cst.CSTVisitor):
     def _get_shape_index(self, call: cst.Call) -> Optional[int]:
         """``c.get_shape(x)`` for operand ``x``: its index among the operands."""
         func = call.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and isinstance(func.value, cst.Name)
-                and func.value.value in self.builder_names and self.form == "builder"):
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and (
+                (isinstance(func.value, cst.Name) and func.value.value in self.builder_names)
+                or self._is_ctx_builder(func.value))):
             return None
         args = positional(call)
         if len(args) == 1 and len(call.args) == 1 and isinstance(args[0].value, cst.Name) and args[0].value.value in self.operand_params:
