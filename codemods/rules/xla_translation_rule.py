@@ -63,7 +63,7 @@ Replacement (minimum jax 0.5.0)
     constants, or a tuple bound once in the rule (``operands=base`` or ``(dims, *base)``,
     passed on as ``*base``). A constant bound to a name (``dims = ops.ConstantLiteral(c,
     v)``) becomes ``dims = np.asarray(v)``, evaluated where it was, and the operand
-    ``mlir.ir_constant(dims)`` with aval ``ShapedArray(dims.shape, dims.dtype)``. Layouts
+    ``mlir.ir_constant(np.asarray(dims))`` with aval ``ShapedArray(dims.shape, dims.dtype)``. Layouts
     may come from a list (or list comprehension) of ``Shape.array_shape`` passed whole or
     spread (``(s, *shapes)``). An operand ``helper(c, x)`` where ``helper``, defined in
     this module, only returns ``ops.Constant(c, expr)`` becomes
@@ -139,7 +139,7 @@ After::
                     api_version=1,
                     operand_layouts=((), *shapes),
                     result_layouts=[(0,)],
-                )(ctx.replace(avals_in=[core.ShapedArray(n.shape, n.dtype), ctx.avals_in[0], ctx.avals_in[1]]), mlir.ir_constant(n), *base)
+                )(ctx.replace(avals_in=[core.ShapedArray(n.shape, n.dtype), ctx.avals_in[0], ctx.avals_in[1]]), mlir.ir_constant(np.asarray(n)), *base)
             else:
                 raise NotImplementedError(platform)
             return op_
@@ -667,8 +667,12 @@ class XlaTranslationRule(Rule):
             plan.helpers.setdefault(helper, set()).add(call)
         for use in scan.constant_uses:
             constant = self._mlir("ir_constant")
-            plan.edits.append((use, f"constant operand `{use.value}` -> mlir.ir_constant({use.value})",
-                               lambda updated, c=constant: cst.Call(cst.parse_expression(c), [cst.Arg(updated)])))
+            asarray = f"{self._numpy()}.asarray"
+            # np.asarray again (the name holds an array already) so that the call reads as
+            # a NumPy value wherever it is seen, as ir_constant requires.
+            plan.edits.append((use, f"constant operand `{use.value}` -> mlir.ir_constant(np.asarray({use.value}))",
+                               lambda updated, c=constant, a=asarray: cst.Call(cst.parse_expression(c), [
+                                   cst.Arg(cst.Call(cst.parse_expression(a), [cst.Arg(updated)]))])))
         for seq in scan.unwraps:
             plan.edits.append((seq, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
         for shape_call, kind in scan.shape_calls:

@@ -43,7 +43,7 @@ def make_matmul(op_name, platform, descriptor=False):
                 api_version=1,
                 operand_layouts=(shape_dims, *operand_shapes),
                 result_layouts=[out_shape],
-            )(ctx.replace(avals_in=[ShapedArray(dims.shape, dims.dtype), ctx.avals_in[0], ctx.avals_in[1]]), mlir.ir_constant(dims), *operands_base)
+            )(ctx.replace(avals_in=[ShapedArray(dims.shape, dims.dtype), ctx.avals_in[0], ctx.avals_in[1]]), mlir.ir_constant(np.asarray(dims)), *operands_base)
         elif platform in ("cpu", "gpu"):
             opaque = struct.pack("II", num_rows, num_cols)
             op_ = jax.ffi.ffi_lowering(

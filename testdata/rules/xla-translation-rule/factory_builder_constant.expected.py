@@ -22,7 +22,7 @@ def make_gather(name):
             operand_layouts=(
             (0,), shape),
             result_layouts=[shape],
-        )(ctx.replace(avals_in=[ShapedArray(sizes.shape, sizes.dtype), ctx.avals_in[0]]), mlir.ir_constant(sizes), x)
+        )(ctx.replace(avals_in=[ShapedArray(sizes.shape, sizes.dtype), ctx.avals_in[0]]), mlir.ir_constant(np.asarray(sizes)), x)
     prim = Primitive(name)
     prim.def_abstract_eval(lambda x: ShapedArray(x.shape, x.dtype))
     mlir.register_lowering(prim, _gather_translation, platform="cpu")
