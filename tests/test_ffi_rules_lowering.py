@@ -15,7 +15,7 @@ CASES = cases()
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_rewrite_lowers_to_declared_custom_call(case, tmp_path) -> None:
-    path = tmp_path / ("rewritten_" + case.id.replace("/", "_").replace("-", "_") + ".py")
+    path = tmp_path / ("rewritten_" + case.id.replace("/", "_").replace("-", "_").replace(":", "_") + ".py")
     path.write_bytes(rewritten_source(case))
     module = load_module(str(path))
     description = {

@@ -37,11 +37,12 @@ def test_module_alias_assignment_is_reported() -> None:
 
 
 def test_builder_calls_outside_the_custom_call_are_reported() -> None:
-    path = os.path.join(TESTDATA, "rules", "xla-translation-rule", "factory_builder_constant.py")
+    path = os.path.join(TESTDATA, "rules", "xla-translation-rule", "factory_nested_layouts.py")
     with open(path, "rb") as f:
         source = f.read()
     result = rewrite_source(source, path, ["--select", "xla-translation-rule"])
     assert result.updated is None and result.error is None
     manual_lines = {c.line for c in result.changes if c.safety is Safety.MANUAL}
-    # The import, the constant, the shape, the custom call and the registration.
-    assert manual_lines == {3, 9, 10, 11, 14}
+    # The import, the shapes (one in a list comprehension), the constant, both custom
+    # calls and the registration inside the factory.
+    assert manual_lines == {8, 15, 17, 19, 20, 21, 29, 40}

@@ -43,6 +43,9 @@ Replacement (minimum jax 0.5.0)
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
     ======================================  ==============================================
 
+    ``c`` is the builder of a builder rule, or ``ctx.builder`` (or a name bound to it) in
+    a translation rule.
+
     A translation registration for a primitive that the module also gives an MLIR lowering
     (same platform, or all platforms) is dropped: jax always preferred the MLIR rule.
 
@@ -50,16 +53,35 @@ Replacement (minimum jax 0.5.0)
     so the op carries no layouts, as before. Result types come from ``ctx.avals_out``,
     which the legacy rule's shapes had to match.
 
-    Only this standard shape is rewritten: every custom call is returned directly
-    (``return op`` from a builder rule, ``return [op]`` from a translation rule), the
-    builder is used for nothing but ``CustomCall*``, constants and ``get_shape`` of an
-    operand, every XLA shape is built with ``Shape.array_shape`` / ``tuple_shape`` and
-    used only as a layout (which binding of a name reaches a use is decided statement by
-    statement), and every operand is a parameter of the rule or a constant. Anything
-    else (``GetTupleElement``, ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, helpers
-    defined elsewhere) is reported as manual with what to write instead. Targets below jax 0.4.29 keep their
-    working translation rules; targets below 0.5.0 lack ``jax.ffi`` and get a manual
-    report.
+    A rule may be defined inside a factory function next to its registration (the name
+    registered is looked up where the registration sees it) and read closure variables
+    such as the kernel name or the platform. Each custom call is returned directly
+    (``return op`` from a builder rule, ``return [op]`` from a translation rule) or bound
+    to a name that is only returned (``r = op; return r``, ``op_ = [op]`` in each branch of
+    an ``if``/``elif`` then ``return op_``, ``out = op; return [out]``); the ``[op]`` list
+    becomes the results ``ffi_lowering`` returns. Operands are parameters of the rule,
+    constants, or a tuple bound once in the rule (``operands=base`` or ``(dims, *base)``,
+    passed on as ``*base``). A constant bound to a name (``dims = ops.ConstantLiteral(c,
+    v)``) becomes ``dims = np.asarray(v)``, evaluated where it was, and the operand
+    ``mlir.ir_constant(np.asarray(dims))`` with aval ``ShapedArray(dims.shape, dims.dtype)``. Layouts
+    may come from a list (or list comprehension) of ``Shape.array_shape`` passed whole or
+    spread (``(s, *shapes)``). An operand ``helper(c, x)`` where ``helper``, defined in
+    this module, only returns ``ops.Constant(c, expr)`` becomes
+    ``mlir.ir_constant(np.asarray(expr))`` with ``x`` written in (only for a plain ``x``:
+    a name, an attribute or a number, so nothing is evaluated twice); a private helper
+    left without calls is removed, since it would keep the module importing xla_client. A rule whose body only raises becomes
+    ``rule(ctx, *operands, **params)`` raising the same, so jax reports that exception.
+
+    Everything else is reported as manual with the reason, among them: a rule wrapped by a
+    decorator (what it does to arguments and results is not visible), a token threaded
+    through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
+    op returns the token itself, not a tuple), the builder passed to any other helper (a
+    constant helper imported from another module), ``ops.Call``, ``ctx.platform``,
+    ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
+    only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
+    XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
+    meant are unknown. Targets below jax 0.4.29 keep their working translation rules;
+    targets below 0.5.0 lack ``jax.ffi`` and get a manual report.
 
 What the kernel receives afterwards
     The same buffers, layouts and opaque bytes through the same ABI (api_version 1
@@ -86,11 +108,48 @@ After::
             ctx.replace(avals_in=[core.ShapedArray(np.shape(n), np.asarray(n).dtype), ctx.avals_in[0], ctx.avals_in[1]]),
             mlir.ir_constant(np.asarray(n)), a, b)
     mlir.register_lowering(solve_p, _solve_translation, platform="cpu")
+
+Before (a rule nested in a factory, the custom call chosen in a branch)::
+
+    def make(p, op_name, platform):
+        def rule(ctx, avals_in, avals_out, x, y):
+            base = (x, y)
+            shapes = [xla_client.Shape.array_shape(a.dtype, a.shape, (0,)) for a in avals_in]
+            if platform == "cpu":
+                n = xla_client.ops.ConstantLiteral(ctx.builder, np.uint64(4))
+                op_ = [xla_client.ops.CustomCallWithLayout(
+                    ctx.builder, op_name.encode(), operands=(n, *base),
+                    shape_with_layout=xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,)),
+                    operand_shapes_with_layout=(xla_client.Shape.array_shape(np.dtype(np.uint64), (), ()), *shapes))]
+            else:
+                raise NotImplementedError(platform)
+            return op_
+        xla.register_translation(p, rule, platform=platform)
+
+After::
+
+    def make(p, op_name, platform):
+        def rule(ctx, x, y):
+            base = (x, y)
+            shapes = [(0,) for a in ctx.avals_in]
+            if platform == "cpu":
+                n = np.asarray(np.uint64(4))
+                op_ = jax.ffi.ffi_lowering(
+                    _ccmigrate_target_name(op_name.encode()),
+                    api_version=1,
+                    operand_layouts=((), *shapes),
+                    result_layouts=[(0,)],
+                )(ctx.replace(avals_in=[core.ShapedArray(n.shape, n.dtype), ctx.avals_in[0], ctx.avals_in[1]]), mlir.ir_constant(np.asarray(n)), *base)
+            else:
+                raise NotImplementedError(platform)
+            return op_
+        mlir.register_lowering(p, rule, platform=platform)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Optional
 
 import libcst as cst
@@ -171,14 +230,17 @@ class Plan:
     consumed: set = dataclasses.field(default_factory=set)
     #: Local names (``xla_client``, ``xops``) through which the rule reached xla_client.
     heads: set = dataclasses.field(default_factory=set)
+    #: Constant helpers whose calls the rewrite inlined: helper -> those calls.
+    helpers: dict = dataclasses.field(default_factory=dict)
 
 
 class _Collector(cst.CSTVisitor):
     def __init__(self) -> None:
         self.calls: list[cst.Call] = []
         self.assigns: list[cst.Assign] = []
-        self.functions: dict[str, list[cst.FunctionDef]] = {}
-        self.depth = 0
+        #: name -> [(function, the function or class it is defined in, None for the module)]
+        self.functions: dict[str, list[tuple[cst.FunctionDef, Optional[cst.CSTNode]]]] = {}
+        self.enclosing: list[cst.CSTNode] = []
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
@@ -187,12 +249,17 @@ class _Collector(cst.CSTVisitor):
         self.assigns.append(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if self.depth == 0:
-            self.functions.setdefault(node.name.value, []).append(node)
-        self.depth += 1
+        self.functions.setdefault(node.name.value, []).append((node, self.enclosing[-1] if self.enclosing else None))
+        self.enclosing.append(node)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.depth -= 1
+        self.enclosing.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.enclosing.append(node)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.enclosing.pop()
 
 
 class XlaTranslationRule(Rule):
@@ -218,6 +285,12 @@ class XlaTranslationRule(Rule):
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.collector.leave_FunctionDef(original_node)
 
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.collector.visit_ClassDef(node)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.collector.leave_ClassDef(original_node)
+
     def leave_Module(self, original_node: cst.Module) -> None:
         target = self.ctx.options.target_jax
         if target < REMOVED:
@@ -234,6 +307,7 @@ class XlaTranslationRule(Rule):
         }
         registrations = self._registrations(collector)
         custom_calls = [c for c in collector.calls if self._client_attr(c.func, "ops") in CUSTOM_CALLS]
+        self._removed_helpers: set = set()
         if not registrations and not custom_calls:
             self._report_stray(collector, [], {})
             return
@@ -247,9 +321,9 @@ class XlaTranslationRule(Rule):
                 self.report(reg.node, Safety.MANUAL, "translation rules were removed in jax 0.4.29 and the target jax lacks jax.ffi (0.5.0): "
                             "write an MLIR lowering rule with mlir.custom_call and register it with mlir.register_lowering")
                 continue
-            function = self._rule_function(reg.rule, collector)
+            function, unknown = self._rule_function(reg.rule, reg.node, collector)
             if function is None:
-                self.report(reg.node, Safety.MANUAL, f"translation rules were removed in jax 0.4.29; the registered rule is not a function defined in this module: {GUIDANCE}")
+                self.report(reg.node, Safety.MANUAL, f"translation rules were removed in jax 0.4.29; {unknown}, so it cannot be rewritten here: {GUIDANCE}")
                 continue
             reg.function = function
             plan = plans.get(function)
@@ -286,11 +360,43 @@ class XlaTranslationRule(Rule):
                 continue
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
-            owner = self._owner(call)
+            owner = self._owner(call, plans)
             reason = plans[owner].problem if owner in plans and plans[owner].problem else "it is not in a translation rule registered in this module"
             self.report(call, Safety.MANUAL, f"xla_client.ops custom call (removed in jax 0.6.0) not rewritten ({reason}): {GUIDANCE}")
+        self._removed_helpers = self._drop_constant_helpers(plans)
         self._report_stray(collector, custom_calls, plans)
         self._drop_aliases(collector, consumed_calls)
+
+    def _drop_constant_helpers(self, plans: dict) -> set:
+        """Remove a private constant helper once every call of it was inlined: left behind,
+        it would keep the module importing xla_client, which fails at import time."""
+        inlined: dict = {}
+        unsafe: set = set()
+        for plan in plans.values():
+            if plan.problem:
+                continue
+            for helper, calls in plan.helpers.items():
+                inlined.setdefault(helper, set()).update(calls)
+                if plan.unsafe:
+                    unsafe.add(helper)
+        removed = set()
+        exported = re.findall(r"__all__", self.ctx.module.code)
+        for helper, calls in inlined.items():
+            name = helper.name.value
+            if not name.startswith("_") or (exported and re.search(rf"[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code)):
+                continue
+            scope = self.ctx.scopes.get(helper)
+            if scope is None:
+                continue
+            references = [access.node for assignment in scope.assignments[name] for access in assignment.references]
+            if len(scope.assignments[name]) != 1 or not references:
+                continue
+            if all(any(self._inside_any(ref, {call}) or ref is call.func for call in calls) for ref in references):
+                removed.add(helper)
+                self.report(helper, Safety.UNSAFE if helper in unsafe else Safety.SAFE,
+                            f"private helper `{name}` built XlaBuilder constants; every call of it was inlined: removed",
+                            lambda _n: cst.RemoveFromParent())
+        return removed
 
     def _report_stray(self, collector: _Collector, custom_calls: list, plans: dict) -> None:
         """``xla_client.Shape``/``ops`` calls outside any rule this rule rewrote or reported."""
@@ -302,8 +408,8 @@ class XlaTranslationRule(Rule):
             group = "Shape" if self._client_attr(call.func, "Shape") else "ops" if self._client_attr(call.func, "ops") else None
             if group is None or self._client_attr(call.func, "ops") in CUSTOM_CALLS:
                 continue
-            owner = self._owner(call)
-            if owner in rewritten or self._inside_any(call, reported_calls):
+            owner = self._owner(call, plans)
+            if owner in rewritten or owner in self._removed_helpers or self._inside_any(call, reported_calls):
                 continue
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
@@ -365,7 +471,9 @@ class XlaTranslationRule(Rule):
                 continue
             args = positional(call)
             platform = keyword_value(call, "platform")
-            if len(args) != 2 or any(a.star for a in call.args):
+            # mlir.register_lowering takes platform= but not initial_style= and the like.
+            others = [a for a in call.args if a.keyword is not None and a.keyword.value != "platform"]
+            if len(args) != 2 or others or any(a.star for a in call.args):
                 self.report(call, Safety.MANUAL, f"xla.register_translation with unusual arguments: {GUIDANCE}")
                 continue
             found.append(Registration(call, "ctx", args[0].value, args[1].value, platform))
@@ -384,24 +492,52 @@ class XlaTranslationRule(Rule):
                     found.append(Registration(assign, "builder", key, assign.value, platform))
         return found
 
-    def _rule_function(self, rule: cst.BaseExpression, collector: _Collector) -> Optional[cst.FunctionDef]:
+    def _rule_function(self, rule: cst.BaseExpression, site: cst.CSTNode, collector: _Collector):
+        """The function registered at ``site``, or ``(None, why it is not known)``."""
+        code = " ".join(self.ctx.module.code_for_node(rule).split())[:60]
         if isinstance(rule, cst.Call):
             qual = self.ctx.qualified_name(rule.func)
             if qual != "functools.partial" or not rule.args or rule.args[0].keyword is not None:
-                return None
+                return None, f"the registered rule `{code}` is built by a call, not defined with `def`"
             if any(a.keyword is None for a in rule.args[1:]):
-                return None  # positional partial arguments shift the operands
+                # positional partial arguments shift the operands
+                return None, f"the registered rule `{code}` binds positional arguments with functools.partial"
             rule = rule.args[0].value
         if not isinstance(rule, cst.Name):
-            return None
+            return None, f"the registered rule `{code}` is not a function name"
         defs = collector.functions.get(rule.value, [])
-        return defs[0] if len(defs) == 1 else None
+        # The binding the registration sees: a function defined beside it (a rule nested
+        # in a factory with the registration), else in an enclosing function or the module.
+        for scope in self._scopes_around(site) + [None]:
+            here = [function for function, where in defs if where is scope]
+            if len(here) == 1:
+                return here[0], None
+            if here:
+                return None, f"`{rule.value}` is defined more than once where it is registered"
+        return None, f"`{rule.value}` is not defined with `def` in this module (imported or assigned)"
 
-    def _owner(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+    def _scopes_around(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        """The functions enclosing ``node``, innermost first (a class body ends the search:
+        its names are not visible from the methods)."""
+        found = []
+        current = self.ctx.parents.get(node)
+        while current is not None:
+            if isinstance(current, cst.FunctionDef):
+                found.append(current)
+            elif isinstance(current, cst.ClassDef):
+                return found + [current] if not found else found
+            current = self.ctx.parents.get(current)
+        return found
+
+    def _owner(self, node: cst.CSTNode, plans: dict) -> Optional[cst.FunctionDef]:
+        """The registered rule around ``node`` (a rule may sit inside a factory function),
+        else the outermost function."""
         current = self.ctx.parents.get(node)
         owner = None
         while current is not None:
             if isinstance(current, cst.FunctionDef):
+                if current in plans:
+                    return current
                 owner = current
             current = self.ctx.parents.get(current)
         return owner
@@ -477,8 +613,29 @@ class XlaTranslationRule(Rule):
         star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
         avals = (positional_params[1].name.value, positional_params[2].name.value) if form == "ctx" else ()
         plan.ctx_name = "ctx" if form == "builder" else first
+        if function.decorators:
+            decorator = " ".join(self.ctx.module.code_for_node(function.decorators[0].decorator).split())[:60]
+            plan.problem = (f"it is wrapped by `@{decorator}`, whose effect on the rule's arguments and result "
+                            "cannot be checked from here")
+            return plan
+        if _raises_only(function):
+            return self._plan_stub(plan, function, form)
         scan = _FunctionScan(self, function, form, first, avals, operand_params)
         function.body.visit(scan)
+        scan.finish()
+        # A parameter rebound on some paths only would make its converted uses (an XLA
+        # shape turned into a layout, say) wrong on the others.
+        every_param = [p.name.value for p in list(params.posonly_params) + list(params.params) + list(params.kwonly_params)]
+        every_param += [p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+        operands_and_builder = set(operand_params) | {star, first}
+        reassigned = sorted(
+            p for p in every_param
+            if (p in operands_and_builder and (p in scan.bindings or p in scan.rebound))
+            or any(kind != "other" for _, kind, _ in scan.bindings.get(p, []))
+        )
+        if reassigned:
+            plan.problem = f"it reassigns its parameter `{reassigned[0]}`"
+            return plan
         if scan.problem:
             plan.problem = scan.problem
             return plan
@@ -496,7 +653,28 @@ class XlaTranslationRule(Rule):
                 plan.problem = problem
                 return plan
         for const in scan.constants:
-            plan.edits.append((const, "ops.ConstantLiteral(c, v) / ops.Constant(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
+            assign = self.ctx.parents.get(const)
+            if isinstance(assign, cst.Assign) and assign.value is const:
+                plan.edits.append((const, "a constant bound to a name -> its numpy value (the operand is made where the custom call uses it)",
+                                   self._constant_edit(bound=True)))
+            else:
+                plan.edits.append((const, "ops.ConstantLiteral(c, v) / ops.Constant(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
+        for call, (helper, text) in scan.helper_constants.items():
+            constant = self._mlir("ir_constant")
+            asarray = f"{self._numpy()}.asarray"
+            plan.edits.append((call, f"`{helper.name.value}(c, x)`, which returns an XlaBuilder constant -> mlir.ir_constant of its value",
+                               lambda _n, c=constant, a=asarray, t=text: cst.parse_expression(f"{c}({a}({t}))")))
+            plan.helpers.setdefault(helper, set()).add(call)
+        for use in scan.constant_uses:
+            constant = self._mlir("ir_constant")
+            asarray = f"{self._numpy()}.asarray"
+            # np.asarray again (the name holds an array already) so that the call reads as
+            # a NumPy value wherever it is seen, as ir_constant requires.
+            plan.edits.append((use, f"constant operand `{use.value}` -> mlir.ir_constant(np.asarray({use.value}))",
+                               lambda updated, c=constant, a=asarray: cst.Call(cst.parse_expression(c), [
+                                   cst.Arg(cst.Call(cst.parse_expression(a), [cst.Arg(updated)]))])))
+        for seq in scan.unwraps:
+            plan.edits.append((seq, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
         for shape_call, kind in scan.shape_calls:
             plan.edits.append((shape_call, f"Shape.{kind} used as a layout -> its minor_to_major layout", _shape_edit(kind)))
         for call, index in scan.get_shapes:
@@ -523,48 +701,37 @@ class XlaTranslationRule(Rule):
         values: dict[str, cst.BaseExpression] = {}
         if any(a.star for a in call.args):
             return "a custom call takes *args/**kwargs"
-        for index, arg in enumerate(positional(call)[1:]):
+        builder_by_keyword = any(a.keyword is not None and a.keyword.value == "builder" for a in call.args)
+        skip_positional = 0 if builder_by_keyword else 1
+        for index, arg in enumerate(positional(call)[skip_positional:]):
             if index >= len(names):
                 return "a custom call has too many positional arguments"
             values[names[index]] = arg.value
         for arg in call.args:
-            if arg.keyword is not None:
+            if arg.keyword is not None and arg.keyword.value != "builder":
                 values[arg.keyword.value] = arg.value
         unknown = set(values) - set(names)
         if unknown:
             return f"a custom call has unknown arguments {sorted(unknown)}"
         if "call_target_name" not in values or "operands" not in values:
             return "a custom call lacks its target name or operands"
-        if plan.form == "ctx" and not isinstance(container, (cst.List, cst.Tuple)):
+        if plan.form == "ctx" and call not in scan.wrapped:
             return "the translation rule does not return `[op]`"
-        if plan.form == "builder" and container is not None:
+        if plan.form == "builder" and call in scan.wrapped:
             return "the builder rule does not return the op itself"
         # Operands and the avals they need.
         operands_expr = values["operands"]
         ctx_name = plan.ctx_name
         if isinstance(operands_expr, cst.Name) and operands_expr.value == star and not operand_params:
             aval_codes, aligned = None, True
-        elif isinstance(operands_expr, (cst.Tuple, cst.List)):
-            aval_codes = []
-            aligned = True
-            for position, element in enumerate(operands_expr.elements):
-                if isinstance(element, cst.StarredElement):
-                    return "the operands contain a starred expression"
-                value = element.value
-                if isinstance(value, cst.Name) and value.value in operand_params:
-                    index = operand_params.index(value.value)
-                    aligned = aligned and index == position
-                    aval_codes.append(f"{ctx_name}.avals_in[{index}]")
-                else:
-                    constant = scan.constant_value(value)
-                    if constant is None:
-                        return f"operand `{self.ctx.module.code_for_node(value)}` is neither a parameter of the rule nor a ConstantLiteral"
-                    aligned = False
-                    code = self.ctx.module.code_for_node(constant)
-                    aval_codes.append(f"{self._shaped_array()}({self._numpy()}.shape({code}), {self._numpy()}.asarray({code}).dtype)")
-            aligned = aligned and len(aval_codes) == len(operand_params) and star is None
         else:
-            return "the operands are not a literal tuple or list"
+            try:
+                avals = self._operand_avals(scan, operands_expr, operand_params, star, ctx_name, call)
+            except _NotConvertible as exc:
+                return str(exc)
+            aval_codes = [code for code, _ in avals]
+            indices = [index for _, index in avals]
+            aligned = (indices == list(range(len(operand_params))) and star is None) or indices == [-1]
         # Layouts.
         layouts: dict[str, bool] = {}
         if kind == "CustomCallWithLayout":
@@ -598,10 +765,10 @@ class XlaTranslationRule(Rule):
             assert isinstance(updated, cst.Call)
             new = {}
             pos = [a for a in updated.args if a.keyword is None]
-            for index, arg in enumerate(pos[1:]):
+            for index, arg in enumerate(pos[skip_positional:]):
                 new[names[index]] = arg.value
             for arg in updated.args:
-                if arg.keyword is not None:
+                if arg.keyword is not None and arg.keyword.value != "builder":
                     new[arg.keyword.value] = arg.value
             target = new["call_target_name"]
             if decoded_literal is not None:
@@ -639,24 +806,130 @@ class XlaTranslationRule(Rule):
             else:
                 operands = new["operands"]
                 call_args = [cst.Arg(cst.parse_expression(ctx_code))]
-                for element in operands.elements:
+                # A tuple bound to a name is passed as *name: evaluated once, as before.
+                spread = [cst.StarredElement(operands)] if isinstance(operands, cst.Name) else operands.elements
+                for element in spread:
                     call_args[-1] = call_args[-1].with_changes(comma=_COMMA)
-                    call_args.append(cst.Arg(element.value))
+                    starred = isinstance(element, cst.StarredElement)
+                    call_args.append(cst.Arg(element.value, star="*" if starred else ""))
             return cst.Call(lowering, call_args)
 
         plan.edits.append((call, f"xla_client.ops.{kind} (removed in jax 0.6.0) -> jax.ffi.ffi_lowering(api_version={number}) in an MLIR lowering rule", edit))
-        if plan.form == "ctx":
+        if plan.form == "ctx" and container is not None:
             plan.edits.append((container, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
         return None
 
+    def constant_helper(self, call: cst.Call, site_ok) -> Optional[tuple[cst.FunctionDef, str]]:
+        """``(helper, value code)`` for ``helper(c, arg)`` where the helper, defined in this
+        module, only returns ``ops.Constant(c, expr)``: the value is ``expr`` with ``arg``
+        in place of its parameter, evaluated where the call was."""
+        if not isinstance(call.func, cst.Name) or len(call.args) != 2 or any(a.keyword or a.star for a in call.args):
+            return None
+        function, _ = self._rule_function(call.func, call, self.collector)
+        if function is None or function.decorators or not isinstance(function.body, cst.IndentedBlock):
+            return None
+        params = function.params
+        if (params.posonly_params or params.kwonly_params or not isinstance(params.star_arg, cst.MaybeSentinel)
+                or params.star_kwarg is not None or len(params.params) != 2 or any(p.default for p in params.params)):
+            return None
+        builder, value = (p.name.value for p in params.params)
+        body = [stmt for stmt in function.body.body if not (
+            isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
+        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+            return None
+        ret = body[0].body[0]
+        if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call):
+            return None
+        made = ret.value
+        if self._client_attr(made.func, "ops") not in CONSTANTS or len(made.args) != 2 or any(a.keyword or a.star for a in made.args):
+            return None
+        if not (isinstance(made.args[0].value, cst.Name) and made.args[0].value.value == builder):
+            return None
+        expr = made.args[1].value
+        used = _names_used(expr)
+        if builder in used or _has_own_scope(expr):
+            return None
+        # The argument is written where each use of the parameter was: only plain values
+        # may be repeated without evaluating anything twice.
+        argument = call.args[1].value
+        if not _plain_value(argument) or not site_ok(used - {value}):
+            return None
+        replaced = expr.visit(_Substitute(value, argument))
+        return function, self.ctx.module.code_for_node(replaced)
+
+    def _operand_avals(self, scan: "_FunctionScan", expr: cst.BaseExpression, operand_params: list, star, ctx_name: str,
+                       at: cst.CSTNode, depth: int = 0) -> list[tuple[str, Optional[int]]]:
+        """One ``(aval code, parameter index or None)`` per operand, in order."""
+        code = " ".join(self.ctx.module.code_for_node(expr).split())[:60]
+        if isinstance(expr, cst.Name) and depth < 3:
+            if expr.value == star:
+                if operand_params:
+                    raise _NotConvertible(f"the operands mix named parameters with `*{star}`")
+                return [(f"*{ctx_name}.avals_in", -1)]
+            values = scan.values.get(expr.value, [])
+            if len(values) == 1 and expr.value not in scan.rebound and isinstance(values[0], (cst.Tuple, cst.List)):
+                return self._operand_avals(scan, values[0], operand_params, star, ctx_name, at, depth + 1)
+            raise _NotConvertible(f"the operands `{code}` are not a tuple or list written in the rule")
+        if not isinstance(expr, (cst.Tuple, cst.List)):
+            raise _NotConvertible(f"the operands `{code}` are not a tuple or list written in the rule")
+        found: list[tuple[str, Optional[int]]] = []
+        for element in expr.elements:
+            value = element.value
+            if isinstance(element, cst.StarredElement):
+                found += self._operand_avals(scan, value, operand_params, star, ctx_name, at, depth + 1)
+                continue
+            if isinstance(value, cst.Name) and value.value in operand_params:
+                index = operand_params.index(value.value)
+                found.append((f"{ctx_name}.avals_in[{index}]", index))
+            elif isinstance(value, cst.Name) and value.value in scan.constant_vars:
+                found.append((f"{self._shaped_array()}({value.value}.shape, {value.value}.dtype)", None))
+            elif value in scan.helper_constants:
+                text = scan.helper_constants[value][1]
+                found.append((f"{self._shaped_array()}({self._numpy()}.shape({text}), {self._numpy()}.asarray({text}).dtype)", None))
+            else:
+                constant = scan.constant_value(value)
+                if constant is None:
+                    raise _NotConvertible(
+                        f"operand `{' '.join(self.ctx.module.code_for_node(value).split())[:60]}` is neither a parameter of the rule nor an ops.Constant/ConstantLiteral")
+                text = self.ctx.module.code_for_node(constant)
+                found.append((f"{self._shaped_array()}({self._numpy()}.shape({text}), {self._numpy()}.asarray({text}).dtype)", None))
+        return found
+
+    def _plan_stub(self, plan: Plan, function: cst.FunctionDef, form: str) -> Plan:
+        """A rule whose body only raises: the lowering rule raises the same."""
+        params = function.params
+        names = {p.name.value for p in list(params.posonly_params) + list(params.params) + list(params.kwonly_params)}
+        for extra in (params.star_arg, params.star_kwarg):
+            if isinstance(extra, cst.Param):
+                names.add(extra.name.value)
+        used = _names_used(function.body)
+        if used & (names | {"operands", "params"}):
+            plan.problem = "its body raises with a parameter of the translation rule"
+            return plan
+        first = (list(params.posonly_params) + list(params.params))[0].name.value
+        ctx_name = first if form == "ctx" and first not in used else "ctx"
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            # An MLIR lowering rule is called as rule(ctx, *operands, **params): accept
+            # every call so that the body's exception is what the caller sees.
+            return updated.with_changes(params=cst.parse_expression(f"lambda {ctx_name}, *operands, **params: 0").params,
+                                        whitespace_before_params=cst.SimpleWhitespace(""))
+
+        plan.edits.append((function, "translation rule that only raises -> MLIR lowering rule (ctx, *operands, **params) raising the same", edit))
+        return plan
+
     # -- edits -------------------------------------------------------------------
-    def _constant_edit(self):
-        constant = self._mlir("ir_constant")
-        asarray = f"{self._numpy()}.asarray"
+    def _constant_edit(self, bound: bool = False):
+        constant = None if bound else self._mlir("ir_constant")
+        numpy = self._numpy()
+        asarray = f"{numpy}.asarray"
 
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             value = [a for a in updated.args if a.keyword is None][1].value
-            return cst.Call(cst.parse_expression(constant), [cst.Arg(cst.Call(cst.parse_expression(asarray), [cst.Arg(value)]))])
+            already = isinstance(value, cst.Call) and get_full_name_for_node(value.func) in (f"{numpy}.asarray", f"{numpy}.array")
+            array = value if already else cst.Call(cst.parse_expression(asarray), [cst.Arg(value)])
+            return array if bound else cst.Call(cst.parse_expression(constant), [cst.Arg(array)])
 
         return edit
 
@@ -709,7 +982,7 @@ class XlaTranslationRule(Rule):
     def _inside_consumed(self, node: cst.CSTNode) -> bool:
         current = node
         while current is not None:
-            if current in self._consumed_all:
+            if current in self._consumed_all or current in self._removed_helpers:
                 return True
             current = self.ctx.parents.get(current)
         return False
@@ -758,10 +1031,26 @@ class _FunctionScan(cst.CSTVisitor):
         super().__init__()
         self.operand_params = operand_params
         self.body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
-        #: name -> [(top-level statement index, kind)], kind: array, tuple, aval, other.
-        self.bindings: dict[str, list[tuple[int, str]]] = {}
-        #: Names also bound somewhere other than a plain top-level ``name = value``.
+        #: name -> [(top-level statement index, kind, at top level)] for each ``name = value``
+        #: in the body; kind: array, tuple, aval, constant, shapes, result, other.
+        self.bindings: dict[str, list[tuple[int, str, bool]]] = {}
+        #: name -> the values of its ``name = value`` bindings.
+        self.values: dict[str, list[cst.BaseExpression]] = {}
+        #: Names also bound other than by ``name = value`` (loops, augmented or tuple targets).
         self.rebound: set[str] = set()
+        #: Custom calls whose results an MLIR lowering rule returns as its list of results:
+        #: ``[op]`` of a translation rule, or ``r = op`` returned as ``[r]``.
+        self.wrapped: set[cst.Call] = set()
+        #: ``[r]`` in ``return [r]`` (r bound to a custom call): becomes ``r``.
+        self.unwraps: list[cst.CSTNode] = []
+        #: Uses of names bound to custom-call results: name -> [Name]
+        self.result_uses: dict[str, list[cst.Name]] = {}
+        #: Constants bound to a name: the Name uses, which become ``mlir.ir_constant(name)``.
+        self.constant_uses: list[cst.Name] = []
+        self.result_calls: dict[str, list[tuple[cst.Call, Optional[cst.CSTNode]]]] = {}
+        #: ``helper(c, x)`` operands whose helper only returns ``ops.Constant(c, expr)``:
+        #: call -> (helper, value code).
+        self.helper_constants: dict[cst.Call, tuple[cst.FunctionDef, str]] = {}
         self.get_shapes: list[tuple[cst.Call, int]] = []
         self.shape_methods: list[cst.Call] = []
         self.default_layouts: list[cst.CSTNode] = []
@@ -783,9 +1072,8 @@ class _FunctionScan(cst.CSTVisitor):
         self._prepare(function)
 
     def _prepare(self, function: cst.FunctionDef) -> None:
-        body = self.body
-        function.body.visit(_BoundNames(self))
-        for index, stmt in enumerate(body):
+        # Builder aliases first: ``c.get_shape(x)`` bindings are recognised through them.
+        for index, stmt in enumerate(self.body):
             if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
                 continue
             small = stmt.body[0]
@@ -793,14 +1081,25 @@ class _FunctionScan(cst.CSTVisitor):
                 continue
             name = small.targets[0].target.value
             value = small.value
-            self.bindings.setdefault(name, []).append((index, self._kind_of(value)))
             if self.form == "ctx" and isinstance(value, cst.Attribute) and value.attr.value == "builder" and isinstance(value.value, cst.Name) and value.value.value == self.first:
                 self.builder_names.add(name)
                 self.builder_aliases.append(stmt)
                 self.allowed.add(small.targets[0].target)
                 self.allowed.add(value)
-            elif isinstance(value, cst.Call) and self.rule._client_attr(value.func, "ops") in CONSTANTS:
-                self.constant_vars[name] = value
+        function.body.visit(_BoundNames(self))
+        for name, kinds in self.bindings.items():
+            if name not in self.rebound and {kind for _, kind, _ in kinds} == {"constant"}:
+                self.constant_vars[name] = self.values[name]
+
+    def bind(self, node: cst.Assign) -> None:
+        name = node.targets[0].target.value
+        index = self._top_index(node)
+        top = any(
+            isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and stmt.body[0] is node
+            for stmt in self.body
+        )
+        self.bindings.setdefault(name, []).append((index, self._kind_of(node.value), top))
+        self.values.setdefault(name, []).append(node.value)
 
     def _kind_of(self, value: cst.BaseExpression) -> str:
         if isinstance(value, cst.Call):
@@ -811,13 +1110,31 @@ class _FunctionScan(cst.CSTVisitor):
                 return "tuple"
             if self._get_shape_index(value) is not None:
                 return "aval"
+            ops = self.rule._client_attr(value.func, "ops")
+            if ops in CONSTANTS:
+                return "constant"
+            if ops in CUSTOM_CALLS:
+                return "result"
+        if isinstance(value, (cst.List, cst.Tuple)):
+            elements = [e.value for e in value.elements]
+            if len(elements) == 1 and isinstance(elements[0], cst.Call) and self.rule._client_attr(elements[0].func, "ops") in CUSTOM_CALLS:
+                return "result"
+            if elements and not any(isinstance(e, cst.StarredElement) for e in value.elements) and all(
+                isinstance(e, cst.Call) and self.rule._client_attr(e.func, "Shape") == "array_shape" for e in elements
+            ):
+                return "shapes"
+        if isinstance(value, (cst.ListComp, cst.GeneratorExp)) and isinstance(value.elt, cst.Call) and (
+            self.rule._client_attr(value.elt.func, "Shape") == "array_shape"
+        ):
+            return "shapes"
         return "other"
 
     def _get_shape_index(self, call: cst.Call) -> Optional[int]:
         """``c.get_shape(x)`` for operand ``x``: its index among the operands."""
         func = call.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and isinstance(func.value, cst.Name)
-                and func.value.value in self.builder_names and self.form == "builder"):
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and (
+                (isinstance(func.value, cst.Name) and func.value.value in self.builder_names)
+                or self._is_ctx_builder(func.value))):
             return None
         args = positional(call)
         if len(args) == 1 and len(call.args) == 1 and isinstance(args[0].value, cst.Name) and args[0].value.value in self.operand_params:
@@ -838,21 +1155,24 @@ class _FunctionScan(cst.CSTVisitor):
         bindings = self.bindings.get(name)
         if not bindings:
             return None
-        kinds = {kind for _, kind in bindings}
+        kinds = {kind for _, kind, _ in bindings}
         if name in self.rebound:
             kinds.add("other")
         if len(kinds) == 1:
             return kinds.pop()
-        if name in self.rebound:
+        # Statement order decides only between bindings that always run.
+        if name in self.rebound or not all(top for _, _, top in bindings):
             return "ambiguous"
         use = self._top_index(node)
-        before = [kind for index, kind in bindings if index < use]
+        before = [kind for index, kind, _ in bindings if index < use]
         return before[-1] if before else "ambiguous"
 
     def shape_kind(self, node: cst.BaseExpression, at: cst.CSTNode) -> Optional[str]:
         if isinstance(node, cst.Name):
             kind = self.reaching(node.value, at)
             return {"array": "array_shape", "tuple": "tuple_shape", "aval": "array_shape"}.get(kind or "")
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and self.reaching(node.value.value, at) == "shapes":
+            return "array_shape"
         if isinstance(node, cst.Call):
             kind = self.rule._client_attr(node.func, "Shape")
             if kind in ("array_shape", "tuple_shape"):
@@ -862,8 +1182,7 @@ class _FunctionScan(cst.CSTVisitor):
         return None
 
     def constant_value(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
-        if isinstance(node, cst.Name) and node.value in self.constant_vars:
-            node = self.constant_vars[node.value]
+        """The value ``v`` of an inline ``ops.ConstantLiteral(c, v)`` operand."""
         if isinstance(node, cst.Call) and self.rule._client_attr(node.func, "ops") in CONSTANTS:
             args = [a for a in node.args if a.keyword is None]
             if len(args) == 2:
@@ -895,8 +1214,19 @@ class _FunctionScan(cst.CSTVisitor):
                 self.problem = self.problem or "an unusual Shape.tuple_shape"
             self.shape_calls.append((node, shape))
             self.allowed.add(node.func)
+        elif shape == "token_shape":
+            # XlaBuilder returned the token inside a tuple that the rule unpacked with
+            # GetTupleElement; an MLIR custom call returns the token itself, so the op
+            # (and what a legacy kernel sees as its result buffer) is not the same.
+            self.problem = self.problem or (
+                "its custom call threads an XLA token (Shape.token_shape): an MLIR lowering rule passes and "
+                "returns the token itself, without the tuple that GetTupleElement unpacked, so the op is not "
+                "the same; write it with jax.ffi.ffi_lowering(..., has_side_effect=True) and check the kernel's "
+                "result buffers")
         elif ops is not None or shape is not None:
             self.problem = self.problem or f"it uses xla_client.{'ops' if ops else 'Shape'}.{ops or shape}"
+        elif isinstance(node.func, cst.Name) and self._helper_constant(node):
+            pass
         elif self._get_shape_index(node) is not None:
             self.allowed.add(node.func.value)
             if self._in_layout_position(node):
@@ -925,10 +1255,69 @@ class _FunctionScan(cst.CSTVisitor):
             current = self.ctx.parents.get(current)
         return False
 
+    def _helper_constant(self, call: cst.Call) -> bool:
+        args = call.args
+        if not args or not isinstance(args[0].value, cst.Name) or args[0].value.value not in self.builder_names:
+            return False
+        local = set(self.bindings) | self.rebound | set(self.operand_params) | {self.first} | set(self.avals)
+        found = self.rule.constant_helper(call, lambda names: not (names & local))
+        if found is None:
+            return False
+        element = self.ctx.parents.get(call)
+        seq = self.ctx.parents.get(element)
+        if not isinstance(element, cst.Element) or isinstance(element, cst.StarredElement) or not isinstance(seq, (cst.Tuple, cst.List)):
+            return False
+        arg = self._custom_call_arg(seq)
+        if arg is None or arg[1] != "operands":
+            return False
+        self.allowed.add(args[0].value)
+        self.helper_constants[call] = found
+        return True
+
+    def _custom_call_arg(self, node: cst.CSTNode) -> Optional[tuple[cst.Call, str]]:
+        """``(call, parameter)`` when ``node`` is an argument of a custom call."""
+        arg = self.ctx.parents.get(node)
+        call = self.ctx.parents.get(arg)
+        if not isinstance(arg, cst.Arg) or not isinstance(call, cst.Call):
+            return None
+        kind = self.rule._client_attr(call.func, "ops")
+        if kind not in CUSTOM_CALLS:
+            return None
+        if arg.keyword is not None:
+            return call, arg.keyword.value
+        index = [a for a in call.args if a.keyword is None].index(arg) - 1
+        names = CUSTOM_CALL_PARAMS[kind]
+        return (call, names[index]) if 0 <= index < len(names) else None
+
+    def _operand_element(self, node: cst.Name) -> bool:
+        """``x`` in ``operands=(..., x, ...)`` or in a name bound to such a tuple."""
+        element = self.ctx.parents.get(node)
+        seq = self.ctx.parents.get(element)
+        if not isinstance(element, cst.Element) or isinstance(element, cst.StarredElement) or not isinstance(seq, (cst.Tuple, cst.List)):
+            return False
+        found = self._custom_call_arg(seq)
+        if found is not None:
+            return found[1] == "operands"
+        assign = self.ctx.parents.get(seq)
+        return isinstance(assign, cst.Assign) and assign.value is seq
+
+    def _whole_layout_list(self, node: cst.Name) -> bool:
+        parent = self.ctx.parents.get(node)
+        if isinstance(parent, cst.Subscript) and parent.value is node:
+            # ``shapes[0]``: one shape of the list, a layout after the rewrite like the rest.
+            return self._in_layout_position(parent)
+        if isinstance(parent, cst.StarredElement):
+            seq = self.ctx.parents.get(parent)
+            found = self._custom_call_arg(seq) if isinstance(seq, (cst.Tuple, cst.List)) else None
+        else:
+            found = self._custom_call_arg(node)
+        return found is not None and found[1] == "operand_shapes_with_layout"
+
     def _allow_builder_arg(self, call: cst.Call) -> None:
         args = [a for a in call.args if a.keyword is None]
-        if args:
-            first = args[0].value
+        by_keyword = [a for a in call.args if a.keyword is not None and a.keyword.value == "builder"]
+        if by_keyword or args:
+            first = (by_keyword or args)[0].value
             if isinstance(first, cst.Name) and first.value in self.builder_names:
                 self.allowed.add(first)
             elif self._is_ctx_builder(first):
@@ -941,15 +1330,57 @@ class _FunctionScan(cst.CSTVisitor):
         )
 
     def _container(self, call: cst.Call) -> Optional[cst.CSTNode]:
+        """``[op]`` around a custom call (to unwrap), if any; records whether its results
+        reach the rule's return the way the rule's form expects."""
         parent = self.ctx.parents.get(call)
-        if isinstance(parent, cst.Return):
-            return None
+        holder, seq = call, None
         if isinstance(parent, cst.Element):
-            seq = self.ctx.parents.get(parent)
-            if isinstance(seq, (cst.List, cst.Tuple)) and len(seq.elements) == 1 and isinstance(self.ctx.parents.get(seq), cst.Return):
-                return seq
-        self.problem = self.problem or "a custom call is not returned directly"
+            candidate = self.ctx.parents.get(parent)
+            if isinstance(candidate, (cst.List, cst.Tuple)) and len(candidate.elements) == 1:
+                holder = seq = candidate
+                parent = self.ctx.parents.get(candidate)
+        if isinstance(parent, cst.Return):
+            if seq is not None:
+                self.wrapped.add(call)
+            return seq
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name) and parent.value is holder:
+            # ``r = op`` / ``r = [op]``: rewritten in place when ``r`` only flows to a return.
+            name = parent.targets[0].target.value
+            self.result_calls.setdefault(name, []).append((call, seq))
+            return seq
+        self.problem = self.problem or "a custom call is not returned, or assigned to a name that is only returned"
         return None
+
+    def finish(self) -> None:
+        """Checks that need the whole body: custom-call results bound to names."""
+        for name, calls in self.result_calls.items():
+            if name in self.rebound or {kind for _, kind, _ in self.bindings.get(name, [])} != {"result"}:
+                self.problem = self.problem or f"`{name}` holds a custom call on some paths and something else on others"
+                return
+            uses = self.result_uses.get(name, [])
+            wrapped_uses, bare_uses = [], []
+            for use in uses:
+                parent = self.ctx.parents.get(use)
+                if isinstance(parent, cst.Return):
+                    bare_uses.append(use)
+                    continue
+                seq = self.ctx.parents.get(parent) if isinstance(parent, cst.Element) else None
+                if isinstance(seq, (cst.List, cst.Tuple)) and len(seq.elements) == 1 and isinstance(self.ctx.parents.get(seq), cst.Return):
+                    wrapped_uses.append(seq)
+                    continue
+                self.problem = self.problem or f"the custom call held by `{name}` is used other than by `return`"
+                return
+            if not uses:
+                self.problem = self.problem or f"the custom call held by `{name}` is not returned"
+                return
+            listed = {seq is not None for _, seq in calls}
+            if len(listed) != 1 or (wrapped_uses and bare_uses) or (wrapped_uses and listed == {True}):
+                self.problem = self.problem or f"`{name}` is returned in more than one form"
+                return
+            for call, seq in calls:
+                if seq is not None or wrapped_uses:
+                    self.wrapped.add(call)
+            self.unwraps.extend(wrapped_uses)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if self._is_ctx_builder(node) and node not in self.allowed:
@@ -970,6 +1401,15 @@ class _FunctionScan(cst.CSTVisitor):
             return
         if node.value in self.builder_names and node not in self.allowed:
             parent = self.ctx.parents.get(node)
+            call = self.ctx.parents.get(parent) if isinstance(parent, cst.Arg) else None
+            if isinstance(call, cst.Call) and self.rule._client_attr(call.func, "ops") is None:
+                # A helper that builds ops (a constant, say) from the builder: what it
+                # returns is not visible here, so neither is its MLIR counterpart.
+                text = " ".join(self.ctx.module.code_for_node(call).split())[:60]
+                self.problem = self.problem or (
+                    f"it passes the XlaBuilder to `{text}`, whose XLA ops cannot be converted from here: "
+                    "give the custom call the helper's value as `mlir.ir_constant(np.asarray(value))` instead")
+                return
             text = self.ctx.module.code_for_node(self.ctx.parents.get(parent) if isinstance(parent, cst.Attribute) else parent)
             self.problem = self.problem or f"it uses the XlaBuilder beyond CustomCall (`{' '.join(text.split())[:60]}`)"
         elif node.value in self.avals:
@@ -978,6 +1418,22 @@ class _FunctionScan(cst.CSTVisitor):
             if isinstance(parent, cst.AssignTarget):
                 return
             kind = self.reaching(node.value, node)
+            if kind == "result":
+                self.result_uses.setdefault(node.value, []).append(node)
+                return
+            if kind == "constant":
+                if self._operand_element(node) and node.value in self.constant_vars:
+                    self.constant_uses.append(node)
+                else:
+                    self.problem = self.problem or f"the constant `{node.value}` is used other than as a custom-call operand"
+                return
+            if kind == "shapes":
+                if not self._whole_layout_list(node):
+                    self.problem = self.problem or (
+                        f"`{node.value}`, a list of XLA shapes, is used other than as a custom call's whole "
+                        "operand_shapes_with_layout: as one element of it the call raised TypeError in XlaBuilder, so it never "
+                        "lowered and its intended layouts are unknown")
+                return
             if kind in ("array", "tuple"):
                 # An XLA shape may only feed layouts: custom-call arguments or tuple_shape.
                 if not self._in_layout_position(node):
@@ -993,6 +1449,92 @@ class _FunctionScan(cst.CSTVisitor):
                 self.problem = self.problem or f"`{node.value}` is bound to an XLA shape on some paths only"
 
 
+class _Substitute(cst.CSTTransformer):
+    """``expr`` with each ``name`` replaced by ``value``."""
+
+    def __init__(self, name: str, value: cst.BaseExpression) -> None:
+        super().__init__()
+        self.name = name
+        self.value = value
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self.value if original_node.value == self.name else updated_node
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+        # ``np.int32``: the attribute name is no variable.
+        return updated_node.with_changes(attr=original_node.attr)
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        return updated_node.with_changes(keyword=original_node.keyword)
+
+
+def _plain_value(node: cst.BaseExpression) -> bool:
+    """A name, an attribute of one, or a literal number: safe to write more than once."""
+    if isinstance(node, (cst.Name, cst.Integer, cst.Float)):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _plain_value(node.value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return isinstance(node.expression, (cst.Integer, cst.Float))
+    return False
+
+
+def _has_own_scope(node: cst.CSTNode) -> bool:
+    found = []
+
+    class _Scopes(cst.CSTVisitor):
+        def visit_Lambda(self, n: cst.Lambda) -> None:
+            found.append(n)
+
+        def visit_ListComp(self, n: cst.ListComp) -> None:
+            found.append(n)
+
+        def visit_GeneratorExp(self, n: cst.GeneratorExp) -> None:
+            found.append(n)
+
+        def visit_SetComp(self, n: cst.SetComp) -> None:
+            found.append(n)
+
+        def visit_DictComp(self, n: cst.DictComp) -> None:
+            found.append(n)
+
+        def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
+            found.append(n)
+
+    node.visit(_Scopes())
+    return bool(found)
+
+
+class _NotConvertible(Exception):
+    """Why a custom call cannot be rewritten faithfully."""
+
+
+def _raises_only(function: cst.FunctionDef) -> bool:
+    """Whether the body is a docstring at most and one ``raise``."""
+    if not isinstance(function.body, cst.IndentedBlock):
+        body = [function.body]
+    else:
+        body = list(function.body.body)
+    statements = []
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            statements += [small for small in stmt.body if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))]
+        else:
+            return False
+    return len(statements) == 1 and isinstance(statements[0], cst.Raise) and statements[0].exc is not None
+
+
+def _names_used(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(_Names())
+    return found
+
+
 class _BoundNames(cst.CSTVisitor):
     """Marks names bound other than by a plain top-level ``name = value``."""
 
@@ -1001,14 +1543,17 @@ class _BoundNames(cst.CSTVisitor):
         self.scan = scan
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        top = any(
-            isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and stmt.body[0] is node
-            for stmt in self.scan.body
-        )
-        simple = top and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
-        if not simple:
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self.scan.bind(node)
+        else:
             for target in node.targets:
                 self._mark(target.target)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # its own scope (and reported as a nested function)
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._mark(node.target)

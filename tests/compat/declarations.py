@@ -48,7 +48,9 @@ class Case:
 
     @property
     def id(self) -> str:
-        return f"{self.rule}/{os.path.basename(self.fixture)[:-3]}"
+        name = f"{self.rule}/{os.path.basename(self.fixture)[:-3]}"
+        # One fixture may declare a case per entry point.
+        return name if self.entry == "compat_entry" else f"{name}:{self.entry}"
 
 
 def cases() -> list[Case]:

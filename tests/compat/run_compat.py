@@ -71,7 +71,7 @@ def legacy_description(case: Case, python: str) -> dict:
 
 def current_description(case: Case) -> dict:
     with tempfile.TemporaryDirectory(prefix="ccm-compat-") as tmp:
-        path = os.path.join(tmp, "rewritten_" + case.id.replace("/", "_").replace("-", "_") + ".py")
+        path = os.path.join(tmp, "rewritten_" + case.id.replace("/", "_").replace("-", "_").replace(":", "_") + ".py")
         with open(path, "wb") as fh:
             fh.write(rewritten_source(case))
         return describe_module(path, case.entry, case.run)

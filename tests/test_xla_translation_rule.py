@@ -1,0 +1,175 @@
+"""xla-translation-rule beyond what the fixtures compare: what a rewritten stub rule does
+when jax lowers it, and the reasons given for rules left to the user."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from codemods.rule import Safety
+from tests.compat.custom_calls import load_module, lower_entry
+from tests.helpers import TESTDATA, rewrite_source
+
+FOLDER = os.path.join(TESTDATA, "rules", "xla-translation-rule")
+
+
+def _rewrite(name: str, *args: str):
+    path = os.path.join(FOLDER, name)
+    with open(path, "rb") as fh:
+        source = fh.read()
+    return rewrite_source(source, path, ["--select", "xla-translation-rule", *args])
+
+
+def test_stub_rule_raises_its_own_error_when_lowered(tmp_path) -> None:
+    result = _rewrite("stub_raises.py")
+    assert result.error is None and result.updated is not None
+    path = tmp_path / "rewritten_stub_raises.py"
+    path.write_bytes(result.updated + b"\n\ndef compat_entry():\n    return signature_p.bind, (np.ones(3, np.float32),)\n"
+                     b"\n\nimport numpy as np\nsignature_p.def_abstract_eval(lambda paths, **_: paths)\n")
+    module = load_module(str(path))
+    # Called as an MLIR lowering rule (ctx, *operands, **params), it raises what the
+    # translation rule raised, not a TypeError about its parameters.
+    with pytest.raises(NotImplementedError):
+        lower_entry(module, "compat_entry")
+
+
+def _manual_messages(name: str) -> list[str]:
+    result = _rewrite(name)
+    assert result.updated is None and result.error is None
+    return [c.message for c in result.changes if c.safety is Safety.MANUAL]
+
+
+def test_list_of_shapes_inside_the_layouts_is_reported_with_the_typeerror() -> None:
+    messages = _manual_messages("factory_nested_layouts.py")
+    registration = [m for m in messages if m.startswith("translation rule `_grad_translation`")]
+    assert len(registration) == 1
+    assert "`operand_shapes`, a list of XLA shapes" in registration[0] and "TypeError" in registration[0]
+
+
+def test_decorated_and_token_rules_say_why_they_stay() -> None:
+    messages = _manual_messages("manual_decorated_token.py")
+    assert any("`barrier_xla_encode_cpu`" in m and "wrapped by `@translation_rule_cpu`" in m for m in messages)
+    assert any("`barrier_xla_encode_gpu`" in m and "threads an XLA token" in m for m in messages)
+
+
+def test_rule_defined_twice_in_the_factory_is_not_guessed() -> None:
+    source = b"""from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def make(p, fast):
+    if fast:
+        def rule(c, x):
+            return xla_client.ops.CustomCall(c, b"fast", operands=(x,), shape=xla_client.Shape.array_shape(x, (), ()))
+    else:
+        def rule(c, x):
+            return xla_client.ops.CustomCall(c, b"slow", operands=(x,), shape=xla_client.Shape.array_shape(x, (), ()))
+    xla.backend_specific_translations["cpu"][p] = rule
+"""
+    result = rewrite_source(source, "factory_twice.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("`rule` is defined more than once" in c.message for c in result.changes if c.safety is Safety.MANUAL)
+
+
+def test_builder_passed_to_a_helper_from_elsewhere_is_named() -> None:
+    source = b"""import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+from mpi_ext.utils import xla_constant_uintptr
+
+
+def encode_cpu(c, x, comm):
+    shape = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(
+        c, b"mpi_allreduce", operands=(xla_constant_uintptr(c, comm), x), shape_with_layout=shape,
+        operand_shapes_with_layout=(xla_client.Shape.array_shape(np.dtype(np.uintp), (), ()), shape))
+
+
+xla.backend_specific_translations["cpu"][p] = encode_cpu
+"""
+    result = rewrite_source(source, "helper_elsewhere.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    reasons = [c.message for c in result.changes if c.safety is Safety.MANUAL and c.message.startswith("translation rule")]
+    assert len(reasons) == 1 and "passes the XlaBuilder to `xla_constant_uintptr(c, comm)`" in reasons[0]
+
+
+def test_registration_with_arguments_mlir_lacks_stays_manual() -> None:
+    source = b"""import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def rule(ctx, avals_in, avals_out, x):
+    shape = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return [xla_client.ops.CustomCallWithLayout(ctx.builder, b"k", operands=(x,), shape_with_layout=shape,
+                                                operand_shapes_with_layout=(shape,))]
+
+
+xla.register_translation(p, rule, initial_style=True)
+"""
+    result = rewrite_source(source, "initial_style.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("unusual arguments" in c.message for c in result.changes if c.safety is Safety.MANUAL)
+
+
+def test_parameter_rebound_on_one_path_stays_manual() -> None:
+    source = b"""import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def rule(c, x, *, layout=None):
+    if layout is None:
+        layout = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(x,), shape_with_layout=layout,
+                                               operand_shapes_with_layout=(layout,))
+
+
+xla.backend_specific_translations["cpu"][p] = rule
+"""
+    result = rewrite_source(source, "rebound.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("reassigns its parameter `layout`" in c.message for c in result.changes if c.safety is Safety.MANUAL)
+
+
+HELPER_MODULE = b"""import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def {name}(c, x):
+    return xla_client.ops.Constant(c, np.int32(x))
+
+
+def rule(c, x, *, n):
+    shape = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=({name}(c, n), x), shape_with_layout=shape,
+                                               operand_shapes_with_layout=(xla_client.Shape.array_shape(np.dtype(np.int32), (), ()), shape))
+
+
+xla.backend_specific_translations["cpu"][p] = rule
+{extra}"""
+
+
+@pytest.mark.parametrize("name, extra", [
+    ("constant_s32", ""),  # public: other modules may import it
+    ("_constant_s32", "other = _constant_s32\n"),  # still referenced outside the rule
+])
+def test_constant_helper_inlined_but_kept_when_it_may_be_used_elsewhere(name, extra) -> None:
+    source = HELPER_MODULE.replace(b"{name}", name.encode()).replace(b"{extra}", extra.encode())
+    result = rewrite_source(source, "helper_kept.py", ["--select", "xla-translation-rule"])
+    assert result.error is None and result.updated is not None
+    updated = result.updated.decode()
+    assert "mlir.ir_constant(np.asarray(np.int32(n)))" in updated
+    assert f"def {name}(c, x):" in updated
+    assert any(c.safety is Safety.MANUAL and "xla_client.ops.Constant" in c.message for c in result.changes)
+
+
+def test_constant_helper_with_an_argument_that_would_be_evaluated_twice_is_not_inlined() -> None:
+    source = HELPER_MODULE.replace(b"{name}", b"_constant_s32").replace(b"{extra}", b"").replace(
+        b"_constant_s32(c, n)", b"_constant_s32(c, next_id())")
+    result = rewrite_source(source, "helper_call_argument.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("passes the XlaBuilder to `_constant_s32(c, next_id())`" in c.message for c in result.changes)
