@@ -246,7 +246,7 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
             if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
                 before = module
                 module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
-                module = _keep_lines_of_removed_imports(before, module)
+                module = _keep_lines_of_removed_imports(before, module, ctx.module)
         module = _no_blank_top(ctx.module, module)
     finally:
         if had_context:
@@ -306,17 +306,21 @@ def _no_blank_top(original: cst.Module, module: cst.Module) -> cst.Module:
     return module.with_changes(body=[first.with_changes(leading_lines=lines), *module.body[1:]])
 
 
-def _keep_lines_of_removed_imports(before: cst.Module, after: cst.Module) -> cst.Module:
-    """Blank lines and comments above an import LibCST removed go to the next statement."""
+def _keep_lines_of_removed_imports(before: cst.Module, after: cst.Module, original: cst.Module) -> cst.Module:
+    """Blank lines and comments above an import LibCST removed go to the next statement
+    (unless that is an import a rule just added: it joins the group above)."""
     if len(after.body) >= len(before.body):
         return after
+    bare = lambda module, stmt: module.code_for_node(stmt.with_changes(leading_lines=()))  # noqa: E731
+    old_imports = {bare(original, stmt) for stmt in original.body if _is_import(stmt)}
     body = list(after.body)
     j = 0
     pending: list = []
     for i, stmt in enumerate(before.body):
         if j < len(body) and (_same_statement(body[j], stmt) or _both_imports(body[j], stmt)):
             commented = any(line.comment is not None for line in pending)
-            if pending and not body[j].leading_lines and (commented or not _is_import(body[j])):
+            added = _is_import(body[j]) and bare(after, body[j]) not in old_imports
+            if pending and not body[j].leading_lines and (commented or not added):
                 body[j] = body[j].with_changes(leading_lines=pending)
             elif commented:
                 body[j] = body[j].with_changes(leading_lines=[*pending, *body[j].leading_lines])

@@ -393,3 +393,19 @@ def test_rule_with_partial_bound_target_pads_avals_for_the_constant():
     assert call["operand_layouts"] == [[], [0], [0]]
     assert call["result_layouts"] == [[0], [0]]
     assert call["constant_operands"][0] == np.int32(6).tobytes()
+
+
+def test_results_bound_to_a_name_then_returned_keep_both_result_layouts():
+    calls = lower_both(
+        "custom-call-api",
+        "results_assigned_then_returned",
+        lambda m: m._fwd_lowering,
+        [((4, 8), "float32"), ((8,), "float32")],
+        [((4, 8), "float32"), ((4,), "float32")],
+        eps=1e-5,
+    )
+    (call,) = calls
+    assert call["target"] == "rms_forward_affine_mixed_dtype"
+    assert call["operand_layouts"] == [[1, 0], [0]]
+    assert call["result_layouts"] == [[1, 0], [0]]
+    assert call["results"] == 2

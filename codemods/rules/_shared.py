@@ -331,7 +331,7 @@ def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
                 return "an except ImportError fallback"
         elif isinstance(current, (cst.If, cst.IfExp)) and child is not current.test:
             test = ctx.module.code_for_node(current.test)
-            if any(word in test for word in VERSION_WORDS):
+            if any(word in test.lower() for word in VERSION_WORDS) and _tests_jax_release(ctx, current.test):
                 return f"a jax version test (`{' '.join(test.split())[:60]}`)"
         child = current
         current = parents.get(current)
@@ -371,6 +371,33 @@ def _mentions_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
     return found
 
 
+_JAX_STRING = re.compile(r"""['"]jax(lib)?['"]""")
+
+
+def _tests_jax_release(ctx: FileContext, test: cst.BaseExpression) -> bool:
+    """Whether a version-looking ``if`` test is about jax: it reads jax/jaxlib (``jax.__version__``,
+    ``hasattr(jax.ffi, ...)``, ``version("jax")``) or a name bound to such a value. ``if version
+    >= 4`` on a protobuf field's version is not."""
+    code = ctx.module.code_for_node(test)
+    if _mentions_jax(ctx, test) or _JAX_STRING.search(code):
+        return True
+    names: list[cst.Name] = []
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            names.append(name)
+
+    test.visit(_Names())
+    for name in names:
+        try:
+            bound = ctx.value_bound_once(name)
+        except Exception:  # noqa: BLE001 - a node outside the module's scopes
+            bound = None
+        if bound is not None and (_mentions_jax(ctx, bound) or _JAX_STRING.search(ctx.module.code_for_node(bound))):
+            return True
+    return False
+
+
 def _is_jax(qualified: str) -> bool:
     return qualified.split(".", 1)[0] in ("jax", "jaxlib")
 
@@ -385,7 +412,7 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
                 return early
         if isinstance(ancestor, (cst.If, cst.IfExp)) and child is not ancestor.test:
             test = ctx.module.code_for_node(ancestor.test)
-            if _VERSION_TEST.search(test):
+            if _VERSION_TEST.search(test) and _tests_jax_release(ctx, ancestor.test):
                 return f"`if {' '.join(test.split())}`"
         elif isinstance(ancestor, cst.Try) and child is not ancestor.finalbody:
             caught = _guard_exception(ancestor)
@@ -401,7 +428,7 @@ def _early_exit_guard(ctx: FileContext, block: cst.CSTNode, child: cst.CSTNode) 
     for stmt in block.body:
         if stmt is child:
             return None
-        if isinstance(stmt, cst.If) and _VERSION_TEST.search(ctx.module.code_for_node(stmt.test)):
+        if isinstance(stmt, cst.If) and _VERSION_TEST.search(ctx.module.code_for_node(stmt.test)) and _tests_jax_release(ctx, stmt.test):
             body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
             last = body[-1] if body else None
             if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):

@@ -439,11 +439,27 @@ class CustomCallApi(Rule):
                 return None
         return extra if per_input == 1 else None
 
+    def _returned_through_name(self, up, replaced, rule: LoweringRule) -> bool:
+        """``out = custom_call(...).results`` then ``return out``, ``out`` bound only there."""
+        if not (isinstance(up, cst.Assign) and up.value is replaced and len(up.targets) == 1):
+            return False
+        target = up.targets[0].target
+        if not isinstance(target, cst.Name):
+            return False
+        bound = self.ctx.value_bound_once(target)
+        if bound is not replaced:
+            return False
+        returns = _Returns(target.value)
+        rule.function.body.visit(returns)
+        return returns.plain > 0 and returns.other == 0
+
     def results_match(self, node, site: "Site", rule: LoweringRule, usage: str, replaced) -> bool:
         """Whether explicit result layouts cannot outnumber ``ctx.avals_out``."""
         up = parent(self.ctx, replaced)
         if isinstance(up, cst.Return) and usage in ("results", "list"):
             return True  # jax checks that a rule returns one value per output
+        if usage in ("results", "list") and self._returned_through_name(up, replaced, rule):
+            return True
         layouts = site.layout("result_layouts")
         if layouts is not None and f"{rule.ctx_name}.avals_out" in self.ctx.module.code_for_node(layouts.value):
             return True
@@ -685,6 +701,32 @@ class _NameUses(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self.names:
             self.uses[node.value] = self.uses.get(node.value, 0) + 1
+
+
+class _Returns(cst.CSTVisitor):
+    """Uses of one name in a function: ``return name`` versus anything else."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.plain = 0
+        self.other = 0
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # nested functions have their own returns
+
+    def visit_Return(self, node: cst.Return) -> bool:
+        if isinstance(node.value, cst.Name) and node.value.value == self.name:
+            self.plain += 1
+            return False
+        return True
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name:
+            self.other += 1
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        return False
 
 
 def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx) -> bool:
