@@ -27,6 +27,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 import libcst as cst
 
+from codemods import walk
 from codemods.context import FileContext, Finding, Options
 from codemods.discovery import Found, discover
 from codemods.fileio import read_source, text_problem
@@ -95,7 +96,13 @@ def analyse(
     ctx = FileContext(path, source, module, options, package)
     visitors = [rule(ctx) for rule in rules]
     if visitors:
-        ctx.wrapper.visit_batched(visitors)
+        methods = walk.visitor_methods(visitors)
+        if walk.walkable(methods):
+            ctx.walk = walk.Walk(methods, ctx._parent_of)
+            ctx.walk.run(module)
+            ctx.walked()
+        else:
+            ctx.wrapper.visit_batched(visitors)
     if locate:
         locate_findings(ctx)
     added = _report_kept_imports(ctx)

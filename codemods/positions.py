@@ -87,38 +87,3 @@ def locate(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> tuple[dict, dict
         pass
     ranges = {node: state.provider._computed[node] for node in wanted if node in state.provider._computed}
     return ranges, state.ancestors
-
-
-class _ChainState(PositionProvidingCodegenState):
-    """Records, for every node of the given types, the nodes above it; no positions."""
-
-    def __init__(self, module: cst.Module, types: tuple) -> None:
-        super().__init__(default_indent=module.default_indent, default_newline=module.default_newline, provider=_Ranges())
-        self.types = types
-        self.chain: list[cst.CSTNode] = []
-        self.ancestors: dict[cst.CSTNode, tuple[cst.CSTNode, ...]] = {}
-
-    def before_codegen(self, node: cst.CSTNode) -> None:
-        if isinstance(node, self.types):
-            self.ancestors[node] = tuple(self.chain)
-        self.chain.append(node)
-
-    def after_codegen(self, node: cst.CSTNode) -> None:
-        self.chain.pop()
-
-    def _update_position(self, value: str) -> None:
-        pass  # no positions wanted
-
-    @contextmanager
-    def record_syntactic_position(self, node, *, start_node=None, end_node=None) -> Iterator[None]:
-        yield
-
-
-def ancestors_of_type(module: cst.Module, types: tuple) -> dict:
-    """Outermost-first ancestors of every node of ``types``, in one pass over the module.
-
-    Cheaper than one :func:`locate` per node once a file asks about more than a few.
-    """
-    state = _ChainState(module, types)
-    module._codegen(state)
-    return state.ancestors

@@ -6,6 +6,7 @@ adapter) is checked against what LibCST's own providers or runner compute.
 
 from __future__ import annotations
 
+import functools
 import glob
 import io
 import os
@@ -17,7 +18,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from codemods import positions
+from codemods import positions, walk
 from codemods.adapters.libcst_command import BackendConfigCommand
 from codemods.context import FileContext, Options
 from codemods.names import NameResolver
@@ -156,10 +157,112 @@ def test_partial_positions_and_ancestors_match_libcst_providers():
                 current = parents[current]
                 chain.append(current)
             assert ancestors[node] == tuple(reversed(chain)), path
-        every_name = positions.ancestors_of_type(module, (cst.Name,))
-        assert set(every_name) == set(_nodes(module, (cst.Name,)))
-        for node, chain in every_name.items():
-            assert chain[-1] is parents[node] and chain[0] is module, path
+
+
+#: Syntax the fixtures lack, so the walk's order is checked on every kind of node.
+SYNTAX = textwrap.dedent(
+    '''
+    from . import a as b, c
+    from .. x import (y, z,)
+    from m import *
+    import p.q as r; global g
+    @dec(1)
+    @other
+    async def f[T: int, *Ts, **P](a, /, b: int = 1, *c, d, e=2, **f) -> "T":
+        nonlocal n
+        x = y = -a ** 2 // 3 if not b else ~c
+        x += 1; x: int = 2
+        del x[1:2, ::3], y.z
+        async with a as (b, c), d:
+            await e
+        async for i in j: continue
+        while k: break
+        else: pass
+        try: raise E from F
+        except* (G, H) as h: pass
+        try: pass
+        except G: pass
+        else: pass
+        finally: pass
+        assert a, f"{a!r:>{w}} {b=} {{c}}" "d" 'e'
+        lam = lambda q, *r, s=1, **t: (yield q)
+        gen = [i async for i in j if i for k in l]; st = {1, *m}; d = {**n, o: p}
+        dc = {k: v for k, v in w}; sc = {u for u in v}; ge = (g for g in h)
+        if (n := 10) > 5 and a is not b or c not in d: return
+        elif a < b <= c != d: yield from e
+        match command:
+            case [1, *rest] | (2 | 3) if rest: pass
+            case {"k": v, **kw}: pass
+            case Point(x=0, y=_) as pt: pass
+            case None | True | -1 | 1.5j | "s": pass
+    class C(B, metaclass=M):
+        "doc"
+        type Alias[K] = list[K]
+        x: int
+        def m(self): return self.x[0](*a, **k)
+    print(a @ b, a >> b << c & d | e ^ f, a[...], 0x1f, 1e3, not a, +b)
+    '''
+).encode()
+
+
+class _Order(cst.BatchableCSTVisitor):
+    """Records every visit and leave, as a rule's methods would see them."""
+
+    def __init__(self, log: list) -> None:
+        super().__init__()
+        self.log = log
+
+    def get_visitors(self):
+        return {name: (lambda node, name=name: self.log.append((name, node))) for name in _method_names()}
+
+
+@functools.lru_cache(maxsize=None)
+def _method_names() -> tuple[str, ...]:
+    found, stack = set(), [cst.CSTNode]
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                stack.append(sub)
+    return tuple(f"{kind}_{cls.__name__}" for cls in found for kind in ("visit", "leave"))
+
+
+def test_the_walk_visits_like_libcst_and_records_its_parents():
+    checked = 0
+    for path, source in [*_sources(), ("syntax.py", SYNTAX)]:
+        module = cst.parse_module(source)
+        expected, got = [], []
+        cst.visit_batched(module, [_Order(expected)])
+        parents: dict = {}
+        walk.Walk(walk.visitor_methods([_Order(got)]), parents).run(module)
+        assert len(got) == len(expected) and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(got, expected)), path
+        libcst_parents = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ParentNodeProvider)
+        assert parents.pop(module) is None
+        assert parents.keys() == libcst_parents.keys() and all(parents[n] is libcst_parents[n] for n in parents), path
+        recorded: dict = {}
+        walk.record_parents(module, recorded)
+        assert recorded.keys() == parents.keys() and all(recorded[n] is parents[n] for n in parents), path
+        checked += len(got)
+    assert checked > 20_000
+
+
+def test_parents_asked_mid_walk_about_nodes_not_reached_yet():
+    module = cst.parse_module(MIXED)
+    ctx = FileContext("m.py", MIXED, module, Options())
+    seen = []
+
+    class Asks(cst.BatchableCSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            # the callee (not visited yet), then a statement further down the module
+            seen.append((ctx.parents.get(node.func) is node, ctx.parents.get(module.body[-1]) is module))
+
+    ctx.walk = walk.Walk(walk.visitor_methods([Asks()]), ctx._parent_of)
+    ctx.walk.run(module)
+    ctx.walked()
+    assert seen and all(a and b for a, b in seen)
+    libcst_parents = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ParentNodeProvider)
+    assert all(ctx.parents.get(n) is p for n, p in libcst_parents.items())
+    assert ctx.parents.get(module) is None and ctx.parents.get(cst.Name("elsewhere")) is None
 
 
 def test_reduced_scope_analysis_gives_the_whole_module_answers():

@@ -1,0 +1,127 @@
+"""One read-only walk of a parsed module for all rules at once, recording parents on the way.
+
+LibCST's own traversal rebuilds every node it passes (a visitor may replace children,
+so each node is reconstructed and validated), which costs about as much as the parse.
+Rules never change the tree, so this walk only reads: it visits the same nodes in the
+same order as LibCST's (the order each node class's ``_visit_and_replace_children``
+visits its fields, read from LibCST itself), calls the rules' ``visit_<Type>`` and
+``leave_<Type>`` methods as a batched traversal does, and records each node's parent,
+which is what rules ask most about a site (the enclosing call, statement, function).
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+from typing import Callable, Iterable, Optional
+
+import libcst as cst
+
+_FIELD = re.compile(r'visit_\w+\(\s*self,\s*"(\w+)"')
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def child_fields(cls: type) -> tuple[str, ...]:
+    """Fields of ``cls`` that hold child nodes, in the order LibCST visits them.
+
+    Read from the source of the class's ``_visit_and_replace_children``: every child is
+    visited by a ``visit_*(self, "<field>", ...)`` call there, in source order. The
+    source of a few hundred lines is read once per process (``linecache``), which costs
+    less than asking ``inspect`` for each class.
+    """
+    found = _FIELDS.get(cls)
+    if found is None:
+        code = cls._visit_and_replace_children.__code__
+        lines = linecache.getlines(code.co_filename)
+        start = code.co_firstlineno - 1
+        indent = len(lines[start]) - len(lines[start].lstrip())
+        end = start + 1
+        while end < len(lines):
+            line = lines[end]
+            text = line.strip()
+            # The method ends at the next line indented no deeper than its ``def`` (the
+            # closing parenthesis of a wrapped signature excepted).
+            if text and len(line) - len(line.lstrip()) <= indent and not text.startswith(")"):
+                break
+            end += 1
+        found = _FIELDS[cls] = tuple(dict.fromkeys(_FIELD.findall("".join(lines[start:end]))))
+    return found
+
+
+def visitor_methods(visitors: Iterable[cst.BatchableCSTVisitor]) -> dict[str, list[Callable]]:
+    methods: dict[str, list[Callable]] = {}
+    for visitor in visitors:
+        for name, method in visitor.get_visitors().items():
+            methods.setdefault(name, []).append(method)
+    return methods
+
+
+def walkable(methods: dict[str, list[Callable]]) -> bool:
+    """Whether :func:`walk` serves these methods (it has no per-attribute hooks such as
+    ``visit_Call_func``, which no rule uses)."""
+    return not any(name.count("_") > 1 and name.split("_", 2)[1][:1].isupper() for name in methods)
+
+
+class Walk:
+    """A batched, read-only traversal that fills ``parents`` (node -> parent node)."""
+
+    def __init__(self, methods: dict[str, list[Callable]], parents: dict) -> None:
+        self.methods = methods
+        self.parents = parents
+        #: The node whose visit or leave methods are running (``None`` outside the walk).
+        self.current: Optional[cst.CSTNode] = None
+        self._plan: dict[type, tuple] = {}
+
+    def run(self, module: cst.Module) -> None:
+        self.parents[module] = None
+        try:
+            self._step(module)
+        finally:
+            self.current = None
+
+    def _step(self, node: cst.CSTNode) -> None:
+        cls = type(node)
+        plan = self._plan.get(cls)
+        if plan is None:
+            name = cls.__name__
+            plan = self._plan[cls] = (
+                tuple(self.methods.get("visit_" + name, ())),
+                tuple(self.methods.get("leave_" + name, ())),
+                child_fields(cls),
+            )
+        visits, leaves, fields = plan
+        parents = self.parents
+        if visits:
+            self.current = node
+            for method in visits:
+                method(node)
+        for field in fields:
+            value = getattr(node, field)
+            if isinstance(value, cst.CSTNode):
+                parents[value] = node
+                self._step(value)
+            elif isinstance(value, (tuple, list)):
+                for child in value:
+                    parents[child] = node
+                    self._step(child)
+        if leaves:
+            self.current = node
+            for method in leaves:
+                method(node)
+
+
+def record_parents(node: cst.CSTNode, parents: dict) -> None:
+    """Parent of every node under ``node`` (not of ``node`` itself), without visitors."""
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        current = pop()
+        for field in child_fields(type(current)):
+            value = getattr(current, field)
+            if isinstance(value, cst.CSTNode):
+                parents[value] = current
+                push(value)
+            elif isinstance(value, (tuple, list)):
+                for child in value:
+                    parents[child] = current
+                    push(child)
