@@ -100,7 +100,6 @@ class FileContext:
         # node; a question about a node it has not reached yet completes the map first.
         self._parent_of: dict = {}
         self._parents_complete = False
-        self._parent_view = ParentMap(self)
         #: The engine's walk while it runs, so a question can be answered from the
         #: subtree being visited rather than the whole module.
         self.walk = None
@@ -215,7 +214,7 @@ class FileContext:
     def parents(self) -> "ParentMap":
         """Parent of every node of the module (``parents.get(node)``; ``None`` for the
         module itself and for nodes that are not in it)."""
-        return self._parent_view
+        return ParentMap(self)  # made on demand: a view kept here would be a reference cycle
 
     def parent_of(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         parents = self._parent_of
@@ -246,6 +245,20 @@ class FileContext:
         """The engine's walk has visited every node: the parents it recorded are all."""
         self.walk = None
         self._parents_complete = True
+
+    def release(self) -> None:
+        """Let go of what this file's analysis holds, the tree above all, now.
+
+        Each finding's edit refers to its rule, and each rule to this context: a cycle
+        only the garbage collector frees, late, so a run over many files would hold
+        several trees at once.
+        """
+        self.findings = []
+        self.walk = None
+        self._parent_of = {}
+        self._scopes = None
+        self._partial_scopes = {}
+        self._stubbed = {}
 
     # -- positions (computed for the nodes that need them, in one partial pass) ----
     def locate(self, nodes) -> dict:

@@ -484,6 +484,7 @@ def process_source(
     ``keep`` selects which fixable changes are applied (see :func:`rewrite`).
     """
     result = FileResult(path=path, original=source)
+    ctx: Optional[FileContext] = None
     try:
         ctx = analyse(path, source, rules, options, package)
         result.encoding = ctx.module.encoding
@@ -493,6 +494,9 @@ def process_source(
             updated = new_module.bytes
             if updated != source:
                 declined = [f.change.rule for f in ctx.findings if accepted(f, options) and not f.change.applied]
+                # The self-check parses a tree of its own: free this one first.
+                ctx.release()
+                del new_module
                 _self_check(path, updated, rules, options, package, declined)
                 _check_python(path, source, updated)
                 result.updated = updated
@@ -506,6 +510,9 @@ def process_source(
         result.error = "cannot parse: nesting too deep"
     except Exception as exc:  # noqa: BLE001 - one file's failure never stops a run
         result.error = f"internal error: {type(exc).__name__}: {_one_line(exc)}"
+    finally:
+        if ctx is not None:
+            ctx.release()
     return result
 
 
@@ -516,6 +523,13 @@ def _self_check(path: str, updated: bytes, rules, options: Options, package, dec
         again = analyse(path, updated, rules, options, package, locate=locate)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"the rewrite does not parse ({_one_line(exc)})") from exc
+    try:
+        _check_second_pass(again, options, locate, declined)
+    finally:
+        again.release()
+
+
+def _check_second_pass(again: FileContext, options: Options, locate: bool, declined: Sequence[str]) -> None:
     if declined:
         # Declined sites are still there by design; nothing else may be pending.
         pending = sorted(f.change.rule for f in again.findings if accepted(f, options))
