@@ -16,6 +16,7 @@ import re
 from typing import Callable, Iterable, Optional
 
 import libcst as cst
+from libcst import MaybeSentinel
 
 _FIELD = re.compile(r'visit_\w+\(\s*self,\s*"(\w+)"')
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -62,6 +63,11 @@ def walkable(methods: dict[str, list[Callable]]) -> bool:
     return not any(name.count("_") > 1 and name.split("_", 2)[1][:1].isupper() for name in methods)
 
 
+# A field named by a ``visit_*`` call holds a node, a tuple or list of nodes, ``None`` or
+# ``MaybeSentinel``: testing the exact type is much cheaper than ``isinstance`` against the
+# abstract ``CSTNode``.
+
+
 class Walk:
     """A batched, read-only traversal that fills ``parents`` (node -> parent node)."""
 
@@ -97,13 +103,14 @@ class Walk:
                 method(node)
         for field in fields:
             value = getattr(node, field)
-            if isinstance(value, cst.CSTNode):
-                parents[value] = node
-                self._step(value)
-            elif isinstance(value, (tuple, list)):
+            kind = type(value)
+            if kind is tuple or kind is list:
                 for child in value:
                     parents[child] = node
                     self._step(child)
+            elif value is not None and kind is not MaybeSentinel:
+                parents[value] = node
+                self._step(value)
         if leaves:
             self.current = node
             for method in leaves:
@@ -118,10 +125,11 @@ def record_parents(node: cst.CSTNode, parents: dict) -> None:
         current = pop()
         for field in child_fields(type(current)):
             value = getattr(current, field)
-            if isinstance(value, cst.CSTNode):
-                parents[value] = current
-                push(value)
-            elif isinstance(value, (tuple, list)):
+            kind = type(value)
+            if kind is tuple or kind is list:
                 for child in value:
                     parents[child] = current
                     push(child)
+            elif value is not None and kind is not MaybeSentinel:
+                parents[value] = current
+                push(value)
