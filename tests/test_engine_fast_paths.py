@@ -10,6 +10,7 @@ import functools
 import glob
 import io
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -341,3 +342,70 @@ def test_progress_shows_only_on_a_terminal_and_erases_itself():
     quick = _Terminal()
     Progress(quick, delay=60)(1, 2)  # a short run draws nothing
     assert quick.getvalue() == ""
+
+
+#: The rebinding test as a regular expression: slow, but plainly what it means.
+def _rebinding_pattern(name: str) -> "re.Pattern[bytes]":
+    n = re.escape(name.encode())
+    return re.compile(
+        rb"\b(?:def|class|global|nonlocal)\s+" + n + rb"\b"
+        rb"|\bas\s+" + n + rb"\b"
+        rb"|(?<![.\w])" + n + rb"\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
+        rb"|\bfor\b[^\n:]*(?<![.\w])" + n + rb"\b[^\n:]*\bin\b"
+        rb"|[(,]\s*\**" + n + rb"\s*[,):=]"
+        rb"|\blambda\b[^:\n]*(?<![.\w])" + n + rb"\b"
+        rb"|(?<![.\w])" + n + rb"\s*:=",
+    )
+
+
+def _rebound_by_pattern(source: bytes, name: str) -> bool:
+    for match in _rebinding_pattern(name).finditer(source):
+        line = source[source.rfind(b"\n", 0, match.start()) + 1 : match.end()]
+        if not (match.group(0).startswith(b"as") and re.match(rb"\s*(from\s+\S+\s+)?import\b", line)):
+            return True
+    return False
+
+
+REBINDINGS = textwrap.dedent(
+    """
+    import a as x, b as y
+    from m import (p,
+        x,
+        q as z)
+    def f(x, *y, **z): pass
+    def g(  *  x  ): lambda k, x: k
+    for a, x in z: pass
+    for q in x: pass
+    [x for x in y if x]
+    x:int=1
+    x //= 2; x **= 3; x <<= 1; x >>= 2; x @= m
+    if (x := 1): pass
+    y == x; x == y; x.y = 1; a.x = 2; _x = 1; x_ = 2
+    class x(object): pass
+    global x
+    nonlocal   x
+    with a as x: pass
+    lambda x=1: x
+    f(x=1, y = 2); f(a, x); call(x
+    )
+    asd = 1; ast: int = 2; as_ = 3
+    import ast as asd
+    xé = 1
+    """
+).encode()
+
+
+def test_rebinding_scan_agrees_with_the_pattern():
+    checked = 0
+    for path, source in [*_sources(), ("rebindings.py", REBINDINGS), ("syntax.py", SYNTAX)]:
+        names = sorted(set(re.findall(rb"[A-Za-z_]\w*", source)))
+        for name in [n.decode() for n in names[:: max(1, len(names) // 8)]] + ["x", "y", "z", "p", "q", "k", "asd", "ast", "as_", "a", "xé"]:
+            resolver = NameResolver(MetadataWrapper(cst.parse_module(b""), unsafe_skip_copy=True), source)
+            assert resolver._maybe_rebound(name) == _rebound_by_pattern(source, name), (path, name)
+            checked += 1
+        for cut in range(0, len(source) if path == "rebindings.py" else 0, 5):
+            piece = source[cut : cut + 50]
+            resolver = NameResolver(MetadataWrapper(cst.parse_module(b""), unsafe_skip_copy=True), piece)
+            for name in ("x", "y", "asd", "ast"):
+                assert resolver._maybe_rebound(name) == _rebound_by_pattern(piece, name), (piece, name)
+    assert checked > 1500
