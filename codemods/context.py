@@ -105,6 +105,8 @@ class FileContext:
         self.walk = None
         self._recorded_below: set = set()
         self._partial_scopes: dict[cst.CSTNode, dict] = {}
+        self._assigned: Optional[frozenset] = None
+        self._aliases: Optional[frozenset] = None
         self._stubbed: dict[cst.CSTNode, cst.CSTNode] = {}  # signature-only stand-in -> original
         self._pending_imports: set[tuple[str, Optional[str], Optional[str]]] = set()
         self._unreported_imports: list[tuple[str, Optional[str], Optional[str]]] = []
@@ -293,6 +295,8 @@ class FileContext:
         also a parameter, imported, assigned twice, augmented or bound in a loop gives
         ``None`` (its type cannot be proven statically).
         """
+        if name.value not in self._plainly_assigned():
+            return None  # the answer below comes from such a statement or is None
         known, bindings = self._bindings(name)
         if known:
             if len(bindings) != 1:
@@ -313,6 +317,39 @@ class FileContext:
         if not isinstance(target, cst.Name):
             return None
         return _value_assigned_to(getattr(assignments[0].scope, "node", self.module), target)
+
+    def _plainly_assigned(self) -> frozenset:
+        """Names that a ``name = value`` or ``name: T = value`` statement anywhere in the
+        module assigns: the only statements :meth:`value_bound_once` takes a value from."""
+        if self._assigned is None:
+            self._scan_assignments()
+        return self._assigned
+
+    def aliases(self) -> frozenset:
+        """Names such a statement assigns a name or attribute (``xops = xla_client.ops``).
+
+        Rules follow these to resolve ``xops.CustomCall``; for the head of any other
+        attribute call (``self.items.append``, a parameter, a loop variable) this
+        statement-level pass answers without the scope analysis the lookup may need.
+        """
+        if self._aliases is None:
+            self._scan_assignments()
+        return self._aliases
+
+    def _scan_assignments(self) -> None:
+        assigned, aliases = set(), set()
+        for stmt, _ in iter_statements(self.module.body, True):
+            if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1:
+                target = stmt.targets[0].target
+            elif isinstance(stmt, cst.AnnAssign):
+                target = stmt.target
+            else:
+                continue
+            if isinstance(target, cst.Name):
+                assigned.add(target.value)
+                if isinstance(stmt.value, (cst.Name, cst.Attribute)):
+                    aliases.add(target.value)
+        self._assigned, self._aliases = frozenset(assigned), frozenset(aliases)
 
     def class_def(self, name: cst.Name) -> Optional[cst.ClassDef]:
         """The ``class`` statement a name refers to, when it is defined in this module."""
