@@ -485,6 +485,10 @@ def process_source(
     """
     result = FileResult(path=path, original=source)
     ctx: Optional[FileContext] = None
+    # The collector would scan each new tree again and again while the file is analysed;
+    # the file's own reference cycles are broken by ``release`` at the end instead.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         ctx = analyse(path, source, rules, options, package)
         result.encoding = ctx.module.encoding
@@ -513,6 +517,8 @@ def process_source(
     finally:
         if ctx is not None:
             ctx.release()
+        if collecting:
+            gc.enable()
     return result
 
 
@@ -614,6 +620,17 @@ def _worker_run(path: str, source: bytes) -> Optional[FileResult]:
     return result
 
 
+def _pool(jobs: int, rules: Sequence[type[Rule]], options: Options) -> concurrent.futures.ProcessPoolExecutor:
+    cst.parse_module("")  # forked workers inherit a warmed parser
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(tuple(r.name for r in rules), options),
+    )
+
+
 def run(
     paths: Iterable[str],
     rules: Sequence[type[Rule]],
@@ -635,38 +652,43 @@ def run(
         found = [f for f in found if include(f.path)]
     errors = {f.path: FileResult(path=f.path, error=f.error) for f in found if f.error}
     files = [f.path for f in found if not f.error]
-    candidates: list[tuple[str, bytes]] = []
     results: dict[str, FileResult] = dict(errors)
     triggers = tuple({t for r in rules for t in r.triggers})
-    for path in files:
-        try:
-            source = read_source(path)
-        except OSError as exc:
-            results[path] = FileResult(path=path, error=read_error(exc))
-            continue
-        problem = text_problem(source)
-        if problem:
-            results[path] = FileResult(path=path, original=source, error=problem)
-            continue
-        if any(t in source for t in triggers):
-            candidates.append((path, source))
-    total = len(candidates)
-    if progress:
-        progress(0, total)
-    if jobs > 1 and total > 1:
-        # Largest files first so one big file does not finish last on its own.
-        order = sorted(candidates, key=lambda c: -len(c[1]))
-        sources = dict(candidates)
-        cst.parse_module("")  # forked workers inherit a warmed parser
-        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        with concurrent.futures.ProcessPoolExecutor(
-            max_workers=min(jobs, total),
-            mp_context=ctx,
-            initializer=_worker_init,
-            initargs=(tuple(r.name for r in rules), options),
-        ) as pool:
-            # The parent already read each file: send the bytes rather than reading twice.
-            futures = {pool.submit(_worker_run, path, source): path for path, source in order}
+    candidates: list[tuple[str, bytes]] = []
+    # With several jobs, workers start on the candidates while the rest of the tree is
+    # still being read (reading every file is the floor of a run, and most of it at
+    # scale): the pool starts once there is a candidate for each worker, or at the end
+    # with one worker per candidate; a single candidate runs here.
+    pool: Optional[concurrent.futures.ProcessPoolExecutor] = None
+    futures: dict = {}
+    try:
+        for path in files:
+            try:
+                source = read_source(path)
+            except OSError as exc:
+                results[path] = FileResult(path=path, error=read_error(exc))
+                continue
+            problem = text_problem(source)
+            if problem:
+                results[path] = FileResult(path=path, original=source, error=problem)
+                continue
+            if any(t in source for t in triggers):
+                candidates.append((path, source))
+                if pool is not None:
+                    # The parent already read the file: send the bytes rather than reading twice.
+                    futures[pool.submit(_worker_run, path, source)] = path
+                elif jobs > 1 and len(candidates) == jobs:
+                    pool = _pool(jobs, rules, options)
+                    futures.update((pool.submit(_worker_run, p, b), p) for p, b in candidates)
+        total = len(candidates)
+        if pool is None and jobs > 1 and total > 1:
+            pool = _pool(total, rules, options)
+            # Largest files first so one big file does not finish last on its own.
+            futures.update((pool.submit(_worker_run, p, b), p) for p, b in sorted(candidates, key=lambda c: -len(c[1])))
+        if progress:
+            progress(0, total)
+        if pool is not None:
+            sources = dict(candidates)
             for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 path = futures[future]
                 try:
@@ -679,13 +701,16 @@ def run(
                     results[path] = res
                 if progress:
                     progress(done, total)
-    else:
-        for done, (path, source) in enumerate(candidates, 1):
-            res = process_candidate(path, source, rules, options)
-            if res is not None:
-                results[path] = res
-            if progress:
-                progress(done, total)
+        else:
+            for done, (path, source) in enumerate(candidates, 1):
+                res = process_candidate(path, source, rules, options)
+                if res is not None:
+                    results[path] = res
+                if progress:
+                    progress(done, total)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
     order_index = {f.path: i for i, f in enumerate(found)}
     ordered = sorted(results.values(), key=lambda r: order_index.get(r.path, len(order_index)))
     return ordered, len(files)
