@@ -143,7 +143,7 @@ class FileContext:
             rule=rule,
             safety=safety,
             message=message,
-            before=self.module.code_for_node(node),
+            before=positions.code_for_node(self.module, node),
             kernel_receives=kernel_receives,
         )
         imports, self._unreported_imports = tuple(self._unreported_imports), []

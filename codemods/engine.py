@@ -27,7 +27,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 import libcst as cst
 
-from codemods import walk
+from codemods import positions, walk
 from codemods.context import FileContext, Finding, Options
 from codemods.discovery import Found, discover
 from codemods.fileio import read_source, text_problem
@@ -169,10 +169,10 @@ def locate_findings(ctx: FileContext, findings: Optional[Sequence[Finding]] = No
     findings = ctx.findings if findings is None else findings
     if not findings:
         return
-    positions = ctx.locate({f.node for f in findings})
+    ranges = ctx.locate({f.node for f in findings})
     lines = ctx.source.decode(ctx.module.encoding, "replace").splitlines()
     for finding in findings:
-        rng = positions.get(finding.node)
+        rng = ranges.get(finding.node)
         change = finding.change
         if rng is not None:
             change.line, change.column = rng.start.line, rng.start.column + 1
@@ -428,7 +428,7 @@ class _Apply(cst.CSTTransformer):
         for finding in self.edits.get(original_node, ()):
             node = finding.edit(node)
             if isinstance(node, cst.CSTNode):
-                finding.change.after = self.module.code_for_node(node)
+                finding.change.after = positions.code_for_node(self.module, node)
         for text in self.notes.get(original_node, ()):
             if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
                 line = cst.EmptyLine(comment=cst.Comment(text))
@@ -495,7 +495,7 @@ def process_source(
         new_module = rewrite(ctx, keep)
         result.changes = [f.change for f in ctx.findings]
         if new_module is not None:
-            updated = new_module.bytes
+            updated = positions.module_bytes(new_module)
             if updated != source:
                 declined = [f.change.rule for f in ctx.findings if accepted(f, options) and not f.change.applied]
                 # The self-check parses a tree of its own: free this one first.

@@ -10,16 +10,50 @@ same ``CodeRange`` values ``PositionProvider`` gives (syntactic positions).
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Optional
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 from libcst._position import CodePosition, CodeRange
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 
 class _Done(Exception):
     pass
+
+
+class _NoPosition:
+    """What ``record_syntactic_position`` gives where no position is wanted: a plain
+    context manager. LibCST's is a generator-based one, entered for most nodes of a
+    module, which costs more than the rest of generating the code."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc_info) -> bool:
+        return False
+
+
+_NO_POSITION = _NoPosition()
+
+
+class _PlainState(CodegenState):
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None) -> _NoPosition:
+        return _NO_POSITION
+
+
+def code_for_node(module: cst.Module, node: cst.CSTNode) -> str:
+    """``module.code_for_node(node)``: the same text, generated faster."""
+    state = _PlainState(default_indent=module.default_indent, default_newline=module.default_newline)
+    node._codegen(state)
+    return "".join(state.tokens)
+
+
+def module_bytes(module: cst.Module) -> bytes:
+    """``module.bytes``: the same bytes, generated faster."""
+    return code_for_node(module, module).encode(module.encoding)
 
 
 class _Ranges:
@@ -60,19 +94,16 @@ class _LocatingState(PositionProvidingCodegenState):
             if self.remaining == 0:
                 raise _Done
 
-    @contextmanager
     def record_syntactic_position(
         self,
         node: cst.CSTNode,
         *,
         start_node: Optional[cst.CSTNode] = None,
         end_node: Optional[cst.CSTNode] = None,
-    ) -> Iterator[None]:
+    ):
         if not self.inside:
-            yield
-            return
-        with super().record_syntactic_position(node, start_node=start_node, end_node=end_node):
-            yield
+            return _NO_POSITION
+        return super().record_syntactic_position(node, start_node=start_node, end_node=end_node)
 
 
 def locate(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> tuple[dict, dict]:

@@ -409,3 +409,11 @@ def test_rebinding_scan_agrees_with_the_pattern():
             for name in ("x", "y", "asd", "ast"):
                 assert resolver._maybe_rebound(name) == _rebound_by_pattern(piece, name), (piece, name)
     assert checked > 1500
+
+
+def test_quick_code_generation_gives_libcst_text():
+    for path, source in [*_sources(), ("syntax.py", SYNTAX)]:
+        module = cst.parse_module(source)
+        assert positions.module_bytes(module) == module.bytes == source, path
+        for node in _nodes(module)[::7]:
+            assert positions.code_for_node(module, node) == module.code_for_node(node), path
