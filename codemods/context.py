@@ -556,12 +556,12 @@ class _ScopeBindings(cst.CSTVisitor):
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param) and star.name.value == self.name:
                 self.bindings.append(star)
-        function.body.visit(self)
+        walk.read(function.body, self)
         return self.ok
 
     def scan_body(self, body) -> bool:
         for stmt in body:
-            stmt.visit(self)
+            walk.read(stmt, self)
         return self.ok
 
     def _target(self, stmt: cst.CSTNode, target: cst.BaseExpression) -> None:

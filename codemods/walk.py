@@ -133,3 +133,44 @@ def record_parents(node: cst.CSTNode, parents: dict) -> None:
             elif value is not None and kind is not MaybeSentinel:
                 parents[value] = current
                 push(value)
+
+
+def read(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """``node.visit(visitor)`` for a visitor that only reads, without rebuilding the tree.
+
+    The visitor's ``on_visit``/``on_leave`` run as in LibCST (so ``visit_<Type>``
+    returning ``False`` skips the node's children); a visitor with per-attribute hooks
+    (``visit_<Type>_<field>``) is handed to LibCST's own traversal.
+    """
+    if _attribute_hooks(type(visitor)):
+        node.visit(visitor)
+        return
+    _read(node, visitor.on_visit, visitor.on_leave)
+
+
+def _read(node: cst.CSTNode, on_visit: Callable, on_leave: Callable) -> None:
+    if on_visit(node):
+        for field in child_fields(type(node)):
+            value = getattr(node, field)
+            kind = type(value)
+            if kind is tuple or kind is list:
+                for child in value:
+                    _read(child, on_visit, on_leave)
+            elif value is not None and kind is not MaybeSentinel:
+                _read(value, on_visit, on_leave)
+    on_leave(node)
+
+
+_HOOKS: dict[type, bool] = {}
+
+
+def _attribute_hooks(cls: type) -> bool:
+    found = _HOOKS.get(cls)
+    if found is None:
+        names = {
+            name: []
+            for name in dir(cls)
+            if name.startswith(("visit_", "leave_")) and not getattr(getattr(cls, name), "_is_no_op", False)
+        }
+        found = _HOOKS[cls] = not walkable(names)
+    return found

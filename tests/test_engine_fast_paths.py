@@ -417,3 +417,34 @@ def test_quick_code_generation_gives_libcst_text():
         assert positions.module_bytes(module) == module.bytes == source, path
         for node in _nodes(module)[::7]:
             assert positions.code_for_node(module, node) == module.code_for_node(node), path
+
+
+class _Prunes(cst.CSTVisitor):
+    """Records visits and leaves, and skips the insides of functions and calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.log.append(("visit", node))
+        return super().on_visit(node)
+
+    def on_leave(self, node: cst.CSTNode) -> None:
+        self.log.append(("leave", node))
+        super().on_leave(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        return False
+
+
+def test_read_only_visit_sees_what_libcst_visit_sees():
+    for path, source in [*_sources(), ("syntax.py", SYNTAX)]:
+        module = cst.parse_module(source)
+        expected, got = _Prunes(), _Prunes()
+        module.visit(expected)
+        walk.read(module, got)
+        assert [(kind, id(node)) for kind, node in got.log] == [(kind, id(node)) for kind, node in expected.log], path
