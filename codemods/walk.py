@@ -142,10 +142,48 @@ def read(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     returning ``False`` skips the node's children); a visitor with per-attribute hooks
     (``visit_<Type>_<field>``) is handed to LibCST's own traversal.
     """
-    if _attribute_hooks(type(visitor)):
+    cls = type(visitor)
+    if _attribute_hooks(cls):
         node.visit(visitor)
-        return
-    _read(node, visitor.on_visit, visitor.on_leave)
+    elif cls.on_visit is cst.CSTVisitor.on_visit and cls.on_leave is cst.CSTVisitor.on_leave:
+        _Reader(visitor).step(node)
+    else:
+        _read(node, visitor.on_visit, visitor.on_leave)
+
+
+class _Reader:
+    """What ``CSTVisitor.on_visit``/``on_leave`` do, with each node class's methods
+    looked up once per walk instead of by name at every node."""
+
+    def __init__(self, visitor: cst.CSTVisitor) -> None:
+        self.visitor = visitor
+        self.plan: dict[type, tuple] = {}
+
+    def _method(self, name: str) -> Optional[Callable]:
+        method = getattr(self.visitor, name, None)
+        return None if method is None or getattr(method, "_is_no_op", False) else method
+
+    def step(self, node: cst.CSTNode) -> None:
+        cls = type(node)
+        plan = self.plan.get(cls)
+        if plan is None:
+            plan = self.plan[cls] = (
+                self._method("visit_" + cls.__name__),
+                self._method("leave_" + cls.__name__),
+                child_fields(cls),
+            )
+        visit, leave, fields = plan
+        if visit is None or visit(node) is not False:
+            for field in fields:
+                value = getattr(node, field)
+                kind = type(value)
+                if kind is tuple or kind is list:
+                    for child in value:
+                        self.step(child)
+                elif value is not None and kind is not MaybeSentinel:
+                    self.step(value)
+        if leave is not None:
+            leave(node)
 
 
 def _read(node: cst.CSTNode, on_visit: Callable, on_leave: Callable) -> None:

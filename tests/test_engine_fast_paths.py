@@ -448,3 +448,37 @@ def test_read_only_visit_sees_what_libcst_visit_sees():
         module.visit(expected)
         walk.read(module, got)
         assert [(kind, id(node)) for kind, node in got.log] == [(kind, id(node)) for kind, node in expected.log], path
+
+
+class _PrunesByName(cst.CSTVisitor):
+    """The same pruning through visit_<Type> methods only, as most visitors are written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.log.append(("visit", node))
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self.log.append(("visit", node))
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.log.append(("visit", node))
+
+    def leave_Name(self, node: cst.Name) -> None:
+        self.log.append(("leave", node))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.log.append(("leave", node))
+
+
+def test_read_only_visit_by_method_name_sees_what_libcst_visit_sees():
+    for path, source in [*_sources(), ("syntax.py", SYNTAX)]:
+        module = cst.parse_module(source)
+        expected, got = _PrunesByName(), _PrunesByName()
+        module.visit(expected)
+        walk.read(module, got)
+        assert [(kind, id(node)) for kind, node in got.log] == [(kind, id(node)) for kind, node in expected.log], path
