@@ -1,11 +1,12 @@
-"""Line and column of a few nodes, and the chain of nodes above each, in one partial pass.
+"""Line and column of a few nodes, and the chain of nodes above each, in one partial pass;
+and code generation without LibCST's per-node context manager.
 
 LibCST's ``PositionProvider`` regenerates the whole module and records a range for every
-node; ``ParentNodeProvider`` walks every node again. A file with findings needs both for
-a handful of nodes only. This regenerates the module with a code generation state that
-records ranges for the wanted nodes (and what they are built from) and the ancestors of
-each, and stops as soon as the last wanted node has been generated. The ranges are the
-same ``CodeRange`` values ``PositionProvider`` gives (syntactic positions).
+node; a file with findings needs ranges for a handful of nodes only. This regenerates the
+module with a code generation state that records ranges for the wanted nodes (and what
+they are built from) and the ancestors of each, and stops as soon as the last wanted node
+has been generated. The ranges are the same ``CodeRange`` values ``PositionProvider``
+gives (syntactic positions).
 """
 
 from __future__ import annotations
