@@ -12,7 +12,6 @@ import argparse
 import json
 import os
 import sys
-from importlib import metadata
 from typing import Optional, Sequence
 
 from codemods import __version__, config, formats, mdreport, report, shard
@@ -26,7 +25,21 @@ EXIT_OK, EXIT_PENDING, EXIT_ERROR = 0, 1, 2
 
 
 def installed_jax() -> tuple[int, ...]:
-    """The installed jax release, read from its metadata (importing jax costs ~1 s)."""
+    """The installed jax release, read from its metadata (importing jax costs ~1 s).
+
+    The ``jax-<version>.dist-info`` folder on ``sys.path`` names it; ``importlib.metadata``
+    gives the same answer but its own imports cost a tenth of a second on every run.
+    """
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("jax-") and name.endswith(".dist-info"):
+                return parse_version(name[len("jax-"):-len(".dist-info")])
+    from importlib import metadata
+
     try:
         return parse_version(metadata.version("jax"))
     except metadata.PackageNotFoundError:

@@ -7,9 +7,9 @@ import re
 from typing import Optional
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, ScopeProvider
+from libcst.metadata import MetadataWrapper, ScopeProvider
 
-from codemods import positions
+from codemods import positions, walk
 from codemods.names import NameResolver, iter_statements
 from codemods.rule import Change, Edit, Safety
 
@@ -34,6 +34,31 @@ class Options:
     unsafe_fixes: bool = False
     #: Write manual findings as ``# TODO(ccmigrate): ...`` comments at their sites.
     annotate: bool = False
+
+
+_UNKNOWN = object()
+
+
+class ParentMap:
+    """Read-only ``node -> parent`` view of a :class:`FileContext` (``get`` as on a dict)."""
+
+    __slots__ = ("_ctx",)
+
+    def __init__(self, ctx: "FileContext") -> None:
+        self._ctx = ctx
+
+    def get(self, node: cst.CSTNode, default: Optional[cst.CSTNode] = None) -> Optional[cst.CSTNode]:
+        found = self._ctx.parent_of(node)
+        return default if found is None else found
+
+    def __getitem__(self, node: cst.CSTNode) -> cst.CSTNode:
+        found = self._ctx.parent_of(node)
+        if found is None:
+            raise KeyError(node)
+        return found
+
+    def __contains__(self, node: object) -> bool:
+        return self._ctx.parent_of(node) is not None
 
 
 @dataclasses.dataclass
@@ -71,9 +96,17 @@ class FileContext:
         self._codemod_context = None
         self.helpers: dict[str, str] = {}
         self._scopes: Optional[dict] = None
-        self._parents: Optional[dict] = None
-        self._ancestors: dict[cst.CSTNode, tuple[cst.CSTNode, ...]] = {}
+        # Parents are recorded by the engine's walk (codemods.walk) as it reaches each
+        # node; a question about a node it has not reached yet completes the map first.
+        self._parent_of: dict = {}
+        self._parents_complete = False
+        #: The engine's walk while it runs, so a question can be answered from the
+        #: subtree being visited rather than the whole module.
+        self.walk = None
+        self._recorded_below: set = set()
         self._partial_scopes: dict[cst.CSTNode, dict] = {}
+        self._assigned: Optional[frozenset] = None
+        self._aliases: Optional[frozenset] = None
         self._stubbed: dict[cst.CSTNode, cst.CSTNode] = {}  # signature-only stand-in -> original
         self._pending_imports: set[tuple[str, Optional[str], Optional[str]]] = set()
         self._unreported_imports: list[tuple[str, Optional[str], Optional[str]]] = []
@@ -110,7 +143,7 @@ class FileContext:
             rule=rule,
             safety=safety,
             message=message,
-            before=self.module.code_for_node(node),
+            before=positions.code_for_node(self.module, node),
             kernel_receives=kernel_receives,
         )
         imports, self._unreported_imports = tuple(self._unreported_imports), []
@@ -180,38 +213,79 @@ class FileContext:
         return self._scopes
 
     @property
-    def parents(self) -> dict:
-        """Parent of every node (a walk of the whole tree: prefer :meth:`ancestors_of`)."""
-        if self._parents is None:
-            self._parents = dict(self.wrapper.resolve(ParentNodeProvider))
-        return self._parents
+    def parents(self) -> "ParentMap":
+        """Parent of every node of the module (``parents.get(node)``; ``None`` for the
+        module itself and for nodes that are not in it)."""
+        return ParentMap(self)  # made on demand: a view kept here would be a reference cycle
+
+    def parent_of(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        parents = self._parent_of
+        found = parents.get(node, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
+        if self._parents_complete:
+            return None
+        # Mid-walk, rules mostly ask about the parts of the node they are visiting.
+        current = getattr(self.walk, "current", None)
+        if current is not None and current not in self._recorded_below:
+            self._recorded_below.add(current)
+            walk.record_parents(current, parents)
+            found = parents.get(node, _UNKNOWN)
+            if found is not _UNKNOWN:
+                return found
+        self.complete_parents()
+        return parents.get(node)
+
+    def complete_parents(self) -> None:
+        """Record the parent of every node the engine's walk has not reached."""
+        if not self._parents_complete:
+            self._parent_of[self.module] = None
+            walk.record_parents(self.module, self._parent_of)
+            self._parents_complete = True
+
+    def walked(self) -> None:
+        """The engine's walk has visited every node: the parents it recorded are all."""
+        self.walk = None
+        self._parents_complete = True
+
+    def release(self) -> None:
+        """Let go of what this file's analysis holds, the tree above all, now.
+
+        Each finding's edit refers to its rule, and each rule to this context: a cycle
+        only the garbage collector frees, late, so a run over many files would hold
+        several trees at once.
+        """
+        self.findings = []
+        self.walk = None
+        self._parent_of = {}
+        self._scopes = None
+        self._partial_scopes = {}
+        self._stubbed = {}
 
     # -- positions (computed for the nodes that need them, in one partial pass) ----
     def locate(self, nodes) -> dict:
-        """``CodeRange`` of each of ``nodes``; also remembers their ancestors."""
-        ranges, ancestors = positions.locate(self.module, nodes)
-        self._ancestors.update(ancestors)
+        """``CodeRange`` of each of ``nodes``."""
+        ranges, _ = positions.locate(self.module, nodes)
         return ranges
 
     def ancestors_of(self, node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
         """Nodes above ``node``, outermost (the module) first."""
-        if node not in self._ancestors:
-            if isinstance(node, cst.Name):
-                # Rules ask about names one after another: one pass answers them all.
-                for name, chain in positions.ancestors_of_type(self.module, (cst.Name,)).items():
-                    self._ancestors.setdefault(name, chain)
-            else:
-                self.locate([node])
-        return self._ancestors.get(node, ())
+        chain = []
+        current = self.parent_of(node)
+        while current is not None:
+            chain.append(current)
+            current = self.parent_of(current)
+        return tuple(reversed(chain))
 
     def paths_to(self, nodes) -> Optional[set]:
         """Every node on the way from the module to ``nodes``; ``None`` if one is unknown."""
         found: set = set()
         for node in nodes:
-            if node not in self._ancestors:
+            if node is not self.module and self.parent_of(node) is None:
                 return None
-            found.add(node)
-            found.update(self._ancestors[node])
+            while node is not None and node not in found:
+                found.add(node)
+                node = self.parent_of(node)
         return found
 
     def value_bound_once(self, name: cst.Name) -> Optional[cst.BaseExpression]:
@@ -221,6 +295,8 @@ class FileContext:
         also a parameter, imported, assigned twice, augmented or bound in a loop gives
         ``None`` (its type cannot be proven statically).
         """
+        if name.value not in self._plainly_assigned():
+            return None  # the answer below comes from such a statement or is None
         known, bindings = self._bindings(name)
         if known:
             if len(bindings) != 1:
@@ -241,6 +317,39 @@ class FileContext:
         if not isinstance(target, cst.Name):
             return None
         return _value_assigned_to(getattr(assignments[0].scope, "node", self.module), target)
+
+    def _plainly_assigned(self) -> frozenset:
+        """Names that a ``name = value`` or ``name: T = value`` statement anywhere in the
+        module assigns: the only statements :meth:`value_bound_once` takes a value from."""
+        if self._assigned is None:
+            self._scan_assignments()
+        return self._assigned
+
+    def aliases(self) -> frozenset:
+        """Names such a statement assigns a name or attribute (``xops = xla_client.ops``).
+
+        Rules follow these to resolve ``xops.CustomCall``; for the head of any other
+        attribute call (``self.items.append``, a parameter, a loop variable) this
+        statement-level pass answers without the scope analysis the lookup may need.
+        """
+        if self._aliases is None:
+            self._scan_assignments()
+        return self._aliases
+
+    def _scan_assignments(self) -> None:
+        assigned, aliases = set(), set()
+        for stmt, _ in iter_statements(self.module.body, True):
+            if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1:
+                target = stmt.targets[0].target
+            elif isinstance(stmt, cst.AnnAssign):
+                target = stmt.target
+            else:
+                continue
+            if isinstance(target, cst.Name):
+                assigned.add(target.value)
+                if isinstance(stmt.value, (cst.Name, cst.Attribute)):
+                    aliases.add(target.value)
+        self._assigned, self._aliases = frozenset(assigned), frozenset(aliases)
 
     def class_def(self, name: cst.Name) -> Optional[cst.ClassDef]:
         """The ``class`` statement a name refers to, when it is defined in this module."""
@@ -447,12 +556,12 @@ class _ScopeBindings(cst.CSTVisitor):
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param) and star.name.value == self.name:
                 self.bindings.append(star)
-        function.body.visit(self)
+        walk.read(function.body, self)
         return self.ok
 
     def scan_body(self, body) -> bool:
         for stmt in body:
-            stmt.visit(self)
+            walk.read(stmt, self)
         return self.ok
 
     def _target(self, stmt: cst.CSTNode, target: cst.BaseExpression) -> None:

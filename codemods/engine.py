@@ -27,6 +27,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 import libcst as cst
 
+from codemods import positions, walk
 from codemods.context import FileContext, Finding, Options
 from codemods.discovery import Found, discover
 from codemods.fileio import read_source, text_problem
@@ -95,7 +96,13 @@ def analyse(
     ctx = FileContext(path, source, module, options, package)
     visitors = [rule(ctx) for rule in rules]
     if visitors:
-        ctx.wrapper.visit_batched(visitors)
+        methods = walk.visitor_methods(visitors)
+        if walk.walkable(methods):
+            ctx.walk = walk.Walk(methods, ctx._parent_of)
+            ctx.walk.run(module)
+            ctx.walked()
+        else:
+            ctx.wrapper.visit_batched(visitors)
     if locate:
         locate_findings(ctx)
     added = _report_kept_imports(ctx)
@@ -162,10 +169,10 @@ def locate_findings(ctx: FileContext, findings: Optional[Sequence[Finding]] = No
     findings = ctx.findings if findings is None else findings
     if not findings:
         return
-    positions = ctx.locate({f.node for f in findings})
+    ranges = ctx.locate({f.node for f in findings})
     lines = ctx.source.decode(ctx.module.encoding, "replace").splitlines()
     for finding in findings:
-        rng = positions.get(finding.node)
+        rng = ranges.get(finding.node)
         change = finding.change
         if rng is not None:
             change.line, change.column = rng.start.line, rng.start.column + 1
@@ -425,7 +432,7 @@ class _Apply(cst.CSTTransformer):
         for finding in self.edits.get(original_node, ()):
             node = finding.edit(node)
             if isinstance(node, cst.CSTNode):
-                finding.change.after = self.module.code_for_node(node)
+                finding.change.after = positions.code_for_node(self.module, node)
         for text in self.notes.get(original_node, ()):
             if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
                 line = cst.EmptyLine(comment=cst.Comment(text))
@@ -481,15 +488,23 @@ def process_source(
     ``keep`` selects which fixable changes are applied (see :func:`rewrite`).
     """
     result = FileResult(path=path, original=source)
+    ctx: Optional[FileContext] = None
+    # The collector would scan each new tree again and again while the file is analysed;
+    # the file's own reference cycles are broken by ``release`` at the end instead.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         ctx = analyse(path, source, rules, options, package)
         result.encoding = ctx.module.encoding
         new_module = rewrite(ctx, keep)
         result.changes = [f.change for f in ctx.findings]
         if new_module is not None:
-            updated = new_module.bytes
+            updated = positions.module_bytes(new_module)
             if updated != source:
                 declined = [f.change.rule for f in ctx.findings if accepted(f, options) and not f.change.applied]
+                # The self-check parses a tree of its own: free this one first.
+                ctx.release()
+                del new_module
                 _self_check(path, updated, rules, options, package, declined)
                 _check_python(path, source, updated)
                 result.updated = updated
@@ -503,6 +518,11 @@ def process_source(
         result.error = "cannot parse: nesting too deep"
     except Exception as exc:  # noqa: BLE001 - one file's failure never stops a run
         result.error = f"internal error: {type(exc).__name__}: {_one_line(exc)}"
+    finally:
+        if ctx is not None:
+            ctx.release()
+        if collecting:
+            gc.enable()
     return result
 
 
@@ -513,6 +533,13 @@ def _self_check(path: str, updated: bytes, rules, options: Options, package, dec
         again = analyse(path, updated, rules, options, package, locate=locate)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"the rewrite does not parse ({_one_line(exc)})") from exc
+    try:
+        _check_second_pass(again, options, locate, declined)
+    finally:
+        again.release()
+
+
+def _check_second_pass(again: FileContext, options: Options, locate: bool, declined: Sequence[str]) -> None:
     if declined:
         # Declined sites are still there by design; nothing else may be pending.
         pending = sorted(f.change.rule for f in again.findings if accepted(f, options))
@@ -597,6 +624,17 @@ def _worker_run(path: str, source: bytes) -> Optional[FileResult]:
     return result
 
 
+def _pool(jobs: int, rules: Sequence[type[Rule]], options: Options) -> concurrent.futures.ProcessPoolExecutor:
+    cst.parse_module("")  # forked workers inherit a warmed parser
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(tuple(r.name for r in rules), options),
+    )
+
+
 def run(
     paths: Iterable[str],
     rules: Sequence[type[Rule]],
@@ -618,38 +656,43 @@ def run(
         found = [f for f in found if include(f.path)]
     errors = {f.path: FileResult(path=f.path, error=f.error) for f in found if f.error}
     files = [f.path for f in found if not f.error]
-    candidates: list[tuple[str, bytes]] = []
     results: dict[str, FileResult] = dict(errors)
     triggers = tuple({t for r in rules for t in r.triggers})
-    for path in files:
-        try:
-            source = read_source(path)
-        except OSError as exc:
-            results[path] = FileResult(path=path, error=read_error(exc))
-            continue
-        problem = text_problem(source)
-        if problem:
-            results[path] = FileResult(path=path, original=source, error=problem)
-            continue
-        if any(t in source for t in triggers):
-            candidates.append((path, source))
-    total = len(candidates)
-    if progress:
-        progress(0, total)
-    if jobs > 1 and total > 1:
-        # Largest files first so one big file does not finish last on its own.
-        order = sorted(candidates, key=lambda c: -len(c[1]))
-        sources = dict(candidates)
-        cst.parse_module("")  # forked workers inherit a warmed parser
-        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        with concurrent.futures.ProcessPoolExecutor(
-            max_workers=min(jobs, total),
-            mp_context=ctx,
-            initializer=_worker_init,
-            initargs=(tuple(r.name for r in rules), options),
-        ) as pool:
-            # The parent already read each file: send the bytes rather than reading twice.
-            futures = {pool.submit(_worker_run, path, source): path for path, source in order}
+    candidates: list[tuple[str, bytes]] = []
+    # With several jobs, workers start on the candidates while the rest of the tree is
+    # still being read (reading every file is the floor of a run, and most of it at
+    # scale): the pool starts once there is a candidate for each worker, or at the end
+    # with one worker per candidate; a single candidate runs here.
+    pool: Optional[concurrent.futures.ProcessPoolExecutor] = None
+    futures: dict = {}
+    try:
+        for path in files:
+            try:
+                source = read_source(path)
+            except OSError as exc:
+                results[path] = FileResult(path=path, error=read_error(exc))
+                continue
+            problem = text_problem(source)
+            if problem:
+                results[path] = FileResult(path=path, original=source, error=problem)
+                continue
+            if any(t in source for t in triggers):
+                candidates.append((path, source))
+                if pool is not None:
+                    # The parent already read the file: send the bytes rather than reading twice.
+                    futures[pool.submit(_worker_run, path, source)] = path
+                elif jobs > 1 and len(candidates) == jobs:
+                    pool = _pool(jobs, rules, options)
+                    futures.update((pool.submit(_worker_run, p, b), p) for p, b in candidates)
+        total = len(candidates)
+        if pool is None and jobs > 1 and total > 1:
+            pool = _pool(total, rules, options)
+            # Largest files first so one big file does not finish last on its own.
+            futures.update((pool.submit(_worker_run, p, b), p) for p, b in sorted(candidates, key=lambda c: -len(c[1])))
+        if progress:
+            progress(0, total)
+        if pool is not None:
+            sources = dict(candidates)
             for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 path = futures[future]
                 try:
@@ -662,13 +705,16 @@ def run(
                     results[path] = res
                 if progress:
                     progress(done, total)
-    else:
-        for done, (path, source) in enumerate(candidates, 1):
-            res = process_candidate(path, source, rules, options)
-            if res is not None:
-                results[path] = res
-            if progress:
-                progress(done, total)
+        else:
+            for done, (path, source) in enumerate(candidates, 1):
+                res = process_candidate(path, source, rules, options)
+                if res is not None:
+                    results[path] = res
+                if progress:
+                    progress(done, total)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
     order_index = {f.path: i for i, f in enumerate(found)}
     ordered = sorted(results.values(), key=lambda r: order_index.get(r.path, len(order_index)))
     return ordered, len(files)

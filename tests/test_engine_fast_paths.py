@@ -6,9 +6,11 @@ adapter) is checked against what LibCST's own providers or runner compute.
 
 from __future__ import annotations
 
+import functools
 import glob
 import io
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -17,7 +19,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from codemods import positions
+from codemods import positions, walk
 from codemods.adapters.libcst_command import BackendConfigCommand
 from codemods.context import FileContext, Options
 from codemods.names import NameResolver
@@ -156,10 +158,112 @@ def test_partial_positions_and_ancestors_match_libcst_providers():
                 current = parents[current]
                 chain.append(current)
             assert ancestors[node] == tuple(reversed(chain)), path
-        every_name = positions.ancestors_of_type(module, (cst.Name,))
-        assert set(every_name) == set(_nodes(module, (cst.Name,)))
-        for node, chain in every_name.items():
-            assert chain[-1] is parents[node] and chain[0] is module, path
+
+
+#: Syntax the fixtures lack, so the walk's order is checked on every kind of node.
+SYNTAX = textwrap.dedent(
+    '''
+    from . import a as b, c
+    from .. x import (y, z,)
+    from m import *
+    import p.q as r; global g
+    @dec(1)
+    @other
+    async def f[T: int, *Ts, **P](a, /, b: int = 1, *c, d, e=2, **f) -> "T":
+        nonlocal n
+        x = y = -a ** 2 // 3 if not b else ~c
+        x += 1; x: int = 2
+        del x[1:2, ::3], y.z
+        async with a as (b, c), d:
+            await e
+        async for i in j: continue
+        while k: break
+        else: pass
+        try: raise E from F
+        except* (G, H) as h: pass
+        try: pass
+        except G: pass
+        else: pass
+        finally: pass
+        assert a, f"{a!r:>{w}} {b=} {{c}}" "d" 'e'
+        lam = lambda q, *r, s=1, **t: (yield q)
+        gen = [i async for i in j if i for k in l]; st = {1, *m}; d = {**n, o: p}
+        dc = {k: v for k, v in w}; sc = {u for u in v}; ge = (g for g in h)
+        if (n := 10) > 5 and a is not b or c not in d: return
+        elif a < b <= c != d: yield from e
+        match command:
+            case [1, *rest] | (2 | 3) if rest: pass
+            case {"k": v, **kw}: pass
+            case Point(x=0, y=_) as pt: pass
+            case None | True | -1 | 1.5j | "s": pass
+    class C(B, metaclass=M):
+        "doc"
+        type Alias[K] = list[K]
+        x: int
+        def m(self): return self.x[0](*a, **k)
+    print(a @ b, a >> b << c & d | e ^ f, a[...], 0x1f, 1e3, not a, +b)
+    '''
+).encode()
+
+
+class _Order(cst.BatchableCSTVisitor):
+    """Records every visit and leave, as a rule's methods would see them."""
+
+    def __init__(self, log: list) -> None:
+        super().__init__()
+        self.log = log
+
+    def get_visitors(self):
+        return {name: (lambda node, name=name: self.log.append((name, node))) for name in _method_names()}
+
+
+@functools.lru_cache(maxsize=None)
+def _method_names() -> tuple[str, ...]:
+    found, stack = set(), [cst.CSTNode]
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                stack.append(sub)
+    return tuple(f"{kind}_{cls.__name__}" for cls in found for kind in ("visit", "leave"))
+
+
+def test_the_walk_visits_like_libcst_and_records_its_parents():
+    checked = 0
+    for path, source in [*_sources(), ("syntax.py", SYNTAX)]:
+        module = cst.parse_module(source)
+        expected, got = [], []
+        cst.visit_batched(module, [_Order(expected)])
+        parents: dict = {}
+        walk.Walk(walk.visitor_methods([_Order(got)]), parents).run(module)
+        assert len(got) == len(expected) and all(a[0] == b[0] and a[1] is b[1] for a, b in zip(got, expected)), path
+        libcst_parents = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ParentNodeProvider)
+        assert parents.pop(module) is None
+        assert parents.keys() == libcst_parents.keys() and all(parents[n] is libcst_parents[n] for n in parents), path
+        recorded: dict = {}
+        walk.record_parents(module, recorded)
+        assert recorded.keys() == parents.keys() and all(recorded[n] is parents[n] for n in parents), path
+        checked += len(got)
+    assert checked > 20_000
+
+
+def test_parents_asked_mid_walk_about_nodes_not_reached_yet():
+    module = cst.parse_module(MIXED)
+    ctx = FileContext("m.py", MIXED, module, Options())
+    seen = []
+
+    class Asks(cst.BatchableCSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            # the callee (not visited yet), then a statement further down the module
+            seen.append((ctx.parents.get(node.func) is node, ctx.parents.get(module.body[-1]) is module))
+
+    ctx.walk = walk.Walk(walk.visitor_methods([Asks()]), ctx._parent_of)
+    ctx.walk.run(module)
+    ctx.walked()
+    assert seen and all(a and b for a, b in seen)
+    libcst_parents = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ParentNodeProvider)
+    assert all(ctx.parents.get(n) is p for n, p in libcst_parents.items())
+    assert ctx.parents.get(module) is None and ctx.parents.get(cst.Name("elsewhere")) is None
 
 
 def test_reduced_scope_analysis_gives_the_whole_module_answers():
@@ -238,3 +342,143 @@ def test_progress_shows_only_on_a_terminal_and_erases_itself():
     quick = _Terminal()
     Progress(quick, delay=60)(1, 2)  # a short run draws nothing
     assert quick.getvalue() == ""
+
+
+#: The rebinding test as a regular expression: slow, but plainly what it means.
+def _rebinding_pattern(name: str) -> "re.Pattern[bytes]":
+    n = re.escape(name.encode())
+    return re.compile(
+        rb"\b(?:def|class|global|nonlocal)\s+" + n + rb"\b"
+        rb"|\bas\s+" + n + rb"\b"
+        rb"|(?<![.\w])" + n + rb"\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
+        rb"|\bfor\b[^\n:]*(?<![.\w])" + n + rb"\b[^\n:]*\bin\b"
+        rb"|[(,]\s*\**" + n + rb"\s*[,):=]"
+        rb"|\blambda\b[^:\n]*(?<![.\w])" + n + rb"\b"
+        rb"|(?<![.\w])" + n + rb"\s*:=",
+    )
+
+
+def _rebound_by_pattern(source: bytes, name: str) -> bool:
+    for match in _rebinding_pattern(name).finditer(source):
+        line = source[source.rfind(b"\n", 0, match.start()) + 1 : match.end()]
+        if not (match.group(0).startswith(b"as") and re.match(rb"\s*(from\s+\S+\s+)?import\b", line)):
+            return True
+    return False
+
+
+REBINDINGS = textwrap.dedent(
+    """
+    import a as x, b as y
+    from m import (p,
+        x,
+        q as z)
+    def f(x, *y, **z): pass
+    def g(  *  x  ): lambda k, x: k
+    for a, x in z: pass
+    for q in x: pass
+    [x for x in y if x]
+    x:int=1
+    x //= 2; x **= 3; x <<= 1; x >>= 2; x @= m
+    if (x := 1): pass
+    y == x; x == y; x.y = 1; a.x = 2; _x = 1; x_ = 2
+    class x(object): pass
+    global x
+    nonlocal   x
+    with a as x: pass
+    lambda x=1: x
+    f(x=1, y = 2); f(a, x); call(x
+    )
+    asd = 1; ast: int = 2; as_ = 3
+    import ast as asd
+    xé = 1
+    """
+).encode()
+
+
+def test_rebinding_scan_agrees_with_the_pattern():
+    checked = 0
+    for path, source in [*_sources(), ("rebindings.py", REBINDINGS), ("syntax.py", SYNTAX)]:
+        names = sorted(set(re.findall(rb"[A-Za-z_]\w*", source)))
+        for name in [n.decode() for n in names[:: max(1, len(names) // 8)]] + ["x", "y", "z", "p", "q", "k", "asd", "ast", "as_", "a", "xé"]:
+            resolver = NameResolver(MetadataWrapper(cst.parse_module(b""), unsafe_skip_copy=True), source)
+            assert resolver._maybe_rebound(name) == _rebound_by_pattern(source, name), (path, name)
+            checked += 1
+        for cut in range(0, len(source) if path == "rebindings.py" else 0, 5):
+            piece = source[cut : cut + 50]
+            resolver = NameResolver(MetadataWrapper(cst.parse_module(b""), unsafe_skip_copy=True), piece)
+            for name in ("x", "y", "asd", "ast"):
+                assert resolver._maybe_rebound(name) == _rebound_by_pattern(piece, name), (piece, name)
+    assert checked > 1500
+
+
+def test_quick_code_generation_gives_libcst_text():
+    for path, source in [*_sources(), ("syntax.py", SYNTAX)]:
+        module = cst.parse_module(source)
+        assert positions.module_bytes(module) == module.bytes == source, path
+        for node in _nodes(module)[::7]:
+            assert positions.code_for_node(module, node) == module.code_for_node(node), path
+
+
+class _Prunes(cst.CSTVisitor):
+    """Records visits and leaves, and skips the insides of functions and calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.log.append(("visit", node))
+        return super().on_visit(node)
+
+    def on_leave(self, node: cst.CSTNode) -> None:
+        self.log.append(("leave", node))
+        super().on_leave(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        return False
+
+
+def test_read_only_visit_sees_what_libcst_visit_sees():
+    for path, source in [*_sources(), ("syntax.py", SYNTAX)]:
+        module = cst.parse_module(source)
+        expected, got = _Prunes(), _Prunes()
+        module.visit(expected)
+        walk.read(module, got)
+        assert [(kind, id(node)) for kind, node in got.log] == [(kind, id(node)) for kind, node in expected.log], path
+
+
+class _PrunesByName(cst.CSTVisitor):
+    """The same pruning through visit_<Type> methods only, as most visitors are written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.log.append(("visit", node))
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self.log.append(("visit", node))
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.log.append(("visit", node))
+
+    def leave_Name(self, node: cst.Name) -> None:
+        self.log.append(("leave", node))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.log.append(("leave", node))
+
+
+def test_read_only_visit_by_method_name_sees_what_libcst_visit_sees():
+    for path, source in [*_sources(), ("syntax.py", SYNTAX)]:
+        module = cst.parse_module(source)
+        expected, got = _PrunesByName(), _PrunesByName()
+        module.visit(expected)
+        walk.read(module, got)
+        assert [(kind, id(node)) for kind, node in got.log] == [(kind, id(node)) for kind, node in expected.log], path

@@ -84,7 +84,7 @@ def qualified_through_alias(ctx: FileContext, node: cst.CSTNode, depth: int = 0)
     head_node = node
     while isinstance(head_node, cst.Attribute):
         head_node = head_node.value
-    if not isinstance(head_node, cst.Name):
+    if not isinstance(head_node, cst.Name) or head_node.value not in ctx.aliases():
         return None
     try:
         bound = ctx.value_bound_once(head_node)

@@ -82,6 +82,7 @@ from typing import Optional
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codemods import walk
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     LoweringRule,
@@ -255,7 +256,7 @@ class CustomCallApi(Rule):
         if not self.rewritten:
             return
         counter = _NameUses(set(self.rewritten))
-        original_node.visit(counter)
+        walk.read(original_node, counter)
         done = {n for n, count in self.rewritten.items() if counter.uses.get(n, 0) == count}
         if not done:
             return
@@ -287,7 +288,7 @@ class CustomCallApi(Rule):
         if not unused:
             return
         counter = _NameUses({local for _, _, local in unused})
-        module.visit(counter)
+        walk.read(module, counter)
         for node, alias, local in unused:
             if counter.uses.get(local):
                 continue
