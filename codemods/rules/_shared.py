@@ -16,6 +16,7 @@ from typing import Callable, Iterator, Optional, Sequence, Union
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codemods import walk
 from codemods.context import FileContext
 
 # -- call arguments ------------------------------------------------------------------
@@ -367,7 +368,7 @@ def _mentions_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
             nonlocal found
             found = found or name.value in jax_locals or name.value in ("jax", "jaxlib")
 
-    node.visit(_Refs())
+    walk.read(node, _Refs())
     return found
 
 
@@ -387,7 +388,7 @@ def _tests_jax_release(ctx: FileContext, test: cst.BaseExpression) -> bool:
         def visit_Name(self, name: cst.Name) -> None:
             names.append(name)
 
-    test.visit(_Names())
+    walk.read(test, _Names())
     for name in names:
         try:
             bound = ctx.value_bound_once(name)

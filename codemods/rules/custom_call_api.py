@@ -451,7 +451,7 @@ class CustomCallApi(Rule):
         if bound is not replaced:
             return False
         returns = _Returns(target.value)
-        rule.function.body.visit(returns)
+        walk.read(rule.function.body, returns)
         return returns.plain > 0 and returns.other == 0
 
     def results_match(self, node, site: "Site", rule: LoweringRule, usage: str, replaced) -> bool:
