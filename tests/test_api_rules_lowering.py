@@ -409,3 +409,13 @@ def test_results_bound_to_a_name_then_returned_keep_both_result_layouts():
     assert call["operand_layouts"] == [[1, 0], [0]]
     assert call["result_layouts"] == [[1, 0], [0]]
     assert call["results"] == 2
+
+
+def test_old_operands_keyword_lowers_as_inputs():
+    module = migrated_module("stablehlo-custom-call-op", "operands_keyword")
+    (call,) = lower(module.lowering_rule, [((3,), "float32")], [((3,), "float32"), ((3,), "float32")])
+    assert call["op"] == "stablehlo.custom_call"
+    assert call["target"] == "two_out"
+    assert call["api_version"] == 2
+    assert call["operands"] == 1
+    assert call["results"] == 1  # one tuple, unpacked by GetTupleElementOp

@@ -157,7 +157,12 @@ def _rewrite(updated: cst.CSTNode, new_func: str, cpu_only: bool) -> cst.CSTNode
     if n >= 2 and len(out) > n and isinstance(last, cst.Comma) and isinstance(last.whitespace_after, cst.ParenthesizedWhitespace) \
             and isinstance(args[-2].comma, cst.Comma):
         # One argument per line with a trailing comma: the new ones go on lines of their own.
-        out[n - 1 : -1] = [a.with_changes(comma=args[-2].comma) for a in out[n - 1 : -1]]
+        sep = args[-2].comma
+        if isinstance(sep.whitespace_after, cst.ParenthesizedWhitespace):
+            # The same line break and indentation, without a comment that belongs to its line.
+            sep = sep.with_changes(whitespace_after=sep.whitespace_after.with_changes(
+                first_line=cst.TrailingWhitespace(), empty_lines=[]))
+        out[n - 1 : -1] = [a.with_changes(comma=sep) for a in out[n - 1 : -1]]
         out[-1] = out[-1].with_changes(comma=last)
     elif args and len(out) > n:
         # The newline before ``)`` belongs to the old last argument: move it to the new one.

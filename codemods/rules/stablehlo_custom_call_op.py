@@ -24,6 +24,9 @@ Replacement
       ``mlir.hlo`` -> that module.
     * ``mhlo.CustomCallOp(...)`` -> ``stablehlo.CustomCallOp(...)`` (same arguments;
       ``custom_call_schedule=``, which StableHLO lacks, makes the site manual).
+    * ``operands_=`` (the keyword of the oldest generated op bindings) -> ``inputs=``, the
+      name every jaxlib since (0.4.28 included) gives the operands of both ops; the old
+      keyword raises ``TypeError: ... unexpected keyword argument 'operands_'``.
     Sites are left alone for a ``--target-jax`` where the legacy form still works (below
     0.4.35 for a ``str``/``bytes`` backend_config, below 0.6.0 for ``mlir.hlo``); an
     ``int`` api_version is wrapped for every target, since none accepted it.
@@ -140,6 +143,7 @@ class StablehloCustomCallOp(Rule):
         if self.ctx.options.target_jax >= PYTHON_VALUES_REJECTED_IN:
             self.check_config(node)
         self.check_api_version(node)
+        self.check_operands_keyword(node)
         if dialect in MHLO_DIALECTS:
             self.to_stablehlo(node, func)
 
@@ -182,6 +186,20 @@ class StablehloCustomCallOp(Rule):
             lambda: f"{self.mlir()}.i32_attr",
             "CustomCallOp never accepted a Python int api_version (no jax release converted it); wrapped in mlir.i32_attr",
             kernel_receives="unchanged (the same api_version)",
+        )
+
+    def check_operands_keyword(self, node: cst.Call) -> None:
+        """``operands_=``: the keyword of the oldest generated bindings; every jaxlib since
+        (0.4.28 included) names the operands ``inputs``."""
+        arg = keyword(node, "operands_")
+        if arg is None or arg.keyword is None:
+            return
+        self.report(
+            arg.keyword,
+            Safety.SAFE,
+            "CustomCallOp takes its operands as `inputs=`; `operands_=` raises TypeError (unexpected keyword argument)",
+            lambda updated: updated.with_changes(value="inputs"),
+            kernel_receives="unchanged (the same operands)",
         )
 
     def wrap(self, value: cst.BaseExpression, builder: Callable[[], str], message: str, kernel_receives: str) -> None:

@@ -6,7 +6,7 @@ jax.ffi.register_ffi_target(
 )
 jax.ffi.register_ffi_target(
     "_custom_call2",
-    object(),
+    object(),  # a comment that stays on its own line
     platform="cpu",
     api_version=0,
 )

@@ -6,7 +6,7 @@ xla_client.register_custom_call_target(
 )
 xla_client.register_custom_call_target(
     "_custom_call2",
-    object(),
+    object(),  # a comment that stays on its own line
     platform="cpu",
 )
 xla_client.register_cpu_custom_call_target(
