@@ -105,7 +105,7 @@ def analyse(
             ctx.wrapper.visit_batched(visitors)
     if locate:
         locate_findings(ctx)
-    added = _report_kept_imports(ctx)
+    added = _report_kept_imports(ctx, rules)
     if locate and added:
         locate_findings(ctx, added)
     return ctx
@@ -115,11 +115,19 @@ def analyse(
 #: before any site that needs it runs.
 DELETED_MODULES = (
     "jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client", "jax.lib.xla_bridge",
-    "jax.lib.xla_extension", "jaxlib.hlo_helpers", "jaxlib.mhlo_helpers", "jax.xla",
+    "jax.lib.xla_extension", "jaxlib.xla_extension", "jaxlib.hlo_helpers", "jaxlib.mhlo_helpers", "jax.xla",
 )
 
 
-def _report_kept_imports(ctx: FileContext) -> list[Finding]:
+#: Of those, the modules whose import itself fails (``jaxlib.xla_client`` still exists,
+#: without its XlaBuilder API).
+GONE_MODULES = (
+    "jax.lib.xla_client", "jax.lib.xla_bridge", "jax.lib.xla_extension", "jaxlib.xla_extension",
+    "jaxlib.hlo_helpers", "jaxlib.mhlo_helpers", "jax.xla",
+)
+
+
+def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> list[Finding]:
     """A manual finding on each import of a deleted module that manual sites still use.
 
     The rules rewrite what they can and drop the import once nothing uses it; when a
@@ -127,8 +135,6 @@ def _report_kept_imports(ctx: FileContext) -> list[Finding]:
     too, naming the sites that keep it.
     """
     manual = [f for f in ctx.findings if f.change.safety is Safety.MANUAL and not f.suppressed]
-    if not manual:
-        return []
     reported = {id(f.node) for f in ctx.findings}
     added: list[Finding] = []
     for binding in ctx.names.imports:
@@ -139,6 +145,13 @@ def _report_kept_imports(ctx: FileContext) -> list[Finding]:
             continue
         users = [f for f in manual if binding.local in _names_in(f.node)]
         if not users:
+            if not any(qual == m or qual.startswith(m + ".") for m in GONE_MODULES):
+                continue
+            unmigrated = _uses_no_finding_covers(ctx, binding, rules)
+            if unmigrated:
+                _report_unmigrated_import(ctx, binding, unmigrated, rules)
+                reported.add(id(binding.statement))
+                added.append(ctx.findings[-1])
             continue
         lines = sorted({f.change.line for f in users})
         rule = users[0].change.rule
@@ -151,6 +164,54 @@ def _report_kept_imports(ctx: FileContext) -> list[Finding]:
         reported.add(id(binding.statement))
         added.append(ctx.findings[-1])
     return added
+
+
+def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule]]) -> list[int]:
+    """Lines where ``binding``'s name is read outside every finding: uses no rule migrates
+    (type annotations, a module-level ``XlaBuilder(...)``), which keep the import alive."""
+    from codemods.rules._shared import jax_fallback_guard
+
+    if jax_fallback_guard(ctx, binding.statement) is not None:
+        return []
+    uses: list[cst.Name] = []
+
+    class _Uses(cst.CSTVisitor):
+        def visit_Import(self, node: cst.Import) -> bool:
+            return False
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # ``x.local`` is an attribute, not a use of ``local``
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == binding.local:
+                uses.append(node)
+
+    walk.read(ctx.module, _Uses())
+    if not uses:
+        return []
+    covered = {id(f.node) for f in ctx.findings}
+    left = [u for u in uses if not any(id(a) in covered for a in (u, *ctx.ancestors_of(u)))]
+    if not left:
+        return []
+    ranges = ctx.locate(set(left))
+    return sorted({ranges[u].start.line for u in left if u in ranges})
+
+
+def _report_unmigrated_import(ctx: FileContext, binding, lines: list[int], rules: Sequence[type[Rule]]) -> None:
+    where = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
+    # Attributed to the rule whose triggers the import statement holds (the module's owner).
+    text = ctx.module.code_for_node(binding.statement).encode()
+    owner = next((r.name for r in rules if any(t in text for t in r.triggers)), rules[0].name if rules else "ccmigrate")
+    ctx.report(
+        owner, binding.statement, Safety.MANUAL,
+        f"import of `{binding.qualified}` (deleted from jax) stays for uses no rule migrates, at "
+        f"line{'s' if len(lines) > 1 else ''} {where} (type annotations, XlaBuilder objects...): "
+        "it fails at import time; replace or drop those uses, then the import",
+    )
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:

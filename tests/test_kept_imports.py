@@ -46,3 +46,47 @@ def test_builder_calls_outside_the_custom_call_are_reported() -> None:
     # The import, the shapes (one in a list comprehension), the constant, both custom
     # calls and the registration inside the factory.
     assert manual_lines == {8, 15, 17, 19, 20, 21, 29, 40}
+
+
+def _findings(source: str) -> list:
+    result = rewrite_source(source.encode(), "/tmp/module.py", [])
+    assert result.error is None, result.error
+    return result.changes
+
+
+def test_import_kept_by_uses_no_rule_migrates_is_reported() -> None:
+    source = (
+        "from jaxlib.xla_extension import XlaBuilder, XlaOp\n"
+        "\n"
+        "\n"
+        "def _rule(builder: XlaBuilder, x: XlaOp):\n"
+        "    return x\n"
+    )
+    (change,) = _findings(source)
+    assert change.safety is Safety.MANUAL and change.line == 1
+    assert "jaxlib.xla_extension" in change.message and "line 4" in change.message
+
+
+def test_module_import_used_through_partial_is_reported() -> None:
+    source = (
+        "import functools\n"
+        "from jaxlib import hlo_helpers\n"
+        "\n"
+        "custom_call = functools.partial(hlo_helpers.custom_call, 'op', result_types=[])\n"
+    )
+    manual = [c for c in _findings(source) if c.safety is Safety.MANUAL]
+    assert [c.line for c in manual] == [2]
+    assert "jaxlib.hlo_helpers" in manual[0].message
+
+
+def test_guarded_import_with_unmigrated_uses_is_not_reported() -> None:
+    source = (
+        "try:\n"
+        "    from jaxlib.xla_extension import XlaBuilder\n"
+        "except ImportError:\n"
+        "    from jax._src.lib import xla_client\n"
+        "    XlaBuilder = None\n"
+        "\n"
+        "BUILDER_TYPE = XlaBuilder\n"
+    )
+    assert [c for c in _findings(source) if "deleted from jax" in c.message] == []
