@@ -34,6 +34,9 @@ class Options:
     unsafe_fixes: bool = False
     #: Write manual findings as ``# TODO(ccmigrate): ...`` comments at their sites.
     annotate: bool = False
+    #: Every rule runs (no ``--select``/``--ignore``): only then can the engine tell that
+    #: no rule migrates a use.
+    every_rule: bool = True
 
 
 _UNKNOWN = object()

@@ -145,7 +145,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             continue
         users = [f for f in manual if binding.local in _names_in(f.node)]
         if not users:
-            if not any(qual == m or qual.startswith(m + ".") for m in GONE_MODULES):
+            if not ctx.options.every_rule or not any(qual == m or qual.startswith(m + ".") for m in GONE_MODULES):
                 continue
             unmigrated = _uses_no_finding_covers(ctx, binding, rules)
             if unmigrated:

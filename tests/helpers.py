@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import os
 import shlex
 import subprocess
@@ -39,7 +41,9 @@ def options_from(args: Sequence[str]) -> tuple[Options, frozenset | None, frozen
 def rewrite_source(source: bytes, path: str = "fixture.py", args: Sequence[str] = ()):
     """Run the selected rules on ``source`` as ``ccmigrate diff ARGS`` would."""
     options, select, ignore = options_from(args)
-    return process_source(path, source, select_rules(select, ignore), options)
+    rules = select_rules(select, ignore)
+    options = dataclasses.replace(options, every_rule=len(rules) == len(select_rules(None, frozenset())))
+    return process_source(path, source, rules, options)
 
 
 def ccmigrate(*args: str, cwd: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
