@@ -173,3 +173,17 @@ def test_constant_helper_with_an_argument_that_would_be_evaluated_twice_is_not_i
     result = rewrite_source(source, "helper_call_argument.py", ["--select", "xla-translation-rule"])
     assert result.updated is None
     assert any("passes the XlaBuilder to `_constant_s32(c, next_id())`" in c.message for c in result.changes)
+
+
+def test_from_jax_import_xla_used_only_to_register_is_not_reported_once_converted() -> None:
+    path = os.path.join(FOLDER, "from_jax_import_xla.py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    select = ["--select", "xla-translation-rule,removed-jax-api"]
+    result = rewrite_source(source, path, select)
+    assert b"from jax import xla" not in result.updated
+    assert [c.message for c in result.changes if c.safety is Safety.MANUAL] == []
+    # Another use of `xla` keeps the import, which stays reported.
+    kept = rewrite_source(source + b"\napply = xla.apply_primitive\n", path, select)
+    assert any(c.rule == "removed-jax-api" and "registers translation rules" in c.message
+               for c in kept.changes if c.safety is Safety.MANUAL)
