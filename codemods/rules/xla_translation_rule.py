@@ -310,6 +310,7 @@ class XlaTranslationRule(Rule):
         self._removed_helpers: set = set()
         if not registrations and not custom_calls:
             self._report_stray(collector, [], {})
+            self._drop_aliases(collector, set())
             return
         plans: dict[cst.FunctionDef, Plan] = {}
         for reg in registrations:
@@ -952,12 +953,10 @@ class XlaTranslationRule(Rule):
         return edit
 
     def _drop_aliases(self, collector: _Collector, consumed_calls: set) -> None:
-        """Remove ``xops = xla_client.ops``-style aliases that only rewritten code used."""
-        if not consumed_calls:
-            return
-        consumed_nodes: set = set()
-        for plan_call in consumed_calls:
-            consumed_nodes.add(plan_call)
+        """Remove ``xops = xla_client.ops``-style aliases that only rewritten code used, or
+        that nothing uses: either way the alias alone would keep the module importing
+        xla_client, which fails at import time."""
+        exported = "__all__" in self.ctx.module.code
         for assign in collector.assigns:
             if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
                 continue
@@ -971,13 +970,18 @@ class XlaTranslationRule(Rule):
             if scope is None or scope is not self.ctx.scopes.get(self.ctx.module):
                 continue
             accesses = [ref.node for assignment in scope.assignments[name.value] for ref in assignment.references]
-            if accesses and all(self._inside_consumed(a) for a in accesses):
-                stmt = self.ctx.parents.get(assign)
-                if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-                    head = head_name(assign.value)
-                    if head:
-                        drop_binding_if_unused(self.ctx, head)
-                    self.report(stmt, Safety.SAFE, f"alias `{name.value}` of a removed xla_client API was only used by rewritten translation rules", lambda _n: cst.RemoveFromParent())
+            if accesses and not (consumed_calls and all(self._inside_consumed(a) for a in accesses)):
+                continue
+            if not accesses and (len(scope.assignments[name.value]) != 1 or jax_fallback_guard(self.ctx, assign) is not None
+                                 or (exported and re.search(rf"[\'\"]{re.escape(name.value)}[\'\"]", self.ctx.module.code))):
+                continue
+            stmt = self.ctx.parents.get(assign)
+            if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+                head = head_name(assign.value)
+                if head:
+                    drop_binding_if_unused(self.ctx, head)
+                why = "was only used by rewritten translation rules" if accesses else "is not used"
+                self.report(stmt, Safety.SAFE, f"alias `{name.value}` of a removed xla_client API {why}", lambda _n: cst.RemoveFromParent())
 
     def _inside_consumed(self, node: cst.CSTNode) -> bool:
         current = node
