@@ -187,3 +187,37 @@ def test_from_jax_import_xla_used_only_to_register_is_not_reported_once_converte
     kept = rewrite_source(source + b"\napply = xla.apply_primitive\n", path, select)
     assert any(c.rule == "removed-jax-api" and "registers translation rules" in c.message
                for c in kept.changes if c.safety is Safety.MANUAL)
+
+
+_FORWARD = b"""from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def %(helper)s(c, x):
+    s = xla_client.Shape.array_shape(c.get_shape(x).element_type(), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(x,), shape_with_layout=s, operand_shapes_with_layout=(s,))
+
+
+def _rule(c, x, y):
+    return %(helper)s(c, %(args)s)
+
+
+xla.backend_specific_translations["cpu"][p] = _rule
+"""
+
+
+@pytest.mark.parametrize("helper, args, extra, reason", [
+    # Another caller would still hand the helper an XlaBuilder.
+    ("_kernel", "x, y", "\n\ndef other(c, x):\n    return _kernel(c, x)\n", "also used other than by the translation rules"),
+    ("kernel", "x, y", "", "other modules may call with a builder too"),
+    ("_kernel", "y, x", "", "with arguments other than its operands in order (x, y)"),
+    ("_kernel", "x", "", "with arguments other than its operands in order"),
+])
+def test_rule_forwarding_its_builder_stays_manual_with_the_reason(helper, args, extra, reason) -> None:
+    source = _FORWARD % {b"helper": helper.encode(), b"args": args.encode()} + extra.encode()
+    if args == "x, y":
+        source = source.replace(b"(c, x):\n    s", b"(c, x, y):\n    s")
+    result = rewrite_source(source, "forward.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    reasons = [c.message for c in result.changes if c.safety is Safety.MANUAL and c.message.startswith("translation rule `_rule`")]
+    assert len(reasons) == 1 and reason in reasons[0], reasons

@@ -232,6 +232,12 @@ class Plan:
     heads: set = dataclasses.field(default_factory=set)
     #: Constant helpers whose calls the rewrite inlined: helper -> those calls.
     helpers: dict = dataclasses.field(default_factory=dict)
+    #: ``return helper(c, *operands)``: the module function the rule hands its builder
+    #: to, rewritten as the lowering rule's body, and that call.
+    forward: Optional[cst.FunctionDef] = None
+    forward_call: Optional[cst.Call] = None
+    #: A custom call returns one ``Shape.tuple_shape`` op (several results).
+    tuple_result: bool = False
 
 
 class _Collector(cst.CSTVisitor):
@@ -332,6 +338,7 @@ class XlaTranslationRule(Rule):
                 plan = plans[function] = self._plan(function, reg.form)
             elif plan.form != reg.form:
                 plan.problem = "it is registered both as a translation rule and as a builder rule"
+        self._link_forwards(plans, registrations)
         for reg in registrations:
             if reg.function is None:
                 continue
@@ -381,6 +388,8 @@ class XlaTranslationRule(Rule):
                 if plan.unsafe:
                     unsafe.add(helper)
         removed = set()
+        unpackers = {helper for plan in plans.values() if not plan.problem for helper in plan.helpers
+                     if (call := _sole_return_call(helper)) is not None and get_full_name_for_node(call.func) == "getattr"}
         exported = re.findall(r"__all__", self.ctx.module.code)
         for helper, calls in inlined.items():
             name = helper.name.value
@@ -394,9 +403,10 @@ class XlaTranslationRule(Rule):
                 continue
             if all(any(self._inside_any(ref, {call}) or ref is call.func for call in calls) for ref in references):
                 removed.add(helper)
+                what = ("unwrapped the XlaBuilder; every call of it was dropped with the builder" if helper in unpackers
+                        else "built XlaBuilder constants; every call of it was inlined")
                 self.report(helper, Safety.UNSAFE if helper in unsafe else Safety.SAFE,
-                            f"private helper `{name}` built XlaBuilder constants; every call of it was inlined: removed",
-                            lambda _n: cst.RemoveFromParent())
+                            f"private helper `{name}` {what}: removed", lambda _n: cst.RemoveFromParent())
         return removed
 
     def _report_stray(self, collector: _Collector, custom_calls: list, plans: dict) -> None:
@@ -621,6 +631,16 @@ class XlaTranslationRule(Rule):
             return plan
         if _raises_only(function):
             return self._plan_stub(plan, function, form)
+        returned = _sole_return(function)
+        if form == "ctx" and isinstance(returned, cst.List) and len(returned.elements) == 1 and not isinstance(returned.elements[0], cst.StarredElement):
+            # ``return [helper(ctx.builder, ...)]``: the op's results are the rule's results.
+            plan.edits.append((returned, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
+            returned = returned.elements[0].value
+        elif form == "ctx":
+            returned = None
+        if isinstance(returned, cst.Call) and isinstance(returned.func, cst.Name) and returned.args and self._is_builder_arg(returned.args[0], form, first):
+            return self._plan_forward(plan, returned, form, first, avals, operand_params, star)
+        plan.edits.clear()
         scan = _FunctionScan(self, function, form, first, avals, operand_params)
         function.body.visit(scan)
         scan.finish()
@@ -691,6 +711,8 @@ class XlaTranslationRule(Rule):
         for name_node in scan.aval_names:
             attr = name_node.value
             plan.edits.append((name_node, f"{attr} -> {plan.ctx_name}.{attr}", lambda _n, a=attr: cst.parse_expression(f"{plan.ctx_name}.{a}")))
+        for call, helper in scan.unpackers.items():
+            plan.helpers.setdefault(helper, set()).add(call)
         for stmt in scan.builder_aliases:
             plan.edits.append((stmt, "the XlaBuilder is gone from MLIR lowering rules", lambda _n: cst.RemoveFromParent()))
         plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)", self._signature_edit(form, plan.ctx_name)))
@@ -743,7 +765,7 @@ class XlaTranslationRule(Rule):
                 return "its result shape is not built with Shape.array_shape / tuple_shape"
             if result_kind == "tuple_shape" and plan.form == "ctx":
                 return "a translation rule returning one tuple-shaped op"
-            layouts["result_tuple"] = result_kind == "tuple_shape"
+            layouts["result_tuple"] = plan.tuple_result = result_kind == "tuple_shape"
         elif self.ctx.options.target_jax < SKIP_LAYOUTS:
             plan.unsafe = "ops.CustomCall had no layouts; on jax < 0.7.0 ffi_lowering adds row-major layouts"
         api = values.get("api_version")
@@ -896,6 +918,108 @@ class XlaTranslationRule(Rule):
                 text = self.ctx.module.code_for_node(constant)
                 found.append((f"{self._shaped_array()}({self._numpy()}.shape({text}), {self._numpy()}.asarray({text}).dtype)", None))
         return found
+
+    def _is_builder_arg(self, arg: cst.Arg, form: str, first: str) -> bool:
+        value = arg.value
+        if arg.keyword is not None or arg.star:
+            return False
+        if form == "builder":
+            return isinstance(value, cst.Name) and value.value == first
+        return (isinstance(value, cst.Attribute) and value.attr.value == "builder"
+                and isinstance(value.value, cst.Name) and value.value.value == first)
+
+    def _plan_forward(self, plan: Plan, call: cst.Call, form: str, first: str, avals: tuple, operand_params: list, star) -> Plan:
+        """``return helper(c, *operands)``: the helper, a builder rule in all but its
+        registration, becomes the lowering rule's body and receives ``ctx`` instead."""
+        function = plan.function
+        name = call.func.value
+        helper, unknown = self._rule_function(call.func, call, self.collector)
+        if helper is None:
+            plan.problem = f"it passes the XlaBuilder to `{name}`, and {unknown}"
+            return plan
+        if helper is function:
+            plan.problem = "it calls itself"
+            return plan
+        forwarded = [a for a in call.args[1:] if a.keyword is None]
+        expected = operand_params + ([f"*{star}"] if star else [])
+        spelt = [("*" if a.star == "*" else "") + (a.value.value if isinstance(a.value, cst.Name) else "?") for a in forwarded]
+        if spelt != expected or any(a.star == "**" for a in call.args):
+            plan.problem = (f"it passes the XlaBuilder to `{name}` with arguments other than its operands in order "
+                            f"({', '.join(expected) or 'none'}), so the helper's parameters are not the lowering rule's operands")
+            return plan
+        hparams = helper.params
+        positional_params = list(hparams.posonly_params) + list(hparams.params)
+        keywords = [a for a in call.args[1:] if a.keyword is not None]
+        kwonly = {p.name.value for p in hparams.kwonly_params}
+        if (not positional_params
+                or (not star and len(positional_params) - 1 != len(operand_params))
+                or (star and any(p.default is not None for p in positional_params[1:]))
+                or any(a.keyword.value not in kwonly for a in keywords)):
+            plan.problem = (f"it passes the XlaBuilder to `{name}`, whose parameters do not take the rule's operands one "
+                            "for one (and its parameters only as keyword-only ones)")
+            return plan
+        blocked = {first, *avals, "ctx"} if form == "builder" else {first, *avals}
+        for arg in keywords:
+            if _names_used(arg.value) & blocked:
+                plan.problem = f"it passes `{self.ctx.module.code_for_node(arg.value)}` to `{name}`"
+                return plan
+        if form == "builder" and "ctx" in _names_used(function.body) | {p.name.value for p in hparams.kwonly_params}:
+            plan.problem = "its body already uses the name `ctx`"
+            return plan
+        if not name.startswith("_") or re.search(rf"__all__[^\n]*[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code):
+            plan.problem = (f"it passes the XlaBuilder to `{name}`, which other modules may call with a builder too "
+                            "(it is public): make it private, or rewrite it and its callers as MLIR lowering rules")
+            return plan
+        plan.forward, plan.forward_call = helper, call
+        ctx_name = plan.ctx_name
+        plan.edits.append((call.args[0].value, f"the XlaBuilder handed to `{name}` -> the lowering context",
+                           lambda _n: cst.Name(ctx_name)))
+        plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)",
+                           self._signature_edit(form, ctx_name)))
+        return plan
+
+    def _link_forwards(self, plans: dict, registrations: list) -> None:
+        """Plan each helper that rules hand their builder to as a builder rule; a helper
+        converts only together with every rule that calls it, and only when nothing else
+        calls it (another caller would still hand it an XlaBuilder)."""
+        groups: dict = {}
+        for plan in list(plans.values()):
+            if plan.forward is not None:
+                groups.setdefault(plan.forward, []).append(plan)
+        for helper, callers in groups.items():
+            name = helper.name.value
+            hplan = plans.get(helper)
+            if hplan is None:
+                hplan = plans[helper] = self._plan(helper, "builder")
+            problem = None
+            if hplan.form != "builder":
+                problem = "it is also registered as a translation rule (ctx, avals_in, avals_out, ...)"
+            elif hplan.forward is not None:
+                problem = "it hands the builder on again"
+            elif hplan.problem:
+                problem = hplan.problem
+            elif hplan.tuple_result and any(plan.form == "ctx" for plan in callers):
+                problem = "a translation rule returning one tuple-shaped op"
+            scope = self.ctx.scopes.get(helper)
+            allowed = {id(plan.forward_call.func) for plan in callers}
+            for reg in registrations:
+                if reg.function is helper:
+                    allowed |= {id(n) for n in _name_nodes(reg.rule, name)}
+            if problem is None and scope is not None:
+                assignments = scope.assignments[name]
+                references = [access.node for assignment in assignments for access in assignment.references]
+                if len(assignments) != 1 or any(id(ref) not in allowed for ref in references):
+                    problem = "it is also used other than by the translation rules that hand it their builder"
+            problem = problem or next((plan.problem for plan in callers if plan.problem), None)
+            if problem is None:
+                for plan in callers:
+                    plan.unsafe = plan.unsafe or hplan.unsafe
+                continue
+            for plan in callers:
+                if not plan.problem:
+                    plan.problem = f"it passes the XlaBuilder to `{name}`, which cannot be rewritten with it ({problem})"
+            if not hplan.problem:
+                hplan.problem = f"a rule that hands it the XlaBuilder stays ({problem})"
 
     def _plan_stub(self, plan: Plan, function: cst.FunctionDef, form: str) -> Plan:
         """A rule whose body only raises: the lowering rule raises the same."""
@@ -1069,6 +1193,10 @@ class _FunctionScan(cst.CSTVisitor):
         self.shape_calls: list[tuple[cst.Call, str]] = []
         self.constant_vars: dict[str, cst.BaseExpression] = {}
         self.builder_aliases: list[cst.CSTNode] = []
+        #: ``c = _unpack_builder(c)`` assignments: builder aliases, not rebindings.
+        self.unpacked: set = set()
+        #: ``_unpack_builder(c)`` calls -> the helper.
+        self.unpackers: dict = {}
         self.aval_names: list[cst.Name] = []
         self.allowed: set = set()
         self.names_seen: set[str] = set()
@@ -1090,12 +1218,47 @@ class _FunctionScan(cst.CSTVisitor):
                 self.builder_aliases.append(stmt)
                 self.allowed.add(small.targets[0].target)
                 self.allowed.add(value)
+            elif self._unpacks_builder(value):
+                # ``c = _unpack_builder(c)``: old jax's ComputationBuilder wrapped the
+                # XlaBuilder; the lowering context replaces both.
+                self.builder_names.add(name)
+                self.builder_aliases.append(stmt)
+                self.unpacked.add(small)
+                self.allowed.add(small.targets[0].target)
+                self.allowed.add(value.args[0].value)
         function.body.visit(_BoundNames(self))
         for name, kinds in self.bindings.items():
             if name not in self.rebound and {kind for _, kind, _ in kinds} == {"constant"}:
                 self.constant_vars[name] = self.values[name]
 
+    def _unpacks_builder(self, value: cst.BaseExpression) -> bool:
+        """``helper(c)`` for a module helper returning ``getattr(c, "_builder", c)``."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and len(value.args) == 1
+                and not value.args[0].keyword and not value.args[0].star):
+            return False
+        arg = value.args[0].value
+        if not ((isinstance(arg, cst.Name) and arg.value in self.builder_names) or self._is_ctx_builder(arg)):
+            return False
+        helper, _ = self.rule._rule_function(value.func, value, self.rule.collector)
+        call = _sole_return_call(helper) if helper is not None and not helper.decorators else None
+        params = helper.params.params if helper is not None else ()
+        if call is None or len(params) != 1 or helper.params.star_arg is not cst.MaybeSentinel.DEFAULT or helper.params.kwonly_params:
+            return False
+        param = params[0].name.value
+        args = call.args
+        found = (isinstance(call.func, cst.Name) and call.func.value == "getattr" and len(args) == 3
+                and all(a.keyword is None and not a.star for a in args)
+                and isinstance(args[0].value, cst.Name) and args[0].value.value == param
+                and literal_bytes_as_str(args[1].value) is None and isinstance(args[1].value, cst.SimpleString)
+                and args[1].value.evaluated_value == "_builder"
+                and isinstance(args[2].value, cst.Name) and args[2].value.value == param)
+        if found:
+            self.unpackers[value] = helper
+        return found
+
     def bind(self, node: cst.Assign) -> None:
+        if node in self.unpacked:
+            return
         name = node.targets[0].target.value
         index = self._top_index(node)
         top = any(
@@ -1526,6 +1689,38 @@ def _raises_only(function: cst.FunctionDef) -> bool:
         else:
             return False
     return len(statements) == 1 and isinstance(statements[0], cst.Raise) and statements[0].exc is not None
+
+
+def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
+    """``call`` when the body is a docstring at most and ``return call``."""
+    value = _sole_return(function)
+    return value if isinstance(value, cst.Call) else None
+
+
+def _sole_return(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:
+    """``value`` when the body is a docstring at most and ``return value``."""
+    if not isinstance(function.body, cst.IndentedBlock):
+        return None
+    statements = []
+    for stmt in function.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return None
+        statements += [small for small in stmt.body if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))]
+    if len(statements) == 1 and isinstance(statements[0], cst.Return):
+        return statements[0].value
+    return None
+
+
+def _name_nodes(node: cst.CSTNode, name: str) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            if n.value == name:
+                found.append(n)
+
+    node.visit(_Find())
+    return found
 
 
 def _names_used(node: cst.CSTNode) -> set[str]:
