@@ -72,12 +72,20 @@ Replacement (minimum jax 0.5.0)
     left without calls is removed, since it would keep the module importing xla_client. A rule whose body only raises becomes
     ``rule(ctx, *operands, **params)`` raising the same, so jax reports that exception.
 
+    A rule whose body only hands its builder on, ``return _helper(c, *operands)`` (or
+    ``return [_helper(ctx.builder, *operands)]``), as old jaxlib's linalg rules did: the
+    private module function ``_helper`` is converted as a builder rule and called with
+    ``ctx``, when its parameters take the rule's operands one for one and every use of it
+    is such a rule (any other caller would still hand it an XlaBuilder). Old jax's
+    ``c = _unpack_builder(c)`` (``getattr(c, "_builder", c)``) is dropped with the
+    builder, and the private unwrapping helper once nothing calls it.
+
     Everything else is reported as manual with the reason, among them: a rule wrapped by a
     decorator (what it does to arguments and results is not visible), a token threaded
     through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
     op returns the token itself, not a tuple), the builder passed to any other helper (a
-    constant helper imported from another module), ``ops.Call``, ``ctx.platform``,
-    ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
+    constant helper imported from another module, or a public one: other modules may call
+    it with a builder), ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
     only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
     XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
     meant are unknown. Targets below jax 0.4.29 keep their working translation rules;
