@@ -221,3 +221,28 @@ def test_rule_forwarding_its_builder_stays_manual_with_the_reason(helper, args, 
     assert result.updated is None
     reasons = [c.message for c in result.changes if c.safety is Safety.MANUAL and c.message.startswith("translation rule `_rule`")]
     assert len(reasons) == 1 and reason in reasons[0], reasons
+
+
+def test_method_rule_with_layouts_from_elsewhere_or_inherited_stays_manual() -> None:
+    source = b"""from functools import partial
+
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+class Pool(Base):
+    def _recv_translation(self, c, handle, *, platform="cpu"):
+        return xla_client.ops.CustomCallWithLayout(
+            c, b"recv", operands=(handle,), operand_shapes_with_layout=self._shapes(),
+            shape_with_layout=xla_client.Shape.tuple_shape(self._shapes()), has_side_effect=True)
+
+    def setup(self):
+        xla.backend_specific_translations["cpu"][self.recv_p] = partial(self._recv_translation, platform="cpu")
+        xla.backend_specific_translations["cpu"][self.send_p] = self._send_translation
+"""
+    result = rewrite_source(source, "method.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    reasons = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    # An XLA shape built elsewhere would reach ffi_lowering as a layout unchanged.
+    assert any("`_recv_translation`" in m and "`self._shapes()` are not built with Shape.array_shape" in m for m in reasons)
+    assert any("`_send_translation` is not defined in class `Pool` (it may come from a base class)" in m for m in reasons)

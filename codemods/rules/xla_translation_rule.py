@@ -246,6 +246,8 @@ class Plan:
     forward_call: Optional[cst.Call] = None
     #: A custom call returns one ``Shape.tuple_shape`` op (several results).
     tuple_result: bool = False
+    #: Leading parameters before the builder or context: 1 for a method (``self``).
+    skip: int = 0
 
 
 class _Collector(cst.CSTVisitor):
@@ -522,6 +524,8 @@ class XlaTranslationRule(Rule):
                 # positional partial arguments shift the operands
                 return None, f"the registered rule `{code}` binds positional arguments with functools.partial"
             rule = rule.args[0].value
+        if isinstance(rule, cst.Attribute):
+            return self._bound_method(rule, site, collector)
         if not isinstance(rule, cst.Name):
             return None, f"the registered rule `{code}` is not a function name"
         defs = collector.functions.get(rule.value, [])
@@ -534,6 +538,26 @@ class XlaTranslationRule(Rule):
             if here:
                 return None, f"`{rule.value}` is defined more than once where it is registered"
         return None, f"`{rule.value}` is not defined with `def` in this module (imported or assigned)"
+
+    def _bound_method(self, rule: cst.Attribute, site: cst.CSTNode, collector: _Collector):
+        """``self.rule`` registered inside a method of the class that defines ``rule``."""
+        scopes = self._scopes_around(site)
+        method = scopes[0] if scopes and isinstance(scopes[0], cst.FunctionDef) else None
+        klass = self.ctx.parents.get(self.ctx.parents.get(method)) if method is not None else None
+        params = list(method.params.posonly_params) + list(method.params.params) if method is not None else []
+        if not (isinstance(klass, cst.ClassDef) and isinstance(rule.value, cst.Name) and params
+                and params[0].name.value == rule.value.value and not method.decorators):
+            code = " ".join(self.ctx.module.code_for_node(rule).split())[:60]
+            return None, f"the registered rule `{code}` is an attribute, not a function or a method of the class registering it"
+        name = rule.attr.value
+        defs = [function for function, where in collector.functions.get(name, []) if where is klass]
+        if len(defs) != 1:
+            how = "defined more than once" if defs else "not defined"
+            return None, f"`{name}` is {how} in class `{klass.name.value}` (it may come from a base class)"
+        return defs[0], None
+
+    def _is_method(self, function: cst.FunctionDef) -> bool:
+        return any(f is function and isinstance(where, cst.ClassDef) for f, where in self.collector.functions.get(function.name.value, []))
 
     def _scopes_around(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         """The functions enclosing ``node``, innermost first (a class body ends the search:
@@ -623,6 +647,11 @@ class XlaTranslationRule(Rule):
         plan = Plan(function, form)
         params = function.params
         positional_params = list(params.posonly_params) + list(params.params)
+        if self._is_method(function):
+            # A bound method registered as ``self.rule`` (or ``partial(self.rule, ...)``):
+            # jax calls it without ``self``, which stays its first parameter.
+            plan.skip = 1
+            positional_params = positional_params[1:]
         needed = 3 if form == "ctx" else 1
         if len(positional_params) < needed:
             plan.problem = f"it takes fewer than {needed} positional parameters"
@@ -723,7 +752,7 @@ class XlaTranslationRule(Rule):
             plan.helpers.setdefault(helper, set()).add(call)
         for stmt in scan.builder_aliases:
             plan.edits.append((stmt, "the XlaBuilder is gone from MLIR lowering rules", lambda _n: cst.RemoveFromParent()))
-        plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)", self._signature_edit(form, plan.ctx_name)))
+        plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)", self._signature_edit(form, plan.ctx_name, plan.skip)))
         return plan
 
     def _plan_call(self, plan: Plan, call: cst.Call, container, scan: "_FunctionScan", operand_params, star) -> Optional[str]:
@@ -762,7 +791,7 @@ class XlaTranslationRule(Rule):
                 return str(exc)
             aval_codes = [code for code, _ in avals]
             indices = [index for _, index in avals]
-            aligned = (indices == list(range(len(operand_params))) and star is None) or indices == [-1]
+            aligned = indices == list(range(len(operand_params))) + ([-1] if star is not None else [])
         # Layouts.
         layouts: dict[str, bool] = {}
         if kind == "CustomCallWithLayout":
@@ -771,6 +800,11 @@ class XlaTranslationRule(Rule):
             result_kind = scan.shape_kind(values["shape_with_layout"], call)
             if result_kind is None:
                 return "its result shape is not built with Shape.array_shape / tuple_shape"
+            operand_shapes = values["operand_shapes_with_layout"]
+            if not scan.shapes_known(operand_shapes, call):
+                code = " ".join(self.ctx.module.code_for_node(operand_shapes).split())[:60]
+                return (f"its operand shapes `{code}` are not built with Shape.array_shape in the rule, "
+                        "so their layouts are not known here")
             if result_kind == "tuple_shape" and plan.form == "ctx":
                 return "a translation rule returning one tuple-shaped op"
             layouts["result_tuple"] = plan.tuple_result = result_kind == "tuple_shape"
@@ -895,9 +929,9 @@ class XlaTranslationRule(Rule):
         code = " ".join(self.ctx.module.code_for_node(expr).split())[:60]
         if isinstance(expr, cst.Name) and depth < 3:
             if expr.value == star:
-                if operand_params:
-                    raise _NotConvertible(f"the operands mix named parameters with `*{star}`")
-                return [(f"*{ctx_name}.avals_in", -1)]
+                # ``*rest`` holds the operands after the named ones.
+                start = len(operand_params)
+                return [(f"*{ctx_name}.avals_in[{start}:]" if start else f"*{ctx_name}.avals_in", -1)]
             values = scan.values.get(expr.value, [])
             if len(values) == 1 and expr.value not in scan.rebound and isinstance(values[0], (cst.Tuple, cst.List)):
                 return self._operand_avals(scan, values[0], operand_params, star, ctx_name, at, depth + 1)
@@ -983,7 +1017,7 @@ class XlaTranslationRule(Rule):
         plan.edits.append((call.args[0].value, f"the XlaBuilder handed to `{name}` -> the lowering context",
                            lambda _n: cst.Name(ctx_name)))
         plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)",
-                           self._signature_edit(form, ctx_name)))
+                           self._signature_edit(form, ctx_name, plan.skip)))
         return plan
 
     def _link_forwards(self, plans: dict, registrations: list) -> None:
@@ -1040,13 +1074,15 @@ class XlaTranslationRule(Rule):
         if used & (names | {"operands", "params"}):
             plan.problem = "its body raises with a parameter of the translation rule"
             return plan
-        first = (list(params.posonly_params) + list(params.params))[0].name.value
+        leading = (list(params.posonly_params) + list(params.params))[:plan.skip + 1]
+        first = leading[-1].name.value
         ctx_name = first if form == "ctx" and first not in used else "ctx"
+        bound = "".join(f"{p.name.value}, " for p in leading[:-1])
 
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             # An MLIR lowering rule is called as rule(ctx, *operands, **params): accept
             # every call so that the body's exception is what the caller sees.
-            return updated.with_changes(params=cst.parse_expression(f"lambda {ctx_name}, *operands, **params: 0").params,
+            return updated.with_changes(params=cst.parse_expression(f"lambda {bound}{ctx_name}, *operands, **params: 0").params,
                                         whitespace_before_params=cst.SimpleWhitespace(""))
 
         plan.edits.append((function, "translation rule that only raises -> MLIR lowering rule (ctx, *operands, **params) raising the same", edit))
@@ -1066,7 +1102,7 @@ class XlaTranslationRule(Rule):
 
         return edit
 
-    def _signature_edit(self, form: str, ctx_name: str):
+    def _signature_edit(self, form: str, ctx_name: str, skip: int = 0):
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(updated, cst.FunctionDef)
             params = updated.params
@@ -1075,9 +1111,9 @@ class XlaTranslationRule(Rule):
                 params = params.with_changes(posonly_params=(), posonly_ind=cst.MaybeSentinel.DEFAULT, params=merged)
             plist = list(params.params)
             if form == "ctx":
-                del plist[1:3]
+                del plist[skip + 1:skip + 3]
             else:
-                plist[0] = plist[0].with_changes(name=cst.Name(ctx_name))
+                plist[skip] = plist[skip].with_changes(name=cst.Name(ctx_name))
             if plist and params.star_arg is cst.MaybeSentinel.DEFAULT and not params.kwonly_params and params.star_kwarg is None:
                 plist[-1] = plist[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(params=params.with_changes(params=plist))
@@ -1356,6 +1392,23 @@ class _FunctionScan(cst.CSTVisitor):
                 return "array_shape"
         return None
 
+    def shapes_known(self, node: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Whether ``node``, a sequence of XLA shapes, is built where the rewrite turns
+        each one into its layout (anything else would reach ffi_lowering unchanged)."""
+        if isinstance(node, cst.Name):
+            return self.reaching(node.value, at) == "shapes"
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            return isinstance(node.elt, cst.Call) and self.rule._client_attr(node.elt.func, "Shape") == "array_shape"
+        if not isinstance(node, (cst.Tuple, cst.List)):
+            return False
+        for element in node.elements:
+            if isinstance(element, cst.StarredElement):
+                if not self.shapes_known(element.value, at):
+                    return False
+            elif self.shape_kind(element.value, at) is None:
+                return False
+        return True
+
     def constant_value(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
         """The value ``v`` of an inline ``ops.ConstantLiteral(c, v)`` operand."""
         if isinstance(node, cst.Call) and self.rule._client_attr(node.func, "ops") in CONSTANTS:
@@ -1387,6 +1440,10 @@ class _FunctionScan(cst.CSTVisitor):
                 self.problem = self.problem or "an unusual Shape.array_shape"
             if shape == "tuple_shape" and len(args) != 1:
                 self.problem = self.problem or "an unusual Shape.tuple_shape"
+            elif shape == "tuple_shape" and not self.shapes_known(args[0].value, node) and not self._holds_token(args[0].value):
+                code = " ".join(self.ctx.module.code_for_node(args[0].value).split())[:60]
+                self.problem = self.problem or (f"its result shapes `{code}` are not built with Shape.array_shape in the rule, "
+                                                "so their layouts are not known here")
             self.shape_calls.append((node, shape))
             self.allowed.add(node.func)
         elif shape == "token_shape":
@@ -1413,6 +1470,9 @@ class _FunctionScan(cst.CSTVisitor):
             and self._is_aval(node.func.value)
         ):
             self.shape_methods.append(node)
+
+    def _holds_token(self, node: cst.BaseExpression) -> bool:
+        return "token_shape" in self.ctx.module.code_for_node(node)
 
     def _is_aval(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, cst.Call):
