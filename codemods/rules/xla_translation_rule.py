@@ -80,6 +80,11 @@ Replacement (minimum jax 0.5.0)
     ``c = _unpack_builder(c)`` (``getattr(c, "_builder", c)``) is dropped with the
     builder, and the private unwrapping helper once nothing calls it.
 
+    A rule may be a method registered bound to the instance (``self._rule`` or
+    ``partial(self._rule, platform="cpu")`` inside a method of the class defining
+    ``_rule``): it keeps ``self``, and the registration keeps the partial. Operands may be
+    named parameters followed by ``*rest`` (``operands=(handle, *rest)``).
+
     Everything else is reported as manual with the reason, among them: a rule wrapped by a
     decorator (what it does to arguments and results is not visible), a token threaded
     through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
@@ -88,7 +93,9 @@ Replacement (minimum jax 0.5.0)
     it with a builder), ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
     only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
     XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
-    meant are unknown. Targets below jax 0.4.29 keep their working translation rules;
+    meant are unknown. Layouts from XLA shapes built outside the rule (a helper returning
+    them) or a method inherited from a base class stay manual too: what they hold is not
+    visible here. Targets below jax 0.4.29 keep their working translation rules;
     targets below 0.5.0 lack ``jax.ffi`` and get a manual report.
 
 What the kernel receives afterwards
