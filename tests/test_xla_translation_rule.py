@@ -173,3 +173,76 @@ def test_constant_helper_with_an_argument_that_would_be_evaluated_twice_is_not_i
     result = rewrite_source(source, "helper_call_argument.py", ["--select", "xla-translation-rule"])
     assert result.updated is None
     assert any("passes the XlaBuilder to `_constant_s32(c, next_id())`" in c.message for c in result.changes)
+
+
+def test_from_jax_import_xla_used_only_to_register_is_not_reported_once_converted() -> None:
+    path = os.path.join(FOLDER, "from_jax_import_xla.py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    select = ["--select", "xla-translation-rule,removed-jax-api"]
+    result = rewrite_source(source, path, select)
+    assert b"from jax import xla" not in result.updated
+    assert [c.message for c in result.changes if c.safety is Safety.MANUAL] == []
+    # Another use of `xla` keeps the import, which stays reported.
+    kept = rewrite_source(source + b"\napply = xla.apply_primitive\n", path, select)
+    assert any(c.rule == "removed-jax-api" and "registers translation rules" in c.message
+               for c in kept.changes if c.safety is Safety.MANUAL)
+
+
+_FORWARD = b"""from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def %(helper)s(c, x):
+    s = xla_client.Shape.array_shape(c.get_shape(x).element_type(), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(x,), shape_with_layout=s, operand_shapes_with_layout=(s,))
+
+
+def _rule(c, x, y):
+    return %(helper)s(c, %(args)s)
+
+
+xla.backend_specific_translations["cpu"][p] = _rule
+"""
+
+
+@pytest.mark.parametrize("helper, args, extra, reason", [
+    # Another caller would still hand the helper an XlaBuilder.
+    ("_kernel", "x, y", "\n\ndef other(c, x):\n    return _kernel(c, x)\n", "also used other than by the translation rules"),
+    ("kernel", "x, y", "", "other modules may call with a builder too"),
+    ("_kernel", "y, x", "", "with arguments other than its operands in order (x, y)"),
+    ("_kernel", "x", "", "with arguments other than its operands in order"),
+])
+def test_rule_forwarding_its_builder_stays_manual_with_the_reason(helper, args, extra, reason) -> None:
+    source = _FORWARD % {b"helper": helper.encode(), b"args": args.encode()} + extra.encode()
+    if args == "x, y":
+        source = source.replace(b"(c, x):\n    s", b"(c, x, y):\n    s")
+    result = rewrite_source(source, "forward.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    reasons = [c.message for c in result.changes if c.safety is Safety.MANUAL and c.message.startswith("translation rule `_rule`")]
+    assert len(reasons) == 1 and reason in reasons[0], reasons
+
+
+def test_method_rule_with_layouts_from_elsewhere_or_inherited_stays_manual() -> None:
+    source = b"""from functools import partial
+
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+class Pool(Base):
+    def _recv_translation(self, c, handle, *, platform="cpu"):
+        return xla_client.ops.CustomCallWithLayout(
+            c, b"recv", operands=(handle,), operand_shapes_with_layout=self._shapes(),
+            shape_with_layout=xla_client.Shape.tuple_shape(self._shapes()), has_side_effect=True)
+
+    def setup(self):
+        xla.backend_specific_translations["cpu"][self.recv_p] = partial(self._recv_translation, platform="cpu")
+        xla.backend_specific_translations["cpu"][self.send_p] = self._send_translation
+"""
+    result = rewrite_source(source, "method.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    reasons = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    # An XLA shape built elsewhere would reach ffi_lowering as a layout unchanged.
+    assert any("`_recv_translation`" in m and "`self._shapes()` are not built with Shape.array_shape" in m for m in reasons)
+    assert any("`_send_translation` is not defined in class `Pool` (it may come from a base class)" in m for m in reasons)

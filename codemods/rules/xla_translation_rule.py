@@ -72,15 +72,30 @@ Replacement (minimum jax 0.5.0)
     left without calls is removed, since it would keep the module importing xla_client. A rule whose body only raises becomes
     ``rule(ctx, *operands, **params)`` raising the same, so jax reports that exception.
 
+    A rule whose body only hands its builder on, ``return _helper(c, *operands)`` (or
+    ``return [_helper(ctx.builder, *operands)]``), as old jaxlib's linalg rules did: the
+    private module function ``_helper`` is converted as a builder rule and called with
+    ``ctx``, when its parameters take the rule's operands one for one and every use of it
+    is such a rule (any other caller would still hand it an XlaBuilder). Old jax's
+    ``c = _unpack_builder(c)`` (``getattr(c, "_builder", c)``) is dropped with the
+    builder, and the private unwrapping helper once nothing calls it.
+
+    A rule may be a method registered bound to the instance (``self._rule`` or
+    ``partial(self._rule, platform="cpu")`` inside a method of the class defining
+    ``_rule``): it keeps ``self``, and the registration keeps the partial. Operands may be
+    named parameters followed by ``*rest`` (``operands=(handle, *rest)``).
+
     Everything else is reported as manual with the reason, among them: a rule wrapped by a
     decorator (what it does to arguments and results is not visible), a token threaded
     through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
     op returns the token itself, not a tuple), the builder passed to any other helper (a
-    constant helper imported from another module), ``ops.Call``, ``ctx.platform``,
-    ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
+    constant helper imported from another module, or a public one: other modules may call
+    it with a builder), ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
     only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
     XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
-    meant are unknown. Targets below jax 0.4.29 keep their working translation rules;
+    meant are unknown. Layouts from XLA shapes built outside the rule (a helper returning
+    them) or a method inherited from a base class stay manual too: what they hold is not
+    visible here. Targets below jax 0.4.29 keep their working translation rules;
     targets below 0.5.0 lack ``jax.ffi`` and get a manual report.
 
 What the kernel receives afterwards
@@ -232,6 +247,14 @@ class Plan:
     heads: set = dataclasses.field(default_factory=set)
     #: Constant helpers whose calls the rewrite inlined: helper -> those calls.
     helpers: dict = dataclasses.field(default_factory=dict)
+    #: ``return helper(c, *operands)``: the module function the rule hands its builder
+    #: to, rewritten as the lowering rule's body, and that call.
+    forward: Optional[cst.FunctionDef] = None
+    forward_call: Optional[cst.Call] = None
+    #: A custom call returns one ``Shape.tuple_shape`` op (several results).
+    tuple_result: bool = False
+    #: Leading parameters before the builder or context: 1 for a method (``self``).
+    skip: int = 0
 
 
 class _Collector(cst.CSTVisitor):
@@ -310,6 +333,7 @@ class XlaTranslationRule(Rule):
         self._removed_helpers: set = set()
         if not registrations and not custom_calls:
             self._report_stray(collector, [], {})
+            self._drop_aliases(collector, set())
             return
         plans: dict[cst.FunctionDef, Plan] = {}
         for reg in registrations:
@@ -331,6 +355,7 @@ class XlaTranslationRule(Rule):
                 plan = plans[function] = self._plan(function, reg.form)
             elif plan.form != reg.form:
                 plan.problem = "it is registered both as a translation rule and as a builder rule"
+        self._link_forwards(plans, registrations)
         for reg in registrations:
             if reg.function is None:
                 continue
@@ -380,6 +405,8 @@ class XlaTranslationRule(Rule):
                 if plan.unsafe:
                     unsafe.add(helper)
         removed = set()
+        unpackers = {helper for plan in plans.values() if not plan.problem for helper in plan.helpers
+                     if (call := _sole_return_call(helper)) is not None and get_full_name_for_node(call.func) == "getattr"}
         exported = re.findall(r"__all__", self.ctx.module.code)
         for helper, calls in inlined.items():
             name = helper.name.value
@@ -393,9 +420,10 @@ class XlaTranslationRule(Rule):
                 continue
             if all(any(self._inside_any(ref, {call}) or ref is call.func for call in calls) for ref in references):
                 removed.add(helper)
+                what = ("unwrapped the XlaBuilder; every call of it was dropped with the builder" if helper in unpackers
+                        else "built XlaBuilder constants; every call of it was inlined")
                 self.report(helper, Safety.UNSAFE if helper in unsafe else Safety.SAFE,
-                            f"private helper `{name}` built XlaBuilder constants; every call of it was inlined: removed",
-                            lambda _n: cst.RemoveFromParent())
+                            f"private helper `{name}` {what}: removed", lambda _n: cst.RemoveFromParent())
         return removed
 
     def _report_stray(self, collector: _Collector, custom_calls: list, plans: dict) -> None:
@@ -503,6 +531,8 @@ class XlaTranslationRule(Rule):
                 # positional partial arguments shift the operands
                 return None, f"the registered rule `{code}` binds positional arguments with functools.partial"
             rule = rule.args[0].value
+        if isinstance(rule, cst.Attribute):
+            return self._bound_method(rule, site, collector)
         if not isinstance(rule, cst.Name):
             return None, f"the registered rule `{code}` is not a function name"
         defs = collector.functions.get(rule.value, [])
@@ -515,6 +545,26 @@ class XlaTranslationRule(Rule):
             if here:
                 return None, f"`{rule.value}` is defined more than once where it is registered"
         return None, f"`{rule.value}` is not defined with `def` in this module (imported or assigned)"
+
+    def _bound_method(self, rule: cst.Attribute, site: cst.CSTNode, collector: _Collector):
+        """``self.rule`` registered inside a method of the class that defines ``rule``."""
+        scopes = self._scopes_around(site)
+        method = scopes[0] if scopes and isinstance(scopes[0], cst.FunctionDef) else None
+        klass = self.ctx.parents.get(self.ctx.parents.get(method)) if method is not None else None
+        params = list(method.params.posonly_params) + list(method.params.params) if method is not None else []
+        if not (isinstance(klass, cst.ClassDef) and isinstance(rule.value, cst.Name) and params
+                and params[0].name.value == rule.value.value and not method.decorators):
+            code = " ".join(self.ctx.module.code_for_node(rule).split())[:60]
+            return None, f"the registered rule `{code}` is an attribute, not a function or a method of the class registering it"
+        name = rule.attr.value
+        defs = [function for function, where in collector.functions.get(name, []) if where is klass]
+        if len(defs) != 1:
+            how = "defined more than once" if defs else "not defined"
+            return None, f"`{name}` is {how} in class `{klass.name.value}` (it may come from a base class)"
+        return defs[0], None
+
+    def _is_method(self, function: cst.FunctionDef) -> bool:
+        return any(f is function and isinstance(where, cst.ClassDef) for f, where in self.collector.functions.get(function.name.value, []))
 
     def _scopes_around(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         """The functions enclosing ``node``, innermost first (a class body ends the search:
@@ -604,6 +654,11 @@ class XlaTranslationRule(Rule):
         plan = Plan(function, form)
         params = function.params
         positional_params = list(params.posonly_params) + list(params.params)
+        if self._is_method(function):
+            # A bound method registered as ``self.rule`` (or ``partial(self.rule, ...)``):
+            # jax calls it without ``self``, which stays its first parameter.
+            plan.skip = 1
+            positional_params = positional_params[1:]
         needed = 3 if form == "ctx" else 1
         if len(positional_params) < needed:
             plan.problem = f"it takes fewer than {needed} positional parameters"
@@ -620,6 +675,16 @@ class XlaTranslationRule(Rule):
             return plan
         if _raises_only(function):
             return self._plan_stub(plan, function, form)
+        returned = _sole_return(function)
+        if form == "ctx" and isinstance(returned, cst.List) and len(returned.elements) == 1 and not isinstance(returned.elements[0], cst.StarredElement):
+            # ``return [helper(ctx.builder, ...)]``: the op's results are the rule's results.
+            plan.edits.append((returned, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
+            returned = returned.elements[0].value
+        elif form == "ctx":
+            returned = None
+        if isinstance(returned, cst.Call) and isinstance(returned.func, cst.Name) and returned.args and self._is_builder_arg(returned.args[0], form, first):
+            return self._plan_forward(plan, returned, form, first, avals, operand_params, star)
+        plan.edits.clear()
         scan = _FunctionScan(self, function, form, first, avals, operand_params)
         function.body.visit(scan)
         scan.finish()
@@ -690,9 +755,11 @@ class XlaTranslationRule(Rule):
         for name_node in scan.aval_names:
             attr = name_node.value
             plan.edits.append((name_node, f"{attr} -> {plan.ctx_name}.{attr}", lambda _n, a=attr: cst.parse_expression(f"{plan.ctx_name}.{a}")))
+        for call, helper in scan.unpackers.items():
+            plan.helpers.setdefault(helper, set()).add(call)
         for stmt in scan.builder_aliases:
             plan.edits.append((stmt, "the XlaBuilder is gone from MLIR lowering rules", lambda _n: cst.RemoveFromParent()))
-        plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)", self._signature_edit(form, plan.ctx_name)))
+        plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)", self._signature_edit(form, plan.ctx_name, plan.skip)))
         return plan
 
     def _plan_call(self, plan: Plan, call: cst.Call, container, scan: "_FunctionScan", operand_params, star) -> Optional[str]:
@@ -731,7 +798,7 @@ class XlaTranslationRule(Rule):
                 return str(exc)
             aval_codes = [code for code, _ in avals]
             indices = [index for _, index in avals]
-            aligned = (indices == list(range(len(operand_params))) and star is None) or indices == [-1]
+            aligned = indices == list(range(len(operand_params))) + ([-1] if star is not None else [])
         # Layouts.
         layouts: dict[str, bool] = {}
         if kind == "CustomCallWithLayout":
@@ -740,9 +807,14 @@ class XlaTranslationRule(Rule):
             result_kind = scan.shape_kind(values["shape_with_layout"], call)
             if result_kind is None:
                 return "its result shape is not built with Shape.array_shape / tuple_shape"
+            operand_shapes = values["operand_shapes_with_layout"]
+            if not scan.shapes_known(operand_shapes, call):
+                code = " ".join(self.ctx.module.code_for_node(operand_shapes).split())[:60]
+                return (f"its operand shapes `{code}` are not built with Shape.array_shape in the rule, "
+                        "so their layouts are not known here")
             if result_kind == "tuple_shape" and plan.form == "ctx":
                 return "a translation rule returning one tuple-shaped op"
-            layouts["result_tuple"] = result_kind == "tuple_shape"
+            layouts["result_tuple"] = plan.tuple_result = result_kind == "tuple_shape"
         elif self.ctx.options.target_jax < SKIP_LAYOUTS:
             plan.unsafe = "ops.CustomCall had no layouts; on jax < 0.7.0 ffi_lowering adds row-major layouts"
         api = values.get("api_version")
@@ -864,9 +936,9 @@ class XlaTranslationRule(Rule):
         code = " ".join(self.ctx.module.code_for_node(expr).split())[:60]
         if isinstance(expr, cst.Name) and depth < 3:
             if expr.value == star:
-                if operand_params:
-                    raise _NotConvertible(f"the operands mix named parameters with `*{star}`")
-                return [(f"*{ctx_name}.avals_in", -1)]
+                # ``*rest`` holds the operands after the named ones.
+                start = len(operand_params)
+                return [(f"*{ctx_name}.avals_in[{start}:]" if start else f"*{ctx_name}.avals_in", -1)]
             values = scan.values.get(expr.value, [])
             if len(values) == 1 and expr.value not in scan.rebound and isinstance(values[0], (cst.Tuple, cst.List)):
                 return self._operand_avals(scan, values[0], operand_params, star, ctx_name, at, depth + 1)
@@ -896,6 +968,108 @@ class XlaTranslationRule(Rule):
                 found.append((f"{self._shaped_array()}({self._numpy()}.shape({text}), {self._numpy()}.asarray({text}).dtype)", None))
         return found
 
+    def _is_builder_arg(self, arg: cst.Arg, form: str, first: str) -> bool:
+        value = arg.value
+        if arg.keyword is not None or arg.star:
+            return False
+        if form == "builder":
+            return isinstance(value, cst.Name) and value.value == first
+        return (isinstance(value, cst.Attribute) and value.attr.value == "builder"
+                and isinstance(value.value, cst.Name) and value.value.value == first)
+
+    def _plan_forward(self, plan: Plan, call: cst.Call, form: str, first: str, avals: tuple, operand_params: list, star) -> Plan:
+        """``return helper(c, *operands)``: the helper, a builder rule in all but its
+        registration, becomes the lowering rule's body and receives ``ctx`` instead."""
+        function = plan.function
+        name = call.func.value
+        helper, unknown = self._rule_function(call.func, call, self.collector)
+        if helper is None:
+            plan.problem = f"it passes the XlaBuilder to `{name}`, and {unknown}"
+            return plan
+        if helper is function:
+            plan.problem = "it calls itself"
+            return plan
+        forwarded = [a for a in call.args[1:] if a.keyword is None]
+        expected = operand_params + ([f"*{star}"] if star else [])
+        spelt = [("*" if a.star == "*" else "") + (a.value.value if isinstance(a.value, cst.Name) else "?") for a in forwarded]
+        if spelt != expected or any(a.star == "**" for a in call.args):
+            plan.problem = (f"it passes the XlaBuilder to `{name}` with arguments other than its operands in order "
+                            f"({', '.join(expected) or 'none'}), so the helper's parameters are not the lowering rule's operands")
+            return plan
+        hparams = helper.params
+        positional_params = list(hparams.posonly_params) + list(hparams.params)
+        keywords = [a for a in call.args[1:] if a.keyword is not None]
+        kwonly = {p.name.value for p in hparams.kwonly_params}
+        if (not positional_params
+                or (not star and len(positional_params) - 1 != len(operand_params))
+                or (star and any(p.default is not None for p in positional_params[1:]))
+                or any(a.keyword.value not in kwonly for a in keywords)):
+            plan.problem = (f"it passes the XlaBuilder to `{name}`, whose parameters do not take the rule's operands one "
+                            "for one (and its parameters only as keyword-only ones)")
+            return plan
+        blocked = {first, *avals, "ctx"} if form == "builder" else {first, *avals}
+        for arg in keywords:
+            if _names_used(arg.value) & blocked:
+                plan.problem = f"it passes `{self.ctx.module.code_for_node(arg.value)}` to `{name}`"
+                return plan
+        if form == "builder" and "ctx" in _names_used(function.body) | {p.name.value for p in hparams.kwonly_params}:
+            plan.problem = "its body already uses the name `ctx`"
+            return plan
+        if not name.startswith("_") or re.search(rf"__all__[^\n]*[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code):
+            plan.problem = (f"it passes the XlaBuilder to `{name}`, which other modules may call with a builder too "
+                            "(it is public): make it private, or rewrite it and its callers as MLIR lowering rules")
+            return plan
+        plan.forward, plan.forward_call = helper, call
+        ctx_name = plan.ctx_name
+        plan.edits.append((call.args[0].value, f"the XlaBuilder handed to `{name}` -> the lowering context",
+                           lambda _n: cst.Name(ctx_name)))
+        plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)",
+                           self._signature_edit(form, ctx_name, plan.skip)))
+        return plan
+
+    def _link_forwards(self, plans: dict, registrations: list) -> None:
+        """Plan each helper that rules hand their builder to as a builder rule; a helper
+        converts only together with every rule that calls it, and only when nothing else
+        calls it (another caller would still hand it an XlaBuilder)."""
+        groups: dict = {}
+        for plan in list(plans.values()):
+            if plan.forward is not None:
+                groups.setdefault(plan.forward, []).append(plan)
+        for helper, callers in groups.items():
+            name = helper.name.value
+            hplan = plans.get(helper)
+            if hplan is None:
+                hplan = plans[helper] = self._plan(helper, "builder")
+            problem = None
+            if hplan.form != "builder":
+                problem = "it is also registered as a translation rule (ctx, avals_in, avals_out, ...)"
+            elif hplan.forward is not None:
+                problem = "it hands the builder on again"
+            elif hplan.problem:
+                problem = hplan.problem
+            elif hplan.tuple_result and any(plan.form == "ctx" for plan in callers):
+                problem = "a translation rule returning one tuple-shaped op"
+            scope = self.ctx.scopes.get(helper)
+            allowed = {id(plan.forward_call.func) for plan in callers}
+            for reg in registrations:
+                if reg.function is helper:
+                    allowed |= {id(n) for n in _name_nodes(reg.rule, name)}
+            if problem is None and scope is not None:
+                assignments = scope.assignments[name]
+                references = [access.node for assignment in assignments for access in assignment.references]
+                if len(assignments) != 1 or any(id(ref) not in allowed for ref in references):
+                    problem = "it is also used other than by the translation rules that hand it their builder"
+            problem = problem or next((plan.problem for plan in callers if plan.problem), None)
+            if problem is None:
+                for plan in callers:
+                    plan.unsafe = plan.unsafe or hplan.unsafe
+                continue
+            for plan in callers:
+                if not plan.problem:
+                    plan.problem = f"it passes the XlaBuilder to `{name}`, which cannot be rewritten with it ({problem})"
+            if not hplan.problem:
+                hplan.problem = f"a rule that hands it the XlaBuilder stays ({problem})"
+
     def _plan_stub(self, plan: Plan, function: cst.FunctionDef, form: str) -> Plan:
         """A rule whose body only raises: the lowering rule raises the same."""
         params = function.params
@@ -907,13 +1081,15 @@ class XlaTranslationRule(Rule):
         if used & (names | {"operands", "params"}):
             plan.problem = "its body raises with a parameter of the translation rule"
             return plan
-        first = (list(params.posonly_params) + list(params.params))[0].name.value
+        leading = (list(params.posonly_params) + list(params.params))[:plan.skip + 1]
+        first = leading[-1].name.value
         ctx_name = first if form == "ctx" and first not in used else "ctx"
+        bound = "".join(f"{p.name.value}, " for p in leading[:-1])
 
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             # An MLIR lowering rule is called as rule(ctx, *operands, **params): accept
             # every call so that the body's exception is what the caller sees.
-            return updated.with_changes(params=cst.parse_expression(f"lambda {ctx_name}, *operands, **params: 0").params,
+            return updated.with_changes(params=cst.parse_expression(f"lambda {bound}{ctx_name}, *operands, **params: 0").params,
                                         whitespace_before_params=cst.SimpleWhitespace(""))
 
         plan.edits.append((function, "translation rule that only raises -> MLIR lowering rule (ctx, *operands, **params) raising the same", edit))
@@ -933,7 +1109,7 @@ class XlaTranslationRule(Rule):
 
         return edit
 
-    def _signature_edit(self, form: str, ctx_name: str):
+    def _signature_edit(self, form: str, ctx_name: str, skip: int = 0):
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(updated, cst.FunctionDef)
             params = updated.params
@@ -942,9 +1118,9 @@ class XlaTranslationRule(Rule):
                 params = params.with_changes(posonly_params=(), posonly_ind=cst.MaybeSentinel.DEFAULT, params=merged)
             plist = list(params.params)
             if form == "ctx":
-                del plist[1:3]
+                del plist[skip + 1:skip + 3]
             else:
-                plist[0] = plist[0].with_changes(name=cst.Name(ctx_name))
+                plist[skip] = plist[skip].with_changes(name=cst.Name(ctx_name))
             if plist and params.star_arg is cst.MaybeSentinel.DEFAULT and not params.kwonly_params and params.star_kwarg is None:
                 plist[-1] = plist[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(params=params.with_changes(params=plist))
@@ -952,12 +1128,10 @@ class XlaTranslationRule(Rule):
         return edit
 
     def _drop_aliases(self, collector: _Collector, consumed_calls: set) -> None:
-        """Remove ``xops = xla_client.ops``-style aliases that only rewritten code used."""
-        if not consumed_calls:
-            return
-        consumed_nodes: set = set()
-        for plan_call in consumed_calls:
-            consumed_nodes.add(plan_call)
+        """Remove ``xops = xla_client.ops``-style aliases that only rewritten code used, or
+        that nothing uses: either way the alias alone would keep the module importing
+        xla_client, which fails at import time."""
+        exported = "__all__" in self.ctx.module.code
         for assign in collector.assigns:
             if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
                 continue
@@ -971,13 +1145,18 @@ class XlaTranslationRule(Rule):
             if scope is None or scope is not self.ctx.scopes.get(self.ctx.module):
                 continue
             accesses = [ref.node for assignment in scope.assignments[name.value] for ref in assignment.references]
-            if accesses and all(self._inside_consumed(a) for a in accesses):
-                stmt = self.ctx.parents.get(assign)
-                if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-                    head = head_name(assign.value)
-                    if head:
-                        drop_binding_if_unused(self.ctx, head)
-                    self.report(stmt, Safety.SAFE, f"alias `{name.value}` of a removed xla_client API was only used by rewritten translation rules", lambda _n: cst.RemoveFromParent())
+            if accesses and not (consumed_calls and all(self._inside_consumed(a) for a in accesses)):
+                continue
+            if not accesses and (len(scope.assignments[name.value]) != 1 or jax_fallback_guard(self.ctx, assign) is not None
+                                 or (exported and re.search(rf"[\'\"]{re.escape(name.value)}[\'\"]", self.ctx.module.code))):
+                continue
+            stmt = self.ctx.parents.get(assign)
+            if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+                head = head_name(assign.value)
+                if head:
+                    drop_binding_if_unused(self.ctx, head)
+                why = "was only used by rewritten translation rules" if accesses else "is not used"
+                self.report(stmt, Safety.SAFE, f"alias `{name.value}` of a removed xla_client API {why}", lambda _n: cst.RemoveFromParent())
 
     def _inside_consumed(self, node: cst.CSTNode) -> bool:
         current = node
@@ -1065,6 +1244,10 @@ class _FunctionScan(cst.CSTVisitor):
         self.shape_calls: list[tuple[cst.Call, str]] = []
         self.constant_vars: dict[str, cst.BaseExpression] = {}
         self.builder_aliases: list[cst.CSTNode] = []
+        #: ``c = _unpack_builder(c)`` assignments: builder aliases, not rebindings.
+        self.unpacked: set = set()
+        #: ``_unpack_builder(c)`` calls -> the helper.
+        self.unpackers: dict = {}
         self.aval_names: list[cst.Name] = []
         self.allowed: set = set()
         self.names_seen: set[str] = set()
@@ -1086,12 +1269,47 @@ class _FunctionScan(cst.CSTVisitor):
                 self.builder_aliases.append(stmt)
                 self.allowed.add(small.targets[0].target)
                 self.allowed.add(value)
+            elif self._unpacks_builder(value):
+                # ``c = _unpack_builder(c)``: old jax's ComputationBuilder wrapped the
+                # XlaBuilder; the lowering context replaces both.
+                self.builder_names.add(name)
+                self.builder_aliases.append(stmt)
+                self.unpacked.add(small)
+                self.allowed.add(small.targets[0].target)
+                self.allowed.add(value.args[0].value)
         function.body.visit(_BoundNames(self))
         for name, kinds in self.bindings.items():
             if name not in self.rebound and {kind for _, kind, _ in kinds} == {"constant"}:
                 self.constant_vars[name] = self.values[name]
 
+    def _unpacks_builder(self, value: cst.BaseExpression) -> bool:
+        """``helper(c)`` for a module helper returning ``getattr(c, "_builder", c)``."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and len(value.args) == 1
+                and not value.args[0].keyword and not value.args[0].star):
+            return False
+        arg = value.args[0].value
+        if not ((isinstance(arg, cst.Name) and arg.value in self.builder_names) or self._is_ctx_builder(arg)):
+            return False
+        helper, _ = self.rule._rule_function(value.func, value, self.rule.collector)
+        call = _sole_return_call(helper) if helper is not None and not helper.decorators else None
+        params = helper.params.params if helper is not None else ()
+        if call is None or len(params) != 1 or helper.params.star_arg is not cst.MaybeSentinel.DEFAULT or helper.params.kwonly_params:
+            return False
+        param = params[0].name.value
+        args = call.args
+        found = (isinstance(call.func, cst.Name) and call.func.value == "getattr" and len(args) == 3
+                and all(a.keyword is None and not a.star for a in args)
+                and isinstance(args[0].value, cst.Name) and args[0].value.value == param
+                and literal_bytes_as_str(args[1].value) is None and isinstance(args[1].value, cst.SimpleString)
+                and args[1].value.evaluated_value == "_builder"
+                and isinstance(args[2].value, cst.Name) and args[2].value.value == param)
+        if found:
+            self.unpackers[value] = helper
+        return found
+
     def bind(self, node: cst.Assign) -> None:
+        if node in self.unpacked:
+            return
         name = node.targets[0].target.value
         index = self._top_index(node)
         top = any(
@@ -1181,6 +1399,23 @@ class _FunctionScan(cst.CSTVisitor):
                 return "array_shape"
         return None
 
+    def shapes_known(self, node: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Whether ``node``, a sequence of XLA shapes, is built where the rewrite turns
+        each one into its layout (anything else would reach ffi_lowering unchanged)."""
+        if isinstance(node, cst.Name):
+            return self.reaching(node.value, at) == "shapes"
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            return isinstance(node.elt, cst.Call) and self.rule._client_attr(node.elt.func, "Shape") == "array_shape"
+        if not isinstance(node, (cst.Tuple, cst.List)):
+            return False
+        for element in node.elements:
+            if isinstance(element, cst.StarredElement):
+                if not self.shapes_known(element.value, at):
+                    return False
+            elif self.shape_kind(element.value, at) is None:
+                return False
+        return True
+
     def constant_value(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
         """The value ``v`` of an inline ``ops.ConstantLiteral(c, v)`` operand."""
         if isinstance(node, cst.Call) and self.rule._client_attr(node.func, "ops") in CONSTANTS:
@@ -1212,6 +1447,10 @@ class _FunctionScan(cst.CSTVisitor):
                 self.problem = self.problem or "an unusual Shape.array_shape"
             if shape == "tuple_shape" and len(args) != 1:
                 self.problem = self.problem or "an unusual Shape.tuple_shape"
+            elif shape == "tuple_shape" and not self.shapes_known(args[0].value, node) and not self._holds_token(args[0].value):
+                code = " ".join(self.ctx.module.code_for_node(args[0].value).split())[:60]
+                self.problem = self.problem or (f"its result shapes `{code}` are not built with Shape.array_shape in the rule, "
+                                                "so their layouts are not known here")
             self.shape_calls.append((node, shape))
             self.allowed.add(node.func)
         elif shape == "token_shape":
@@ -1238,6 +1477,9 @@ class _FunctionScan(cst.CSTVisitor):
             and self._is_aval(node.func.value)
         ):
             self.shape_methods.append(node)
+
+    def _holds_token(self, node: cst.BaseExpression) -> bool:
+        return "token_shape" in self.ctx.module.code_for_node(node)
 
     def _is_aval(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, cst.Call):
@@ -1522,6 +1764,38 @@ def _raises_only(function: cst.FunctionDef) -> bool:
         else:
             return False
     return len(statements) == 1 and isinstance(statements[0], cst.Raise) and statements[0].exc is not None
+
+
+def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
+    """``call`` when the body is a docstring at most and ``return call``."""
+    value = _sole_return(function)
+    return value if isinstance(value, cst.Call) else None
+
+
+def _sole_return(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:
+    """``value`` when the body is a docstring at most and ``return value``."""
+    if not isinstance(function.body, cst.IndentedBlock):
+        return None
+    statements = []
+    for stmt in function.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return None
+        statements += [small for small in stmt.body if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))]
+    if len(statements) == 1 and isinstance(statements[0], cst.Return):
+        return statements[0].value
+    return None
+
+
+def _name_nodes(node: cst.CSTNode, name: str) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            if n.value == name:
+                found.append(n)
+
+    node.visit(_Find())
+    return found
 
 
 def _names_used(node: cst.CSTNode) -> set[str]:
