@@ -704,7 +704,9 @@ class XlaTranslationRule(Rule):
         if scan.problem:
             plan.problem = scan.problem
             return plan
-        if form == "builder" and "ctx" in scan.names_seen:
+        # A builder parameter called ``ctx`` is the one ``ctx`` in the body: each of its
+        # uses is converted, so the lowering context can take the name.
+        if form == "builder" and first != "ctx" and "ctx" in scan.names_seen:
             plan.problem = "its body already uses the name `ctx`"
             return plan
         if not scan.custom_calls:
