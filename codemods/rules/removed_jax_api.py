@@ -1,32 +1,97 @@
-"""``removed-jax-api``: move renamed jax names; report every other jax name the target lacks.
+"""``removed-jax-api``: move renamed jax names, rewrite removed helpers that have an exact
+equivalent, report every other jax name the target lacks.
 
-Moved names (safe rewrites, curated; each target is the same object on jax 0.10.2)
-    ===========================================  ==========================================
-    legacy                                       becomes
-    ===========================================  ==========================================
-    ``jax.abstract_arrays.ShapedArray``          ``jax.core.ShapedArray`` (module removed in
-    (and ``abstract_arrays.ShapedArray`` after   jax 0.4.14)
-    ``from jax import abstract_arrays``)
-    ``from jax.config import config``            ``from jax import config`` (``jax.config``
-                                                 module removed in jax 0.4.25)
-    ``from jax import xla``                      ``from jax.interpreters import xla`` (the
-                                                 alias was removed in jax 0.4.0)
-    ``jax.core.Token``                           ``jax.extend.core.Token`` (removed from
-                                                 ``jax.core`` by 0.10)
-    ===========================================  ==========================================
+Each entry below was read in jax's changelog or in the deprecation message of the
+release that removed the name, and checked against jax 0.10.2: the replacement imports,
+and for a move it is the very object the legacy name served in its last release
+(``tests/test_removed_jax_api.py`` compares them). "since" is the first jax release
+that has the replacement; for an older ``--target-jax`` the site is left alone.
 
+Moved names (safe: the same object under another name)
+    ===============================================  ==========================================  =======  ======
+    legacy                                           becomes                                     removed  since
+    ===============================================  ==========================================  =======  ======
+    ``jax.abstract_arrays.ShapedArray``              ``jax.core.ShapedArray``                    0.4.14   0.4.0
+    ``from jax.config import config``                ``from jax import config``                  0.4.29   0.4.0
+    ``from jax import xla``                          ``from jax.interpreters import xla``        0.4.0    0.4.0
+    ``jax.core.Token``                               ``jax.extend.core.Token``                   0.6.0    0.4.36
+    ``jax.tree_map`` ``tree_flatten``                ``jax.tree_util.tree_map`` (...)            0.6.0    any
+    ``tree_unflatten`` ``tree_leaves``
+    ``tree_structure`` ``tree_transpose``
+    ``jax.tree_multimap``,                           ``jax.tree_util.tree_map`` (``tree_multimap``  0.3.16   any
+    ``jax.tree_util.tree_multimap``                  forwarded every argument to it)
+    ``jax.core.Jaxpr`` ``ClosedJaxpr`` ``JaxprEqn``  ``jax.extend.core.*``                       0.6.0    0.4.31
+    ``Literal`` ``Var`` ``jaxpr_as_fun``
+    ``jax.core.call_p`` ``closed_call_p``            ``jax.extend.core.primitives.*``            0.7.0    0.4.31
+    ``jax.core.ConcretizationTypeError``             ``jax.errors.ConcretizationTypeError``      0.7.0    any
+    ``jax.core.get_aval``, ``jax.core.get_type``     ``jax.typeof`` (``typeof = get_aval`` in    0.10.0   0.6.0
+                                                     0.6.0; ``get_type`` was ``get_aval``)
+    ``jax.core.mapped_aval`` ``unmapped_aval``       ``jax.extend.core.*``                       0.10.0   0.9.0
+    ``jax.core.AbstractToken`` ``TraceTag``          ``jax.extend.core.*``                       0.10.0   0.10.0
+    ``call_impl`` ``subjaxprs``
+    ``set_current_trace`` ``take_current_trace``
+    ``jax.linear_util`` (module, and its members)    ``jax.extend.linear_util``                  0.4.24   0.4.16
+    ===============================================  ==========================================  =======  ======
+
+    ``jax.extend.linear_util`` holds the same members as the old ``jax.linear_util``;
+    only ``wrap_init`` is now a wrapper that supplies the ``debug_info`` jax's own
+    function requires, so the legacy call ``wrap_init(f, params)`` keeps working.
     ``from jax import abstract_arrays`` is dropped only when every use of it is
     ``abstract_arrays.ShapedArray``; otherwise the import is reported.
 
+Type names (safe in annotations only)
+    ``jax.random.KeyArray``, ``jax.random.PRNGKeyArray`` (removed 0.4.24) and
+    ``jax.numpy.DeviceArray`` (removed 0.4.14) become ``jax.Array`` inside an annotation,
+    as their deprecation messages advise. Anywhere else (``isinstance``) they are manual:
+    ``jax.Array`` also matches tracers and raw ``uint32`` keys; test a typed key with
+    ``jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)``. An imported name moves only
+    when every use of it is in an annotation.
+
+Removed helpers rewritten as calls
+    =========================================  ======================================  =======  ======  ======
+    legacy call                                becomes                                 removed  since   safety
+    =========================================  ======================================  =======  ======  ======
+    ``batching.moveaxis(x, src, dst)``         ``jax.numpy.moveaxis(x, src, dst)``     0.9.0    any     safe
+    ``jax.dlpack.to_dlpack(x)``                ``x.__dlpack__()``                      0.7.0    0.4.16  safe
+    ``ad.Zero.from_value(v)``                  ``ad.Zero(jax.typeof(v))``              0.4.35   0.6.0   safe
+    ``jax.core.raise_to_shaped(aval)``         ``aval``                                0.6.0    0.4.36  safe
+    ``jax.core.full_lower(x)``                 ``x``                                   0.6.0    0.4.36  safe
+    ``jax.lax.tie_in(x, y)``                   ``y``                                   0.4.29   any     safe [1]
+    ``jax.interpreters.xla.abstractify(x)``    ``jax.typeof(x)``                       0.7.0    0.6.0   unsafe
+    =========================================  ======================================  =======  ======  ======
+
+    * ``moveaxis``: the batching helper returned ``x`` when ``src == dst`` and otherwise
+      transposed with the permutation that ``jax.numpy.moveaxis`` builds (negative axes
+      taken modulo the rank in both); the values, shapes and dtypes agree for arrays and
+      tracers, including ``src == dst`` and negative axes. Keywords ``x=``/``src=``/
+      ``dst=`` become ``a=``/``source=``/``destination=``.
+    * ``to_dlpack(x)`` (and ``to_dlpack(x, stream=s)``) and ``x.__dlpack__()`` call the
+      same function for a single-device ``jax.Array`` and return the same legacy
+      ``"dltensor"`` capsule, which every consumer of ``to_dlpack``'s result accepts.
+      Other arguments (``take_ownership``, ``src_device``) are manual.
+    * ``Zero.from_value(v)`` was ``Zero(raise_to_shaped(get_aval(v)))``: the primal
+      aval, kept as it was (``from_primal_value``, its successor, used the tangent aval,
+      which is ``float0`` for integer values; it is gone from 0.10.2 too).
+    * ``raise_to_shaped`` and ``full_lower`` are no-ops from jax 0.4.36 on (their
+      deprecation messages); a ``weak_type`` argument makes the site manual.
+    * [1] ``tie_in`` ignored ``x``: dropping it is safe when ``x`` is a name, attribute or
+      literal; another expression is evaluated no more, so that site is unsafe.
+    * ``abstractify`` raised ``TypeError`` for a tracer, ``jax.typeof`` returns its aval;
+      jax's removal message offers it "in most cases", hence unsafe.
+
+    A call with ``*args``/``**kwargs`` or unknown keywords, and a use that is not a call
+    (``f = batching.moveaxis``), is manual. An imported helper
+    (``from jax.interpreters.batching import moveaxis``) loses its import only when
+    every use is rewritten.
+
 Everything else (manual)
     Any import of, or dotted use through an import of, a ``jax.*``/``jaxlib.*`` name that
-    the installed jax does not define is reported on its line, e.g. ``jax.dlpack.to_dlpack
-    does not exist in the installed jax 0.10.2``. ``jax.interpreters.ad.Zero.from_value``
-    falls here: 0.10.2 has no public replacement (build ``ad.Zero(aval)`` directly).
-    Names that other rules migrate (``jax.core.Primitive``, ``jaxlib.hlo_helpers``,
-    ``jaxlib.mhlo_helpers``, ``jax.extend.ffi``, ``jax.lib``/``jaxlib`` ``xla_client``,
-    ``xla_bridge``, ``xla_extension``, ``jax.interpreters.xla`` translation APIs) are
-    left to them.
+    the installed jax does not define is reported on its line, e.g. ``jax.core.ConcreteArray
+    does not exist in the installed jax 0.10.2``, with guidance where jax gave some
+    (``GUIDANCE``). Names that other rules migrate (``jax.core.Primitive``,
+    ``jaxlib.hlo_helpers``, ``jaxlib.mhlo_helpers``, ``jax.extend.ffi``,
+    ``jax.lib``/``jaxlib`` ``xla_client``, ``xla_bridge``, ``xla_extension``, the
+    translation-rule names of ``jax.interpreters.xla``) are left to them.
 
     Existence is decided from the installed jax's *source*, never by importing it: the
     package directory comes from ``importlib.util.find_spec`` (which does not import
@@ -41,47 +106,115 @@ Everything else (manual)
 
 Left alone
     Sites inside compatibility guards (``try``/``except ImportError``, version tests,
-    ``hasattr``). Moved names are rewritten only for a ``--target-jax`` that has the new
-    spelling.
+    ``hasattr``).
 
 What the kernel receives afterwards
-    Unchanged: the rewrites name the same objects.
+    Unchanged: none of these names is a custom call or its configuration.
 
 Before::
 
     from jax.abstract_arrays import ShapedArray
-    from jax.config import config
+    from jax.interpreters import ad, batching
+    import jax
+
+    def jvp(x, d, t):
+        return batching.moveaxis(x, d, 0), ad.Zero.from_value(t), jax.tree_map(f, x)
 
 After::
 
     from jax.core import ShapedArray
-    from jax import config
+    from jax.interpreters import ad, batching
+    import jax
+    import jax.numpy
+    import jax.tree_util
+
+    def jvp(x, d, t):
+        return jax.numpy.moveaxis(x, d, 0), ad.Zero(jax.typeof(t)), jax.tree_util.tree_map(f, x)
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.util
 import os
 import re
 from functools import lru_cache
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import compatibility_guard, member_spelling
+from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, member_spelling
 
-#: legacy qualified name -> (new qualified name, first jax release that has the new one).
-MOVED = {
-    "jax.abstract_arrays.ShapedArray": ("jax.core.ShapedArray", (0, 4, 0)),
-    "jax.config.config": ("jax.config", (0, 4, 0)),
-    "jax.xla": ("jax.interpreters.xla", (0, 4, 0)),
-    "jax.core.Token": ("jax.extend.core.Token", (0, 4, 36)),
+ANY = (0, 0, 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Move:
+    """``legacy`` names the same object as ``new`` (from jax ``since`` on)."""
+
+    new: str
+    since: tuple[int, ...]
+    removed: str
+    #: A module: its members move with it (``jax.linear_util.wrap_init``).
+    module: bool = False
+    #: Safe only in an annotation; elsewhere a manual finding with this guidance.
+    annotation_only: str = ""
+    #: Why the new name is equivalent, when it is not literally the same object.
+    note: str = ""
+
+
+_KEY_GUIDANCE = ("outside annotations jax.Array also matches tracers and raw uint32 keys; "
+                 "test a typed key with jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)")
+_DEVICE_ARRAY_GUIDANCE = ("outside annotations jax.Array also matches tracers; "
+                          "use isinstance(x, jax.Array) only if tracers may pass")
+
+MOVED: dict[str, Move] = {
+    "jax.abstract_arrays.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "0.4.14"),
+    "jax.config.config": Move("jax.config", (0, 4, 0), "0.4.29"),
+    "jax.xla": Move("jax.interpreters.xla", (0, 4, 0), "0.4.0"),
+    "jax.core.Token": Move("jax.extend.core.Token", (0, 4, 36), "0.6.0"),
+    **{f"jax.{n}": Move(f"jax.tree_util.{n}", ANY, "0.6.0") for n in (
+        "tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure", "tree_transpose")},
+    **{name: Move("jax.tree_util.tree_map", ANY, "0.3.16", note="tree_multimap forwarded its arguments to it")
+       for name in ("jax.tree_multimap", "jax.tree_util.tree_multimap")},
+    **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 4, 31), "0.6.0") for n in (
+        "Jaxpr", "ClosedJaxpr", "JaxprEqn", "Literal", "Var", "jaxpr_as_fun")},
+    **{f"jax.core.{n}": Move(f"jax.extend.core.primitives.{n}", (0, 4, 31), "0.7.0") for n in (
+        "call_p", "closed_call_p")},
+    "jax.core.ConcretizationTypeError": Move("jax.errors.ConcretizationTypeError", ANY, "0.7.0"),
+    "jax.core.get_aval": Move("jax.typeof", (0, 6, 0), "0.10.0"),
+    "jax.core.get_type": Move("jax.typeof", (0, 6, 0), "0.7.0"),
+    **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 9, 0), "0.10.0") for n in ("mapped_aval", "unmapped_aval")},
+    **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 10, 0), "0.10.0") for n in (
+        "AbstractToken", "TraceTag", "call_impl", "subjaxprs", "set_current_trace", "take_current_trace")},
+    "jax.linear_util": Move("jax.extend.linear_util", (0, 4, 16), "0.4.24", module=True),
+    "jax.random.KeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
+    "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
+    "jax.numpy.DeviceArray": Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE),
 }
 #: Modules whose uses, once all rewritten, let their import go.
 MOVED_MODULES = {"jax.abstract_arrays": "ShapedArray"}
+
+#: Removed names with no exact replacement: what jax advised instead.
+GUIDANCE = {
+    "jax.core.ConcreteArray": "avals are never concrete any more: use jax.core.ShapedArray, and "
+                              "jax.extend.core.concrete_or_error to read a concrete value",
+    "jax.core.Shape": "it was an alias of a sequence of dimensions: annotate with Sequence[int] or tuple[int, ...]",
+    "jax.core.concrete_aval": "use jax.typeof",
+    "jax.util": "jax.util's helpers have no public replacement: define them in the package",
+    "jax.interpreters.xla.canonicalize_dtype": "it canonicalized values, not dtypes: jax.dtypes.canonicalize_dtype "
+                                               "for a dtype, jax.core.valid_jaxtype to check a value",
+    "jax.interpreters.xla.pytype_aval_mappings": "jax.core.pytype_aval_mappings in most cases",
+    "jax.interpreters.xla.xb": "use jax.extend.backend",
+    "jax.xla_computation": "use jax.jit(f).lower(*args).compiler_ir('hlo')",
+    "jax.experimental.host_callback": "use jax.pure_callback, jax.experimental.io_callback or jax.debug.callback",
+    "jax.experimental.maps": "xmap is gone: use jax.shard_map or jax.vmap(spmd_axis_name=...); Mesh is jax.sharding.Mesh",
+    "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
+    "jax.interpreters.batching.NotMapped": "use None, jax's not-mapped marker",
+}
 
 TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[")
 
@@ -98,13 +231,16 @@ OWNED = (
     "jaxlib.xla_extension",
     "jax._src.lib.xla_client",
     "jax._src.lib.xla_bridge",
-    "jax.interpreters.xla.",
     "jax.interpreters.mlir.custom_call",
+    # xla-translation-rule rewrites or reports these.
+    *(f"jax.interpreters.xla.{n}" for n in (
+        "register_translation", "translations", "backend_specific_translations", "lower_fun",
+        "TranslationRule", "TranslationContext", "xla_destructure", "XlaOp", "AxisEnv")),
 )
 
 
 def _owned(name: str) -> bool:
-    return any(name == p.rstrip(".") and not p.endswith(".") or name.startswith(p.rstrip(".") + ".") for p in OWNED)
+    return any(name == p or name.startswith(p + ".") for p in OWNED)
 
 
 # -- the installed jax, read from its source ------------------------------------------
@@ -317,23 +453,220 @@ def first_missing(qualified: str, depth: int = 0) -> Optional[str]:
     return None
 
 
+# -- removed helpers rewritten as calls --------------------------------------------------
+
+def _bind(call: cst.Call, params: tuple[str, ...]) -> Optional[dict[str, cst.Arg]]:
+    """The call's arguments by parameter name; ``None`` for ``*``/``**`` or a stray keyword."""
+    bound: dict[str, cst.Arg] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        name = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
+        if name is None or name not in params or name in bound:
+            return None
+        bound[name] = arg
+    return bound
+
+
+_SIMPLE = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.SimpleString,
+           cst.ConcatenatedString, cst.List, cst.Tuple, cst.Dict, cst.Set, cst.Ellipsis)
+
+
+def _atom(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``value`` safe to use as a call's receiver or in place of a call."""
+    if isinstance(value, _SIMPLE) or value.lpar:
+        return value
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _pure(value: cst.BaseExpression) -> bool:
+    """Evaluating ``value`` has no effect worth keeping (a name, attribute or literal)."""
+    if isinstance(value, (cst.Name, cst.Integer, cst.Float, cst.SimpleString)):
+        return True
+    return isinstance(value, cst.Attribute) and _pure(value.value)
+
+
+@dataclasses.dataclass(frozen=True)
+class CallRewrite:
+    since: tuple[int, ...]
+    removed: str
+    params: tuple[str, ...]
+    #: (rule, call, bound args) -> (safety, message, edit) or a reason the site is manual.
+    plan: Callable
+
+
+def _plan_moveaxis(rule, call, args):
+    if set(args) != {"x", "src", "dst"}:
+        return "batching.moveaxis takes (x, src, dst)"
+    renamed = {"x": "a", "src": "source", "dst": "destination"}
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        new_args = []
+        for arg in updated.args:
+            if arg.keyword is not None:
+                arg = arg.with_changes(keyword=cst.Name(renamed[arg.keyword.value]))
+            new_args.append(arg)
+        func = cst.parse_expression(member_spelling(rule.ctx, "jax.numpy", "moveaxis"))
+        return updated.with_changes(func=func, args=new_args)
+
+    return Safety.SAFE, "batching.moveaxis was removed in jax 0.9.0; jax.numpy.moveaxis moves the axis the same way", edit
+
+
+def _plan_to_dlpack(rule, call, args):
+    if "x" not in args or set(args) - {"x", "stream"}:
+        return "only to_dlpack(x) and to_dlpack(x, stream=...) have an exact __dlpack__ equivalent"
+    if call.args[0] is not args["x"] or len(call.args) > 1 and call.args[1].keyword is None:
+        return "the second positional argument of to_dlpack changed meaning across releases (take_ownership, stream)"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        receiver = _atom(updated.args[0].value)
+        rest = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) if i == len(updated.args) - 2 else a
+                for i, a in enumerate(updated.args[1:])]
+        return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name("__dlpack__")), args=rest)
+
+    return (Safety.SAFE, "jax.dlpack.to_dlpack was removed in jax 0.7.0; x.__dlpack__() returns the same DLPack capsule",
+            edit)
+
+
+def _plan_zero_from_value(rule, call, args):
+    if set(args) != {"val"} or not isinstance(call.func, cst.Attribute):
+        return "Zero.from_value takes one value"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        typeof = cst.parse_expression(rule.ctx.name_for("jax.typeof"))
+        value = updated.args[0].value
+        inner = cst.Call(func=typeof, args=[cst.Arg(value)])
+        return updated.with_changes(func=updated.func.value, args=[cst.Arg(inner)])
+
+    return (Safety.SAFE, "ad.Zero.from_value was removed in jax 0.4.35; it was Zero(get_aval(v)), spelt "
+            "Zero(jax.typeof(v)) now (the primal aval, as before)", edit)
+
+
+def _plan_identity(what: str, removed: str, param: str):
+    def plan(rule, call, args):
+        if set(args) != {param}:
+            return f"{what} with more than the value has no exact equivalent (set weak_type with aval.update)"
+
+        def edit(updated: cst.Call) -> cst.CSTNode:
+            return _atom(updated.args[0].value)
+
+        return Safety.SAFE, f"{what} was removed in jax {removed}; it has returned its argument since jax 0.4.36", edit
+
+    return plan
+
+
+def _plan_tie_in(rule, call, args):
+    if set(args) != {"x", "y"}:
+        return "lax.tie_in takes (x, y)"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        return _atom(_bind(updated, ("x", "y"))["y"].value)
+
+    if _pure(args["x"].value):
+        return Safety.SAFE, "lax.tie_in was removed in jax 0.4.29; it returned y and ignored x", edit
+    return (Safety.UNSAFE, "lax.tie_in was removed in jax 0.4.29; it returned y and ignored x, "
+            "whose expression would no longer be evaluated", edit)
+
+
+def _plan_abstractify(rule, call, args):
+    if set(args) != {"x"}:
+        return "xla.abstractify takes one value"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        return updated.with_changes(func=cst.parse_expression(rule.ctx.name_for("jax.typeof")))
+
+    return (Safety.UNSAFE, "jax.interpreters.xla.abstractify was removed in jax 0.7.0; jax.typeof gives the same aval "
+            "for values, but also accepts tracers, which abstractify rejected with TypeError", edit)
+
+
+CALLS: dict[str, CallRewrite] = {
+    "jax.interpreters.batching.moveaxis": CallRewrite(ANY, "0.9.0", ("x", "src", "dst"), _plan_moveaxis),
+    "jax.dlpack.to_dlpack": CallRewrite((0, 4, 16), "0.7.0", ("x", "stream"), _plan_to_dlpack),
+    "jax.interpreters.ad.Zero.from_value": CallRewrite((0, 6, 0), "0.4.35", ("val",), _plan_zero_from_value),
+    "jax.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
+                                            _plan_identity("jax.core.raise_to_shaped", "0.6.0", "aval")),
+    "jax.core.full_lower": CallRewrite((0, 4, 36), "0.6.0", ("x",),
+                                       _plan_identity("jax.core.full_lower", "0.6.0", "x")),
+    "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
+    "jax.interpreters.xla.abstractify": CallRewrite((0, 6, 0), "0.7.0", ("x",), _plan_abstractify),
+}
+
+
+class _Uses(cst.CSTVisitor):
+    """Every read of a module-level name: whether it is called, and whether in an annotation."""
+
+    def __init__(self, local: str) -> None:
+        self.local = local
+        self.calls: list[cst.Call] = []
+        self.names: list[tuple[cst.Name, bool]] = []
+        self.annotation = 0
+
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def visit_Annotation(self, node) -> None:
+        self.annotation += 1
+
+    def leave_Annotation(self, node) -> None:
+        self.annotation -= 1
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == self.local:
+            self.calls.append(node)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.local:
+            self.names.append((node, self.annotation > 0))
+
+
 # -- the rule ---------------------------------------------------------------------------
 
 class RemovedJaxApi(Rule):
     __doc__ = __doc__
     name = "removed-jax-api"
-    summary = "Move renamed jax names (abstract_arrays, jax.config, jax.xla, core.Token); report jax names the target lacks."
+    summary = "Move renamed jax names and rewrite removed jax helpers with exact equivalents; report jax names the target lacks."
     triggers = (b"jax",)
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.check_all = installed_version() is not None and tuple(ctx.options.target_jax) == installed_version()[: len(ctx.options.target_jax)]
+        self.annotation = 0
+        #: Callees whose call was handled (visit_Call runs before visit_Attribute on its func).
+        self.handled: set[int] = set()
+        #: (module, name) that an import move brings in under another local name. LibCST's
+        #: import adder cannot also add the same name unaliased, so other sites spell it dotted.
+        self.aliased: set[tuple[str, str]] = set()
+
+    # -- tables ------------------------------------------------------------------
+    def move_for(self, legacy: str) -> Optional[tuple[str, Move]]:
+        """(new qualified name, entry) when ``legacy`` moved for the target."""
+        entry = MOVED.get(legacy)
+        new = entry.new if entry else None
+        if entry is None:
+            for module, candidate in MOVED.items():
+                if candidate.module and legacy.startswith(module + "."):
+                    entry, new = candidate, candidate.new + legacy[len(module):]
+                    break
+        if entry is None or tuple(self.ctx.options.target_jax) < entry.since:
+            return None
+        return new, entry
 
     def moved(self, legacy: str) -> Optional[str]:
-        target = MOVED.get(legacy)
-        if target is None or tuple(self.ctx.options.target_jax) < target[1]:
+        found = self.move_for(legacy)
+        return found[0] if found else None
+
+    def call_rewrite(self, qualified: str) -> Optional[CallRewrite]:
+        entry = CALLS.get(qualified)
+        if entry is None or tuple(self.ctx.options.target_jax) < entry.since:
             return None
-        return target[0]
+        return entry
 
     def missing(self, qualified: str) -> Optional[str]:
         if not self.check_all or _owned(qualified):
@@ -343,10 +676,10 @@ class RemovedJaxApi(Rule):
             return None
         return gone
 
-    def manual(self, node: cst.CSTNode, gone: str) -> None:
+    def manual(self, node: cst.CSTNode, gone: str, why: str = "") -> None:
         version = ".".join(map(str, installed_version() or ()))
-        hint = " (no public replacement: build ad.Zero(aval) directly)" if gone.endswith("Zero.from_value") else ""
-        self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {version}{hint}")
+        hint = why or next((text for name, text in GUIDANCE.items() if gone == name or gone.startswith(name + ".")), "")
+        self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {version}" + (f" ({hint})" if hint else ""))
 
     def _all_uses_rewritable(self, local: str, module: str) -> bool:
         member = MOVED_MODULES[module]
@@ -358,21 +691,60 @@ class RemovedJaxApi(Rule):
         imports = len(re.findall(rf"\bimport\b[^\n]*(?<![.\w]){re.escape(local)}\b", text))
         return imports == 1 and uses - imports == members
 
-    def _only_registers_translations(self, local: str) -> bool:
-        text = self.ctx.source.decode("utf-8", "replace")
-        uses = len(re.findall(rf"(?<![.\w]){re.escape(local)}\b", text))
-        registers = len(re.findall(
-            rf"(?<![.\w]){re.escape(local)}\s*\.\s*(?:backend_specific_translations|translations|register_translation)\b", text))
-        imports = len(re.findall(rf"\bimport\b[^\n]*(?<![.\w]){re.escape(local)}\b", text))
-        return imports == 1 and uses - imports == registers
+    def _uses(self, local: str) -> _Uses:
+        uses = _Uses(local)
+        self.ctx.module.visit(uses)
+        return uses
 
-    # -- imports ---------------------------------------------------------------
+    def _imported_call_rewritable(self, local: str, entry: CallRewrite) -> bool:
+        """Every use of an imported helper is a call this rule rewrites."""
+        if self.ctx.names._maybe_rebound(local):
+            return False
+        uses = self._uses(local)
+        callees = {id(call.func) for call in uses.calls}
+        if not uses.names or any(id(name) not in callees for name, _ in uses.names):
+            return False
+        for call in uses.calls:
+            args = _bind(call, entry.params)
+            if args is None or not isinstance(entry.plan(self, call, args), tuple):
+                return False
+        return True
+
+    def _imported_type_in_annotations_only(self, local: str) -> bool:
+        if self.ctx.names._maybe_rebound(local):
+            return False
+        uses = self._uses(local)
+        return bool(uses.names) and all(in_annotation for _, in_annotation in uses.names)
+
+    # -- annotations ---------------------------------------------------------------
+    def visit_Annotation(self, node: cst.Annotation) -> None:
+        self.annotation += 1
+
+    def leave_Annotation(self, original_node: cst.Annotation) -> None:
+        self.annotation -= 1
+
+    # -- imports -------------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> Optional[bool]:
+        moves: list[tuple[str, str]] = []
         for alias in node.names:
             full = get_full_name_for_node(alias.name) or ""
+            new = self.moved(full)
+            if new is not None and full in MOVED and MOVED[full].module:
+                moves.append((full, new))
+                continue
             gone = self.missing(full)
             if gone and not compatibility_guard(self.ctx, node):
                 self.manual(node, gone)
+        if moves and not compatibility_guard(self.ctx, node):
+            renames = dict(moves)
+
+            def edit(updated: cst.CSTNode) -> cst.CSTNode:
+                names = [a.with_changes(name=cst.parse_expression(renames[get_full_name_for_node(a.name)]))
+                         if get_full_name_for_node(a.name) in renames else a for a in updated.names]
+                return updated.with_changes(names=names)
+
+            self.report(node, Safety.SAFE, "; ".join(f"{old} is now {new}" for old, new in moves), edit,
+                        kernel_receives="unchanged (the same objects)")
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> Optional[bool]:
@@ -388,46 +760,50 @@ class RemovedJaxApi(Rule):
             return False
         moves: list[tuple[str, str, Optional[str]]] = []  # (name, new qualified, asname)
         drops: list[str] = []
-        reports: list[str] = []
+        said: list[str] = []
+        reports: list[tuple[str, str]] = []
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
             asname = get_full_name_for_node(alias.asname.name) if alias.asname else None
+            local = asname or name
             qualified = f"{module}.{name}"
-            new = self.moved(qualified)
-            if new is not None and qualified == "jax.xla" and TRANSLATIONS.search(self.ctx.source):
-                if self._only_registers_translations(asname or name):
-                    # xla-translation-rule converts or reports each registration, and the
-                    # import goes with the last one (or is reported as kept for them).
-                    continue
+            found = self.move_for(qualified)
+            if found is not None and qualified == "jax.xla" and TRANSLATIONS.search(self.ctx.source):
                 # Moving it would let xla-translation-rule convert these rules only on a
                 # second run; the whole file is left for the user instead.
-                reports.append("jax.xla (moved to jax.interpreters.xla; this module registers translation rules)")
+                reports.append(("jax.xla", "moved to jax.interpreters.xla; this module registers translation rules"))
                 continue
-            if new is not None:
-                moves.append((name, new, asname))
+            if found is not None and found[1].annotation_only and not self._imported_type_in_annotations_only(local):
+                if self.check_all:
+                    reports.append((qualified, f"{found[0]} in annotations; {found[1].annotation_only}"))
                 continue
-            if qualified in MOVED_MODULES and self._all_uses_rewritable(asname or name, qualified):
+            if found is not None:
+                if local != found[0].rpartition(".")[2]:
+                    self.aliased.add(tuple(found[0].rsplit(".", 1)))
+                moves.append((name, found[0], asname))
+                said.append(f"{qualified} is now {found[0]}")
+                continue
+            if qualified in MOVED_MODULES and self._all_uses_rewritable(local, qualified):
                 drops.append(name)
+                member = MOVED[f"{qualified}.{MOVED_MODULES[qualified]}"].new
+                said.append(f"{qualified} was removed (its uses now name {member})")
+                continue
+            entry = self.call_rewrite(qualified)
+            if entry is not None and self._imported_call_rewritable(local, entry):
+                drops.append(name)
+                said.append(f"{qualified} was removed (its calls are rewritten)")
                 continue
             gone = self.missing(qualified)
             if gone:
-                reports.append(gone)
+                reports.append((gone, ""))
         if not (moves or drops or reports) or compatibility_guard(self.ctx, node):
             return False
-        for gone in reports:
-            self.manual(node, gone)
+        for gone, why in reports:
+            self.manual(node, gone, why)
         if moves or drops:
-            self.report(node, Safety.SAFE, self._move_message(module, moves, drops), self._import_edit(moves, drops),
+            self.report(node, Safety.SAFE, "; ".join(said), self._import_edit(moves, drops),
                         kernel_receives="unchanged (the same objects)")
         return False
-
-    def _move_message(self, module, moves, drops) -> str:
-        said = [f"{module}.{name} is now {new}" for name, new, _ in moves]
-        for name in drops:
-            legacy = f"{module}.{name}"
-            member = MOVED[f"{legacy}.{MOVED_MODULES[legacy]}"][0]
-            said.append(f"{legacy} was removed (its uses now name {member})")
-        return "; ".join(said)
 
     def _import_edit(self, moves, drops):
         def edit(updated: cst.CSTNode):
@@ -436,7 +812,8 @@ class RemovedJaxApi(Rule):
             for name, new, asname in moves:
                 new_module, _, new_name = new.rpartition(".")
                 local = asname or name
-                self.ctx.add_import(new_module, new_name, None if local == new_name else local)
+                aliased = local != new_name or (new_module, new_name) in self.aliased
+                self.ctx.add_import(new_module, new_name, local if aliased else None)
             kept = [a for a in updated.names if (get_full_name_for_node(a.name) or "") not in gone]
             if not kept:
                 return cst.RemovalSentinel.REMOVE
@@ -445,22 +822,62 @@ class RemovedJaxApi(Rule):
 
         return edit
 
+    # -- calls ---------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> Optional[bool]:
+        func = node.func
+        if not isinstance(func, (cst.Name, cst.Attribute)):
+            return None
+        qualified = self.ctx.qualified_name(func)
+        if not qualified or qualified not in CALLS:
+            return None
+        entry = self.call_rewrite(qualified)
+        if entry is None or compatibility_guard(self.ctx, node):
+            return None
+        self.handled.add(id(func))
+        args = _bind(node, entry.params)
+        plan = entry.plan(self, node, args) if args is not None else "call it with plain arguments"
+        if isinstance(plan, str):
+            if self.check_all:
+                self.manual(node, qualified, plan)
+            return None
+        safety, message, edit = plan
+        if isinstance(func, cst.Attribute):
+            drop_binding_if_unused(self.ctx, (get_full_name_for_node(func) or "").split(".")[0])
+        self.report(node, safety, message, edit, kernel_receives="unchanged (not a custom call)")
+        return None
+
     # -- dotted uses -------------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> Optional[bool]:
+        # A batched visit still walks the children of a node a rule is done with: the
+        # parts of a chain already handled are skipped here.
+        if id(node) in self.handled:
+            self._handle_chain(node.value)
+            return False
         qualified = self.ctx.qualified_name(node)
         if not qualified or qualified.split(".")[0] not in ("jax", "jaxlib"):
             return None
         head = (get_full_name_for_node(node) or "").split(".")[0]
-        new = self.moved(qualified)
-        if new is not None and not self._import_line_moves(head):
+        found = self.move_for(qualified)
+        if found is not None and not self._import_line_moves(head):
             if compatibility_guard(self.ctx, node):
+                return False
+            new, entry = found
+            if entry.annotation_only and not self.annotation:
+                if self.check_all:
+                    self.manual(node, qualified, f"{new} in annotations; {entry.annotation_only}")
                 return False
             new_module, _, new_name = new.rpartition(".")
 
             def edit(_updated: cst.CSTNode) -> cst.CSTNode:
+                if (new_module, new_name) in self.aliased:
+                    self.ctx.add_import(new_module)
+                    return cst.parse_expression(new)
                 return cst.parse_expression(member_spelling(self.ctx, new_module, new_name, moved_from=qualified))
 
-            self.report(node, Safety.SAFE, f"{qualified} was removed; the same object is {new}", edit,
+            self._handle_chain(node.value)
+            drop_binding_if_unused(self.ctx, head)
+            same = f"{new} ({entry.note})" if entry.note else f"the same object is {new}"
+            self.report(node, Safety.SAFE, f"{qualified} was removed in jax {entry.removed}; {same}", edit,
                         kernel_receives="unchanged (the same objects)")
             return False
         gone = self.missing(qualified)
@@ -470,8 +887,13 @@ class RemovedJaxApi(Rule):
         if binding is not None and self.missing(binding[1]):
             return None  # the import itself is reported
         if not compatibility_guard(self.ctx, node):
-            self.manual(node, gone)
+            self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified) else "")
         return False
+
+    def _handle_chain(self, node: cst.BaseExpression) -> None:
+        while isinstance(node, cst.Attribute):
+            self.handled.add(id(node))
+            node = node.value
 
     def _import_line_moves(self, head: str) -> bool:
         """Whether the use names a binding that the import rewrite already moves."""
