@@ -90,3 +90,18 @@ def test_guarded_import_with_unmigrated_uses_is_not_reported() -> None:
         "BUILDER_TYPE = XlaBuilder\n"
     )
     assert [c for c in _findings(source) if "deleted from jax" in c.message] == []
+
+
+def test_module_alias_goes_only_when_every_use_is_rewritten() -> None:
+    path = os.path.join(TESTDATA, "rules", "xla-client-import", "module_alias_rewritten.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    rules = ["--select", "xla-client-import,register-custom-call-target,custom-call-api"]
+    removed = rewrite_source(source, path, rules)
+    assert {(c.line, c.safety) for c in removed.changes if c.rule == "xla-client-import"} == {
+        (7, Safety.SAFE), (8, Safety.SAFE)}
+    # Once the member alias is read, or a registration is left alone, the alias stays reported.
+    for changed, extra in ((source + b"ops = xops\n", rules), (source, ["--select", "xla-client-import,custom-call-api"])):
+        kept = rewrite_source(changed, path, extra)
+        assert kept.error is None
+        assert [(c.line, c.safety) for c in kept.changes if c.rule == "xla-client-import"] == [(7, Safety.MANUAL)]

@@ -23,6 +23,13 @@ Replacement (minimum jax 0.5.0; each is the very same object on jax 0.10.2)
     ``xla_client.Device`` (also ``xla_extension``)              ``jax.Device``
     ==========================================================  ===============================
 
+    A module alias made by assignment (``xla_client = jax.lib.xla_client``) goes, with
+    any alias of a member of it that nothing reads (``xops = xla_client.ops``), when every
+    other use is replaced by another rule's accepted edit in the same run: the callee of
+    a rewritten ``register_custom_call_target`` call, or an
+    ``api_version=xla_client.ops.CustomCallApiVersion.X`` argument of a rewritten custom
+    call (it becomes the integer). Otherwise the alias is reported as manual.
+
     An import whose name nothing uses is removed. ``register_custom_call_target``,
     ``ops`` and ``Shape`` are left to ``register-custom-call-target`` and
     ``xla-translation-rule``. Every other attribute has no public replacement and is
@@ -50,6 +57,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
+from codemods.rules.custom_call_api import _api_version_number
 from codemods.rules._shared import drop_binding_if_unused, head_name, heads_importing, import_without, jax_fallback_guard
 
 MODULES = ("jax.lib.xla_bridge", "jax.lib.xla_client", "jax.lib.xla_extension")
@@ -79,6 +87,7 @@ class XlaClientImport(Rule):
         self.active = ctx.options.target_jax >= MINIMUM
         self.import_depth = 0
         self.heads = heads_importing(ctx, MODULES)
+        self.aliases: list[tuple[cst.Assign, str]] = []
 
     def visit_Import(self, node: cst.Import) -> None:
         self.import_depth += 1
@@ -135,13 +144,85 @@ class XlaClientImport(Rule):
                     lambda _n: cst.parse_expression(spelt))
 
     def _module_alias(self, node: cst.Attribute, qual: str) -> None:
-        """``xla_client = jax.lib.xla_client``: the same failure as the import it stands for."""
+        """``xla_client = jax.lib.xla_client``: the same failure as the import it stands for.
+
+        Decided once the whole module is visited (``leave_Module``): only then are the
+        other rules' findings known."""
         parent = self.ctx.parents.get(node)
         if not isinstance(parent, cst.Assign) or parent.value is not node or self._guarded(node, qual):
             return
-        self.report(parent, Safety.MANUAL, f"module alias of `{qual}`, which was deleted in jax 0.9.0: "
-                    "this line fails at import time; delete it once its uses are migrated "
-                    "(jax.ffi for custom-call targets, plain integers for api_version)")
+        self.aliases.append((parent, qual))
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        for assign, qual in self.aliases:
+            dead = self._alias_uses_all_rewritten(assign)
+            if dead is None:
+                self.report(assign, Safety.MANUAL, f"module alias of `{qual}`, which was deleted in jax 0.9.0: "
+                            "this line fails at import time; delete it once its uses are migrated "
+                            "(jax.ffi for custom-call targets, plain integers for api_version)")
+                continue
+            for stmt in (assign, *dead):
+                what = "module alias" if stmt is assign else "alias of a member"
+                self.report(stmt, Safety.SAFE, f"{what} of `{qual}` (deleted in jax 0.9.0) removed: every use of it "
+                            "is rewritten by this run (register_ffi_target, integer api_version) or unused",
+                            lambda _updated: cst.RemovalSentinel.REMOVE)
+
+    def _alias_uses_all_rewritten(self, assign: cst.Assign) -> Optional[list[cst.Assign]]:
+        """The dead member aliases (``xops = xla_client.ops``, never read) to delete with
+        ``assign``, when every other read of the alias sits where another rule's accepted
+        edit replaces it; ``None`` otherwise."""
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+            return None
+        local = assign.targets[0].target.value
+        scope = self.ctx.scopes.get(assign)
+        if scope is None or scope is not scope.globals or len(scope.assignments[local]) != 1:
+            return None
+        consumed = self._consumed_nodes()
+        dead: list[cst.Assign] = []
+        for assignment in scope.assignments[local]:
+            for access in assignment.references:
+                use = access.node
+                chain = use
+                parents = self.ctx.parents
+                while isinstance(parents.get(chain), cst.Attribute) and parents[chain].value is chain:
+                    chain = parents[chain]
+                holder = parents.get(chain)
+                if isinstance(holder, cst.Assign) and holder.value is chain and self._unread_alias(holder, scope):
+                    dead.append(holder)
+                elif id(chain) not in consumed:
+                    return None
+        return dead
+
+    def _unread_alias(self, assign: cst.Assign, scope) -> bool:
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+            return False
+        name = assign.targets[0].target.value
+        return all(not a.references for a in scope.assignments[name]) and len(scope.assignments[name]) == 1
+
+    def _consumed_nodes(self) -> set[int]:
+        """Alias expressions other rules' accepted edits replace: the callee of a rewritten
+        ``register_custom_call_target`` call, and an ``api_version=<...>.CustomCallApiVersion.X``
+        argument of a rewritten custom call (it becomes the integer)."""
+        options = self.ctx.options
+        consumed: set[int] = set()
+        for finding in self.ctx.findings:
+            safety = finding.change.safety
+            if finding.edit is None or finding.suppressed or not (
+                    safety is Safety.SAFE or safety is Safety.UNSAFE and options.unsafe_fixes):
+                continue
+            call = finding.node
+            while isinstance(call, (cst.Attribute, cst.Subscript)):  # ``custom_call(...).results``
+                call = call.value
+            if not isinstance(call, cst.Call):
+                continue
+            if finding.change.rule == "register-custom-call-target":
+                consumed.add(id(call.func))
+            elif finding.change.rule in ("custom-call-api", "hlo-helpers"):
+                for arg in call.args:
+                    if (arg.keyword is not None and arg.keyword.value == "api_version"
+                            and _api_version_number(arg.value) is not None):
+                        consumed.add(id(arg.value))
+        return consumed
 
     # -- imports -----------------------------------------------------------------
     def _unused_module(self, node: cst.CSTNode, alias: cst.ImportAlias, local: Optional[str]) -> None:
