@@ -419,3 +419,16 @@ def test_old_operands_keyword_lowers_as_inputs():
     assert call["api_version"] == 2
     assert call["operands"] == 1
     assert call["results"] == 1  # one tuple, unpacked by GetTupleElementOp
+
+
+def test_old_signature_kept_in_a_variable_then_returned():
+    (call,) = lower_both(
+        "custom-call-api",
+        "old_signature_assigned_then_returned",
+        lambda m: m._shift_string_lower,
+        [((6,), "int8")],
+        [((6,), "int8")],
+    )
+    assert (call["target"], call["api_version"], call["operands"]) == ("string_shift", 2, 2)
+    assert call["operand_layouts"] == [[], [0]] and call["result_layouts"] == [[0]]
+    assert call["constant_operands"][0] == np.array(6, dtype=np.int32).tobytes()

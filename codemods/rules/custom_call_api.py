@@ -20,7 +20,9 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     * Old ``out_types`` signatures (jaxlib <= 0.4.14) returned a list of values, or one
       value for one result on jaxlib <= 0.4.7 / ``mhlo_helpers``; the rewrite returns the
       same: the list from ``ffi_lowering`` where the call is returned or indexed (``[C]``
-      returned from a rule becomes the list itself), ``.result`` of the op for a single
+      returned from a rule becomes the list itself; so does ``out = C`` when ``out`` is
+      bound once and only returned: a rule must return a sequence, so only the list
+      return ever worked there), ``.result`` of the op for a single
       ``mhlo_helpers`` result.
 
     Arguments: ``api_version`` is written explicitly (the old default 2 when it was absent:
@@ -317,6 +319,10 @@ class CustomCallApi(Rule):
             return "op", node, ""
         if isinstance(up, cst.Return) or (isinstance(up, cst.Subscript) and up.value is node):
             return "list", node, ""
+        if self._assigned_then_returned(node, up):
+            # ``out = custom_call(...); return out``: a rule must return a sequence, so only
+            # the list return (jaxlib 0.4.8-0.4.14) ever worked here, as for a direct return.
+            return "list", node, ""
         count = site.result_count()
         if isinstance(up, cst.Element):
             seq = parent(self.ctx, up)
@@ -333,6 +339,22 @@ class CustomCallApi(Rule):
             "does not tell which; use `jax.ffi.ffi_lowering(...)(ctx, *operands)` (a list) or "
             "`jax.ffi.build_ffi_lowering_function(...)(ctx, *operands).result` (one value)"
         )
+
+    def _assigned_then_returned(self, node: cst.Call, up: Optional[cst.CSTNode]) -> bool:
+        """``name = node`` whose only binding and only read is ``return name``."""
+        if not (isinstance(up, cst.Assign) and up.value is node and len(up.targets) == 1
+                and isinstance(up.targets[0].target, cst.Name)):
+            return False
+        name = up.targets[0].target.value
+        scope = self.ctx.scopes.get(up)
+        if scope is None or scope is scope.globals:
+            return False
+        assignments = list(scope.assignments[name])
+        if len(assignments) != 1 or len(assignments[0].references) != 1:
+            return False
+        read = next(iter(assignments[0].references)).node
+        returned = parent(self.ctx, read)
+        return isinstance(returned, cst.Return) and returned.value is read
 
     # -- layouts and operand counts -------------------------------------------------------
     def check_layouts(self, node, site: "Site", rule: LoweringRule, usage: str, replaced) -> tuple[Safety, str, cst.BaseExpression]:

@@ -1,0 +1,27 @@
+"""String-shift CPU op: jaxlib 0.4.8-0.4.14 `out_types` signature whose result is kept in a
+variable and returned from the rule (a rule returns a sequence: only the list return worked)."""
+import functools
+
+import numpy as np
+
+from jax.interpreters import mlir
+from jax.interpreters.mlir import ir
+import jax
+
+
+def default_layouts(*shapes):
+    return [range(len(shape) - 1, -1, -1) for shape in shapes]
+
+
+def _shift_string_lower(ctx, x):
+    x_type = ir.RankedTensorType(x.type)
+    x_shape = x_type.shape
+    size = functools.reduce(lambda a, b: a * b, x_shape)
+    out = jax.ffi.ffi_lowering(
+        "string_shift",
+        api_version=2,
+        result_types=[ir.RankedTensorType.get(x_shape, x_type.element_type)],
+        operand_layouts=default_layouts((), x_shape),
+        result_layouts=default_layouts(x_shape),
+    )(ctx.replace(avals_in=[*ctx.avals_in, None]), mlir.ir_constant(np.int32(size)), x)
+    return out
