@@ -105,3 +105,18 @@ def test_module_alias_goes_only_when_every_use_is_rewritten() -> None:
         kept = rewrite_source(changed, path, extra)
         assert kept.error is None
         assert [(c.line, c.safety) for c in kept.changes if c.rule == "xla-client-import"] == [(7, Safety.MANUAL)]
+
+
+def test_custom_call_in_a_helper_registered_elsewhere_names_the_helper() -> None:
+    source = b'''from jax.lib import xla_client
+
+
+def _cpu_translation(func, multiple_results, c, *inputs, **info):
+    return xla_client.ops.CustomCallWithLayout(c, b"target", operands=inputs,
+                                               operand_shapes_with_layout=(), shape_with_layout=None)
+'''
+    result = rewrite_source(source, "numba_helper.py", ["--select", "xla-translation-rule"])
+    (call,) = [c for c in result.changes if c.line == 5]
+    assert call.safety is Safety.MANUAL
+    assert "`_cpu_translation`, the function it is in, is not registered as a translation rule in this module" in call.message
+    assert [c.line for c in result.changes if c.line == 1] == [1]  # the import it keeps is reported too

@@ -386,7 +386,10 @@ class XlaTranslationRule(Rule):
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
             owner = self._owner(call, plans)
-            reason = plans[owner].problem if owner in plans and plans[owner].problem else "it is not in a translation rule registered in this module"
+            reason = plans[owner].problem if owner in plans and plans[owner].problem else (
+                f"`{owner.name.value}`, the function it is in, is not registered as a translation rule in this module: "
+                "migrate it with the module that registers it" if owner is not None
+                else "it is not in a translation rule registered in this module")
             self.report(call, Safety.MANUAL, f"xla_client.ops custom call (removed in jax 0.6.0) not rewritten ({reason}): {GUIDANCE}")
         self._removed_helpers = self._drop_constant_helpers(plans)
         self._report_stray(collector, custom_calls, plans)
