@@ -192,3 +192,10 @@ def test_a_helper_is_rewritten_only_for_targets_that_have_its_replacement(target
     for legacy in kept:
         assert legacy in text, legacy
     assert "jnp.moveaxis(x, bx, 0)" in text and "(x + 1).__dlpack__()" in text
+
+
+def test_moved_imports_leave_no_manual_finding_behind() -> None:
+    # The module path inside ``from jax.abstract_arrays import ...`` is not a use of it.
+    for case in ("moved_names.py", "moved_api_names.py", "removed_helpers.py", "key_annotations.py"):
+        result = _run(case)
+        assert [c for c in result.changes if c.safety is Safety.MANUAL] == [], case

@@ -638,6 +638,7 @@ class RemovedJaxApi(Rule):
         super().__init__(ctx)
         self.check_all = installed_version() is not None and tuple(ctx.options.target_jax) == installed_version()[: len(ctx.options.target_jax)]
         self.annotation = 0
+        self.import_depth = 0
         #: Callees whose call was handled (visit_Call runs before visit_Attribute on its func).
         self.handled: set[int] = set()
         #: (module, name) that an import move brings in under another local name. LibCST's
@@ -724,7 +725,16 @@ class RemovedJaxApi(Rule):
         self.annotation -= 1
 
     # -- imports -------------------------------------------------------------------
+    # A batched visit walks into import statements whatever visit_* returns: the dotted
+    # module names there are not uses.
+    def leave_Import(self, original_node: cst.Import) -> None:
+        self.import_depth -= 1
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
+        self.import_depth -= 1
+
     def visit_Import(self, node: cst.Import) -> Optional[bool]:
+        self.import_depth += 1
         moves: list[tuple[str, str]] = []
         for alias in node.names:
             full = get_full_name_for_node(alias.name) or ""
@@ -748,6 +758,7 @@ class RemovedJaxApi(Rule):
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> Optional[bool]:
+        self.import_depth += 1
         if node.relative:
             return False
         module = get_full_name_for_node(node.module) or ""
@@ -850,6 +861,8 @@ class RemovedJaxApi(Rule):
     def visit_Attribute(self, node: cst.Attribute) -> Optional[bool]:
         # A batched visit still walks the children of a node a rule is done with: the
         # parts of a chain already handled are skipped here.
+        if self.import_depth:
+            return False
         if id(node) in self.handled:
             self._handle_chain(node.value)
             return False
