@@ -58,6 +58,7 @@ Removed helpers rewritten as calls
     ``jax.core.full_lower(x)``                 ``x``                                   0.6.0    0.4.36  safe
     ``jax.lax.tie_in(x, y)``                   ``y``                                   0.4.29   any     safe [1]
     ``jax.interpreters.xla.abstractify(x)``    ``jax.typeof(x)``                       0.7.0    0.6.0   unsafe
+    ``jax.lax.zeros_like_array(x)``            ``jax.lax.full_like(x, 0)``             0.9.0    any     safe
     =========================================  ======================================  =======  ======  ======
 
     * ``moveaxis``: the batching helper returned ``x`` when ``src == dst`` and otherwise
@@ -78,11 +79,22 @@ Removed helpers rewritten as calls
       literal; another expression is evaluated no more, so that site is unsafe.
     * ``abstractify`` raised ``TypeError`` for a tracer, ``jax.typeof`` returns its aval;
       jax's removal message offers it "in most cases", hence unsafe.
+    * ``zeros_like_array(x)`` was defined as ``full_like(x, 0)`` up to its removal (jax's
+      message suggests ``jax.numpy.zeros_like``; ``full_like`` is the body itself).
+
+    ``jax.extend.core.ShapedArray`` never existed (``from jax.extend import core`` then
+    ``core.ShapedArray`` fails on every release): ``jax.core.ShapedArray`` is what such code
+    means, but that is a guess, so the change is unsafe.
 
     A call with ``*args``/``**kwargs`` or unknown keywords, and a use that is not a call
     (``f = batching.moveaxis``), is manual. An imported helper
     (``from jax.interpreters.batching import moveaxis``) loses its import only when
     every use is rewritten.
+
+Unused imports of removed names (safe)
+    ``import jax.experimental.host_callback as hcb`` or ``from jax.interpreters.mlir import
+    custom_call`` that nothing in the module reads (nor names in a string, as ``__all__``
+    does) only makes the module fail at import: the name goes from the import.
 
 Everything else (manual)
     Any import of, or dotted use through an import of, a ``jax.*``/``jaxlib.*`` name that
@@ -146,7 +158,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, member_spelling
+from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, import_without, member_spelling
 
 ANY = (0, 0, 0)
 
@@ -164,6 +176,8 @@ class Move:
     annotation_only: str = ""
     #: Why the new name is equivalent, when it is not literally the same object.
     note: str = ""
+    #: Set when the new name is only presumably what was meant: the change is unsafe.
+    unsafe: str = ""
 
 
 _KEY_GUIDANCE = ("outside annotations jax.Array also matches tracers and raw uint32 keys; "
@@ -190,6 +204,8 @@ MOVED: dict[str, Move] = {
     **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 9, 0), "0.10.0") for n in ("mapped_aval", "unmapped_aval")},
     **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 10, 0), "0.10.0") for n in (
         "AbstractToken", "TraceTag", "call_impl", "subjaxprs", "set_current_trace", "take_current_trace")},
+    "jax.extend.core.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "never there", unsafe=(
+        "jax.extend.core never had ShapedArray (AttributeError on every release); the class is jax.core.ShapedArray")),
     "jax.linear_util": Move("jax.extend.linear_util", (0, 4, 16), "0.4.24", module=True),
     "jax.random.KeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
@@ -237,6 +253,11 @@ OWNED = (
         "register_translation", "translations", "backend_specific_translations", "lower_fun",
         "TranslationRule", "TranslationContext", "xla_destructure", "XlaOp", "AxisEnv")),
 )
+
+
+#: Names other rules own whose import, when nothing reads it, this rule may still drop:
+#: the owner rewrites uses and removes the import only once it has seen one.
+UNUSED_IMPORT_DROPPABLE = frozenset({"jax.interpreters.mlir.custom_call"})
 
 
 def _owned(name: str) -> bool:
@@ -579,6 +600,19 @@ def _plan_abstractify(rule, call, args):
             "for values, but also accepts tracers, which abstractify rejected with TypeError", edit)
 
 
+def _plan_zeros_like_array(rule, call, args):
+    if set(args) != {"x"}:
+        return "lax.zeros_like_array takes one array"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        value = updated.args[0].value
+        func = cst.parse_expression(rule.ctx.name_for("jax.lax.full_like"))
+        return cst.Call(func=func, args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                                         cst.Arg(cst.Integer("0"))])
+
+    return Safety.SAFE, "lax.zeros_like_array was removed in jax 0.9.0; it was full_like(x, 0)", edit
+
+
 CALLS: dict[str, CallRewrite] = {
     "jax.interpreters.batching.moveaxis": CallRewrite(ANY, "0.9.0", ("x", "src", "dst"), _plan_moveaxis),
     "jax.dlpack.to_dlpack": CallRewrite((0, 4, 16), "0.7.0", ("x", "stream"), _plan_to_dlpack),
@@ -589,6 +623,7 @@ CALLS: dict[str, CallRewrite] = {
                                        _plan_identity("jax.core.full_lower", "0.6.0", "x")),
     "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
     "jax.interpreters.xla.abstractify": CallRewrite((0, 6, 0), "0.7.0", ("x",), _plan_abstractify),
+    "jax.lax.zeros_like_array": CallRewrite(ANY, "0.9.0", ("x",), _plan_zeros_like_array),
 }
 
 
@@ -711,6 +746,15 @@ class RemovedJaxApi(Rule):
                 return False
         return True
 
+    def _unused(self, local: str) -> bool:
+        """Nothing reads ``local`` (not even as a string, as in ``__all__``)."""
+        if re.search(rb"[\"']" + re.escape(local.encode()) + rb"[\"']", self.ctx.source):
+            return False
+        return not self._uses(local).names
+
+    def _version(self) -> str:
+        return ".".join(map(str, installed_version() or ()))
+
     def _imported_type_in_annotations_only(self, local: str) -> bool:
         if self.ctx.names._maybe_rebound(local):
             return False
@@ -736,6 +780,7 @@ class RemovedJaxApi(Rule):
     def visit_Import(self, node: cst.Import) -> Optional[bool]:
         self.import_depth += 1
         moves: list[tuple[str, str]] = []
+        unused: list[str] = []
         for alias in node.names:
             full = get_full_name_for_node(alias.name) or ""
             new = self.moved(full)
@@ -743,8 +788,19 @@ class RemovedJaxApi(Rule):
                 moves.append((full, new))
                 continue
             gone = self.missing(full)
+            if gone and alias.asname is not None and self._unused(get_full_name_for_node(alias.asname.name) or ""):
+                unused.append(full)
+                continue
             if gone and not compatibility_guard(self.ctx, node):
                 self.manual(node, gone)
+        if unused and not compatibility_guard(self.ctx, node):
+            def drop(updated: cst.CSTNode):
+                if not isinstance(updated, cst.Import):
+                    return updated
+                return import_without(updated, lambda a: (get_full_name_for_node(a.name) or "") in unused)
+
+            self.report(node, Safety.SAFE, "; ".join(f"unused import of {full}, which does not exist in jax "
+                                                     f"{self._version()}, removed" for full in unused), drop)
         if moves and not compatibility_guard(self.ctx, node):
             renames = dict(moves)
 
@@ -788,6 +844,10 @@ class RemovedJaxApi(Rule):
                 if self.check_all:
                     reports.append((qualified, f"{found[0]} in annotations; {found[1].annotation_only}"))
                 continue
+            if found is not None and found[1].unsafe:
+                if self.check_all:
+                    reports.append((qualified, f"{found[1].unsafe}: import that instead"))
+                continue
             if found is not None:
                 if local != found[0].rpartition(".")[2]:
                     self.aliased.add(tuple(found[0].rsplit(".", 1)))
@@ -804,7 +864,12 @@ class RemovedJaxApi(Rule):
                 drops.append(name)
                 said.append(f"{qualified} was removed (its calls are rewritten)")
                 continue
-            gone = self.missing(qualified)
+            gone = self.missing(qualified) or (self.check_all and qualified in UNUSED_IMPORT_DROPPABLE
+                                               and first_missing(qualified))
+            if gone and self._unused(local):
+                drops.append(name)
+                said.append(f"unused import of {qualified}, which does not exist in jax {self._version()}, removed")
+                continue
             if gone:
                 reports.append((gone, ""))
         if not (moves or drops or reports) or compatibility_guard(self.ctx, node):
@@ -818,7 +883,8 @@ class RemovedJaxApi(Rule):
 
     def _import_edit(self, moves, drops):
         def edit(updated: cst.CSTNode):
-            assert isinstance(updated, cst.ImportFrom) and not isinstance(updated.names, cst.ImportStar)
+            if not isinstance(updated, cst.ImportFrom) or isinstance(updated.names, cst.ImportStar):
+                return updated  # another rule's edit of the same statement removed it
             gone = {name for name, _, _ in moves} | set(drops)
             for name, new, asname in moves:
                 new_module, _, new_name = new.rpartition(".")
@@ -889,6 +955,9 @@ class RemovedJaxApi(Rule):
 
             self._handle_chain(node.value)
             drop_binding_if_unused(self.ctx, head)
+            if entry.unsafe:
+                self.report(node, Safety.UNSAFE, f"{qualified} -> {new}: {entry.unsafe}", edit)
+                return False
             same = f"{new} ({entry.note})" if entry.note else f"the same object is {new}"
             self.report(node, Safety.SAFE, f"{qualified} was removed in jax {entry.removed}; {same}", edit,
                         kernel_receives="unchanged (the same objects)")

@@ -30,6 +30,9 @@ Replacement (minimum jax 0.5.0; each is the very same object on jax 0.10.2)
     ``api_version=xla_client.ops.CustomCallApiVersion.X`` argument of a rewritten custom
     call (it becomes the integer). Otherwise the alias is reported as manual.
 
+    A module-level alias of a member (``xops = xla_client.ops``, the extending-jax
+    template's line) that nothing reads is deleted, and with it the import it alone kept.
+
     An import whose name nothing uses is removed. ``register_custom_call_target``,
     ``ops`` and ``Shape`` are left to ``register-custom-call-target`` and
     ``xla-translation-rule``. Every other attribute has no public replacement and is
@@ -88,6 +91,8 @@ class XlaClientImport(Rule):
         self.import_depth = 0
         self.heads = heads_importing(ctx, MODULES)
         self.aliases: list[tuple[cst.Assign, str]] = []
+        #: Values of member aliases this rule deletes (nothing reads them).
+        self.dead: set[int] = set()
 
     def visit_Import(self, node: cst.Import) -> None:
         self.import_depth += 1
@@ -117,8 +122,33 @@ class XlaClientImport(Rule):
     def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
         self.import_depth -= 1
 
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """``xops = xla_client.ops`` that nothing reads: it fails at import time and keeps
+        the import alive, so it goes (safe: no code sees the name)."""
+        value = node.value
+        if not self.active or not isinstance(value, cst.Attribute) or head_name(value) not in self.heads:
+            return
+        if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+            return
+        qual = self.ctx.qualified_name(value) or ""
+        if not any(qual.startswith(m + ".") for m in MODULES) or self._guarded_quietly(node):
+            return
+        name = node.targets[0].target.value
+        scope = self.ctx.scopes.get(node)
+        if scope is None or scope is not scope.globals or len(scope.assignments[name]) != 1:
+            return
+        if any(a.references for a in scope.assignments[name]) or f'"{name}"' in self.ctx.source.decode("utf-8", "replace"):
+            return
+        self.dead.add(id(value))
+        drop_binding_if_unused(self.ctx, head_name(value))
+        self.report(node, Safety.SAFE, f"alias `{name}` of `{qual}` removed: nothing reads it, and it fails at import "
+                    "time (the module was deleted in jax 0.9.0)", lambda _updated: cst.RemovalSentinel.REMOVE)
+
+    def _guarded_quietly(self, node: cst.CSTNode) -> bool:
+        return jax_fallback_guard(self.ctx, node) is not None
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if not self.active or self.import_depth or head_name(node) not in self.heads:
+        if not self.active or self.import_depth or head_name(node) not in self.heads or id(node) in self.dead:
             return
         qual = self.ctx.qualified_name(node)
         if qual is None:
