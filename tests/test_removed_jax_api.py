@@ -196,7 +196,7 @@ def test_a_helper_is_rewritten_only_for_targets_that_have_its_replacement(target
 
 def test_moved_imports_leave_no_manual_finding_behind() -> None:
     # The module path inside ``from jax.abstract_arrays import ...`` is not a use of it.
-    for case in ("moved_names.py", "moved_api_names.py", "removed_helpers.py", "key_annotations.py", "unsafe_helpers.py"):
+    for case in ("moved_names.py", "moved_api_names.py", "removed_helpers.py", "key_annotations.py"):
         result = _run(case)
         assert [c for c in result.changes if c.safety is Safety.MANUAL] == [], case
 
@@ -208,3 +208,12 @@ def test_zeros_like_array_was_full_like_zero() -> None:
     for x in (jnp.arange(3.0), jnp.ones((2, 2), jnp.int8), jnp.array(True)):
         y = lax.full_like(x, 0)
         assert y.dtype == x.dtype and y.shape == x.shape and not y.any()
+
+
+def test_unsafe_fixes_are_manual_findings_without_the_flag() -> None:
+    result = _run("unsafe_offered.py")
+    assert result.updated is None
+    assert [(c.line, c.safety) for c in result.changes] == [(8, Safety.MANUAL)] * 3
+    assert all("(applied with --unsafe-fixes)" in c.message for c in result.changes)
+    fixed = _run("unsafe_offered.py", "--unsafe-fixes")
+    assert [c.safety for c in fixed.changes] == [Safety.UNSAFE] * 3 and all(c.applied for c in fixed.changes)

@@ -86,6 +86,9 @@ Removed helpers rewritten as calls
     ``core.ShapedArray`` fails on every release): ``jax.core.ShapedArray`` is what such code
     means, but that is a guess, so the change is unsafe.
 
+    Without ``--unsafe-fixes`` an unsafe site is reported as manual, its message naming the
+    fix that flag would apply: the site stays, and the report says why.
+
     A call with ``*args``/``**kwargs`` or unknown keywords, and a use that is not a call
     (``f = batching.moveaxis``), is manual. An imported helper
     (``from jax.interpreters.batching import moveaxis``) loses its import only when
@@ -717,6 +720,11 @@ class RemovedJaxApi(Rule):
         hint = why or next((text for name, text in GUIDANCE.items() if gone == name or gone.startswith(name + ".")), "")
         self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {version}" + (f" ({hint})" if hint else ""))
 
+    def unsafe_as_manual(self, node: cst.CSTNode, qualified: str, message: str) -> None:
+        """Without ``--unsafe-fixes`` the site stays: a manual finding, naming the fix on offer."""
+        self.report(node, Safety.MANUAL, f"{qualified} does not exist in jax {self._version()}; "
+                    f"{message} (applied with --unsafe-fixes)")
+
     def _all_uses_rewritable(self, local: str, module: str) -> bool:
         member = MOVED_MODULES[module]
         if self.moved(f"{module}.{member}") is None:
@@ -918,6 +926,9 @@ class RemovedJaxApi(Rule):
                 self.manual(node, qualified, plan)
             return None
         safety, message, edit = plan
+        if safety is Safety.UNSAFE and not self.ctx.options.unsafe_fixes:
+            self.unsafe_as_manual(node, qualified, message)
+            return None
         if isinstance(func, cst.Attribute):
             drop_binding_if_unused(self.ctx, (get_full_name_for_node(func) or "").split(".")[0])
         self.report(node, safety, message, edit, kernel_receives="unchanged (not a custom call)")
@@ -956,7 +967,10 @@ class RemovedJaxApi(Rule):
             self._handle_chain(node.value)
             drop_binding_if_unused(self.ctx, head)
             if entry.unsafe:
-                self.report(node, Safety.UNSAFE, f"{qualified} -> {new}: {entry.unsafe}", edit)
+                if self.ctx.options.unsafe_fixes:
+                    self.report(node, Safety.UNSAFE, f"{qualified} -> {new}: {entry.unsafe}", edit)
+                else:
+                    self.unsafe_as_manual(node, qualified, f"{entry.unsafe}; it would become {new}")
                 return False
             same = f"{new} ({entry.note})" if entry.note else f"the same object is {new}"
             self.report(node, Safety.SAFE, f"{qualified} was removed in jax {entry.removed}; {same}", edit,
