@@ -51,6 +51,9 @@ ORIGINS = {
     **{f"jax.linear_util.{n}": f"jax._src.linear_util.{n}" for n in (
         "StoreException", "WrappedFun", "cache", "merge_linear_aux", "transformation",
         "transformation_with_aux", "wrap_init")},
+    **{f"{m}.{n}": f"jax._src.xla_bridge.{n}" for m in ("jax.interpreters.xla.xb", "jax._src.lib.xla_bridge") for n in (
+        "get_backend", "backends", "default_backend", "devices", "local_devices", "device_count",
+        "local_device_count", "process_index", "process_count")},
     "jax.random.KeyArray": "jax._src.basearray.Array",
     "jax.random.PRNGKeyArray": "jax._src.basearray.Array",
     "jax.numpy.DeviceArray": "jax._src.basearray.Array",
@@ -168,6 +171,7 @@ def test_missing_names_are_manual_with_reason_on_their_line() -> None:
         (11, "jax.core.raise_to_shaped"),
         (12, "jax.dlpack.to_dlpack"),
         (12, "jax.core.ConcreteArray"),
+        (20, "jaxlib.xla_extension"),
     }
     assert all(c.safety is Safety.MANUAL for c in result.changes)
     assert all("does not exist in the installed jax" in c.message and "(" in c.message for c in result.changes)

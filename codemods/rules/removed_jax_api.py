@@ -31,6 +31,13 @@ Moved names (safe: the same object under another name)
     ``call_impl`` ``subjaxprs``
     ``set_current_trace`` ``take_current_trace``
     ``jax.linear_util`` (module, and its members)    ``jax.extend.linear_util``                  0.4.24   0.4.16
+    ``jax.interpreters.xla.xb.get_backend``          ``jax.extend.backend.get_backend``          0.4.35   0.5.0
+    ``backends`` (also through the private           ``jax.extend.backend.backends``
+    ``jax._src.lib.xla_bridge``)
+    ``xb.devices`` ``local_devices``                 ``jax.*``
+    ``device_count`` ``local_device_count``
+    ``default_backend`` ``process_index``
+    ``process_count``
     ===============================================  ==========================================  =======  ======
 
     ``jax.extend.linear_util`` holds the same members as the old ``jax.linear_util``;
@@ -215,7 +222,16 @@ MOVED: dict[str, Move] = {
     "jax.numpy.DeviceArray": Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE),
 }
 #: Modules whose uses, once all rewritten, let their import go.
-MOVED_MODULES = {"jax.abstract_arrays": "ShapedArray"}
+MOVED_MODULES = ("jax.abstract_arrays", "jax._src.lib.xla_bridge")
+
+# ``xla.xb`` and the private ``jax._src.lib.xla_bridge`` were jax's xla_bridge module: the
+# members xla-client-import moves for ``jax.lib.xla_bridge`` are the same objects there.
+for _module in ("jax.interpreters.xla.xb", "jax._src.lib.xla_bridge"):
+    for _member, _new in (("get_backend", "jax.extend.backend.get_backend"),
+                          ("backends", "jax.extend.backend.backends"),
+                          *((n, f"jax.{n}") for n in ("default_backend", "devices", "local_devices", "device_count",
+                                                       "local_device_count", "process_index", "process_count"))):
+        MOVED[f"{_module}.{_member}"] = Move(_new, (0, 5, 0), "0.4.35" if "xla.xb" in _module else "0.4 (before 0.4.16)")
 
 #: Removed names with no exact replacement: what jax advised instead.
 GUIDANCE = {
@@ -233,6 +249,9 @@ GUIDANCE = {
     "jax.experimental.maps": "xmap is gone: use jax.shard_map or jax.vmap(spmd_axis_name=...); Mesh is jax.sharding.Mesh",
     "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
     "jax.interpreters.batching.NotMapped": "use None, jax's not-mapped marker",
+    "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
+    "jax._src.lib.xla_bridge": "backends are in jax.extend.backend (get_backend, backends)",
+    "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
 }
 
 TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[")
@@ -247,9 +266,7 @@ OWNED = (
     "jax.lib.xla_bridge",
     "jax.lib.xla_extension",
     "jaxlib.xla_client",
-    "jaxlib.xla_extension",
     "jax._src.lib.xla_client",
-    "jax._src.lib.xla_bridge",
     "jax.interpreters.mlir.custom_call",
     # xla-translation-rule rewrites or reports these.
     *(f"jax.interpreters.xla.{n}" for n in (
@@ -260,7 +277,11 @@ OWNED = (
 
 #: Names other rules own whose import, when nothing reads it, this rule may still drop:
 #: the owner rewrites uses and removes the import only once it has seen one.
-UNUSED_IMPORT_DROPPABLE = frozenset({"jax.interpreters.mlir.custom_call"})
+UNUSED_IMPORT_DROPPABLE = ("jax.interpreters.mlir.custom_call", "jaxlib.xla_client.")
+
+
+def _droppable(name: str) -> bool:
+    return any(name == p or p.endswith(".") and name.startswith(p) for p in UNUSED_IMPORT_DROPPABLE)
 
 
 def _owned(name: str) -> bool:
@@ -726,9 +747,11 @@ class RemovedJaxApi(Rule):
                     f"{message} (applied with --unsafe-fixes)")
 
     def _all_uses_rewritable(self, local: str, module: str) -> bool:
-        member = MOVED_MODULES[module]
-        if self.moved(f"{module}.{member}") is None:
+        movable = [legacy[len(module) + 1:] for legacy in MOVED
+                   if legacy.startswith(module + ".") and self.moved(legacy) is not None]
+        if not movable:
             return False
+        member = "(?:" + "|".join(map(re.escape, movable)) + ")"
         text = self.ctx.source.decode("utf-8", "replace")
         uses = len(re.findall(rf"(?<![.\w]){re.escape(local)}\b", text))
         members = len(re.findall(rf"(?<![.\w]){re.escape(local)}\s*\.\s*{member}\b", text))
@@ -864,17 +887,17 @@ class RemovedJaxApi(Rule):
                 continue
             if qualified in MOVED_MODULES and self._all_uses_rewritable(local, qualified):
                 drops.append(name)
-                member = MOVED[f"{qualified}.{MOVED_MODULES[qualified]}"].new
-                said.append(f"{qualified} was removed (its uses now name {member})")
+                said.append(f"{qualified} was removed (its uses now name the same objects elsewhere)")
                 continue
             entry = self.call_rewrite(qualified)
             if entry is not None and self._imported_call_rewritable(local, entry):
                 drops.append(name)
                 said.append(f"{qualified} was removed (its calls are rewritten)")
                 continue
-            gone = self.missing(qualified) or (self.check_all and qualified in UNUSED_IMPORT_DROPPABLE
-                                               and first_missing(qualified))
-            if gone and self._unused(local):
+            gone = self.missing(qualified)
+            # An owner rule's name: dropped here when unused, otherwise left to the owner.
+            owners = not gone and self.check_all and _droppable(qualified) and first_missing(qualified)
+            if (gone or owners) and self._unused(local):
                 drops.append(name)
                 said.append(f"unused import of {qualified}, which does not exist in jax {self._version()}, removed")
                 continue
