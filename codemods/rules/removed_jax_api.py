@@ -48,7 +48,8 @@ Moved names (safe: the same object under another name)
 
 Type names (safe in annotations only)
     ``jax.random.KeyArray``, ``jax.random.PRNGKeyArray`` (removed 0.4.24) and
-    ``jax.numpy.DeviceArray`` (removed 0.4.14) become ``jax.Array`` inside an annotation,
+    ``jax.numpy.DeviceArray`` (also ``jax.interpreters.xla.DeviceArray``, ``_DeviceArray``;
+    removed 0.4.14) become ``jax.Array`` inside an annotation,
     as their deprecation messages advise. Anywhere else (``isinstance``) they are manual:
     ``jax.Array`` also matches tracers and raw ``uint32`` keys; test a typed key with
     ``jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)``. An imported name moves only
@@ -219,7 +220,8 @@ MOVED: dict[str, Move] = {
     "jax.linear_util": Move("jax.extend.linear_util", (0, 4, 16), "0.4.24", module=True),
     "jax.random.KeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
-    "jax.numpy.DeviceArray": Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE),
+    **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE) for name in (
+        "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
 }
 #: Modules whose uses, once all rewritten, let their import go.
 MOVED_MODULES = ("jax.abstract_arrays", "jax._src.lib.xla_bridge")
@@ -268,6 +270,9 @@ OWNED = (
     "jaxlib.xla_client",
     "jax._src.lib.xla_client",
     "jax.interpreters.mlir.custom_call",
+    # stablehlo-custom-call-op moves the dialect modules.
+    "jax.interpreters.mlir.hlo",
+    "jax._src.lib.mlir.dialects.mhlo",
     # xla-translation-rule rewrites or reports these.
     *(f"jax.interpreters.xla.{n}" for n in (
         "register_translation", "translations", "backend_specific_translations", "lower_fun",
