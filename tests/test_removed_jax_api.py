@@ -54,6 +54,18 @@ ORIGINS = {
     **{f"{m}.{n}": f"jax._src.xla_bridge.{n}" for m in ("jax.interpreters.xla.xb", "jax._src.lib.xla_bridge") for n in (
         "get_backend", "backends", "default_backend", "devices", "local_devices", "device_count",
         "local_device_count", "process_index", "process_count")},
+    "jax.ad_checkpoint.checkpoint": "jax._src.ad_checkpoint.checkpoint",
+    "jax.ad_checkpoint.remat": "jax._src.ad_checkpoint.checkpoint",
+    **{f"jax.core.{n}": f"jax._src.errors.{n}" for n in (
+        "TracerArrayConversionError", "TracerIntegerConversionError", "UnexpectedTracerError")},
+    "jax.interpreters.xla.ShapedArray": "jax._src.core.ShapedArray",
+    "jax.interpreters.partial_eval.Jaxpr": "jax._src.core.Jaxpr",
+    "jax.interpreters.batching.Array": "jax._src.basearray.Array",
+    "jax.nn.normalize": "jax._src.nn.functions.standardize",
+    # jax.numpy bound these names to the functions themselves (``round_ = round``).
+    "jax.numpy.round_": "jax._src.numpy.lax_numpy.round",
+    "jax.numpy.row_stack": "jax._src.numpy.lax_numpy.vstack",
+    "jax.treedef_is_leaf": "jax._src.tree_util.treedef_is_leaf",
     "jax.random.KeyArray": "jax._src.basearray.Array",
     "jax.random.PRNGKeyArray": "jax._src.basearray.Array",
     **{n: "jax._src.basearray.Array" for n in (

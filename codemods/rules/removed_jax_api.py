@@ -27,6 +27,19 @@ Moved names (safe: the same object under another name)
     ``jax.core.get_aval``, ``jax.core.get_type``     ``jax.typeof`` (``typeof = get_aval`` in    0.10.0   0.6.0
                                                      0.6.0; ``get_type`` was ``get_aval``)
     ``jax.core.mapped_aval`` ``unmapped_aval``       ``jax.extend.core.*``                       0.10.0   0.9.0
+    ``jax.ad_checkpoint.checkpoint`` ``remat``       ``jax.checkpoint`` (both; ``jax.remat``,    0.10.0   any
+                                                     which the removal message names, is another
+                                                     function)
+    ``jax.core.TracerArrayConversionError``          ``jax.errors.*``                            <=0.4.24 any
+    ``TracerIntegerConversionError``
+    ``UnexpectedTracerError``
+    ``jax.interpreters.xla.ShapedArray``             ``jax.core.ShapedArray``                    <=0.4.24 any
+    ``jax.interpreters.partial_eval.Jaxpr``          ``jax.extend.core.Jaxpr``                   <=0.10.0 0.4.31
+    ``jax.interpreters.batching.Array``              ``jax.Array``                               0.10.0   0.4.1
+    ``jax.nn.normalize``                             ``jax.nn.standardize``                      0.4.36   any
+    ``jax.numpy.round_``, ``row_stack``              ``jax.numpy.round``, ``vstack``             0.6.0,   any
+                                                                                                 <=0.4.24
+    ``jax.treedef_is_leaf``                          ``jax.tree_util.treedef_is_leaf``           0.6.0    any
     ``jax.core.AbstractToken`` ``TraceTag``          ``jax.extend.core.*``                       0.10.0   0.10.0
     ``call_impl`` ``subjaxprs``
     ``set_current_trace`` ``take_current_trace``
@@ -215,6 +228,17 @@ MOVED: dict[str, Move] = {
     **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 9, 0), "0.10.0") for n in ("mapped_aval", "unmapped_aval")},
     **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 10, 0), "0.10.0") for n in (
         "AbstractToken", "TraceTag", "call_impl", "subjaxprs", "set_current_trace", "take_current_trace")},
+    # Both served jax.checkpoint (jax.remat, which the removal message names, is another function).
+    **{f"jax.ad_checkpoint.{n}": Move("jax.checkpoint", ANY, "0.10.0") for n in ("checkpoint", "remat")},
+    **{f"jax.core.{n}": Move(f"jax.errors.{n}", ANY, "0.4.24 or earlier") for n in (
+        "TracerArrayConversionError", "TracerIntegerConversionError", "UnexpectedTracerError")},
+    "jax.interpreters.xla.ShapedArray": Move("jax.core.ShapedArray", ANY, "0.4.24 or earlier"),
+    "jax.interpreters.partial_eval.Jaxpr": Move("jax.extend.core.Jaxpr", (0, 4, 31), "0.10.0 or earlier"),
+    "jax.interpreters.batching.Array": Move("jax.Array", (0, 4, 1), "0.10.0"),
+    "jax.nn.normalize": Move("jax.nn.standardize", ANY, "0.4.36"),
+    "jax.numpy.round_": Move("jax.numpy.round", ANY, "0.6.0"),
+    "jax.numpy.row_stack": Move("jax.numpy.vstack", ANY, "0.4.24 or earlier"),
+    "jax.treedef_is_leaf": Move("jax.tree_util.treedef_is_leaf", ANY, "0.6.0"),
     "jax.extend.core.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "never there", unsafe=(
         "jax.extend.core never had ShapedArray (AttributeError on every release); the class is jax.core.ShapedArray")),
     "jax.linear_util": Move("jax.extend.linear_util", (0, 4, 16), "0.4.24", module=True),
