@@ -234,3 +234,11 @@ def test_unsafe_fixes_are_manual_findings_without_the_flag() -> None:
     assert all("(applied with --unsafe-fixes)" in c.message for c in result.changes)
     fixed = _run("unsafe_offered.py", "--unsafe-fixes")
     assert [c.safety for c in fixed.changes] == [Safety.UNSAFE] * 3 and all(c.applied for c in fixed.changes)
+
+
+def test_unused_imports_dropped_by_two_rules_do_not_collide() -> None:
+    source = (b"import jax\nfrom jax.interpreters.mlir import custom_call\nfrom jaxlib.xla_client import ops\n"
+              b"import jax.experimental.host_callback as hcb\n\nx = jax.numpy.ones(3)\n")
+    result = rewrite_source(source, "unused.py", [])
+    assert result.error is None
+    assert result.updated == b"import jax\n\nx = jax.numpy.ones(3)\n"

@@ -116,9 +116,9 @@ Removed helpers rewritten as calls
     every use is rewritten.
 
 Unused imports of removed names (safe)
-    ``import jax.experimental.host_callback as hcb`` or ``from jax.interpreters.mlir import
-    custom_call`` that nothing in the module reads (nor names in a string, as ``__all__``
-    does) only makes the module fail at import: the name goes from the import.
+    ``import jax.experimental.host_callback as hcb`` or ``from jaxlib.xla_client import ops``
+    that nothing in the module reads (nor names in a string, as ``__all__`` does) only
+    makes the module fail at import: the name goes from the import.
 
 Everything else (manual)
     Any import of, or dotted use through an import of, a ``jax.*``/``jaxlib.*`` name that
@@ -305,8 +305,10 @@ OWNED = (
 
 
 #: Names other rules own whose import, when nothing reads it, this rule may still drop:
-#: the owner rewrites uses and removes the import only once it has seen one.
-UNUSED_IMPORT_DROPPABLE = ("jax.interpreters.mlir.custom_call", "jaxlib.xla_client.")
+#: the owner rewrites uses and removes the import only once it has seen one. (An unused
+#: ``from jax.interpreters.mlir import custom_call`` is custom-call-api's to drop: two
+#: edits deleting the same statement would collide.)
+UNUSED_IMPORT_DROPPABLE = ("jaxlib.xla_client.",)
 
 
 def _droppable(name: str) -> bool:

@@ -4,7 +4,6 @@ import jax
 import jax.experimental.host_callback as hcb
 from jax import lax
 from jax.core import ConcreteArray, ShapedArray
-from jax.interpreters.mlir import custom_call
 from jaxlib.xla_client import ops
 
 __all__ = ["ConcreteArray", "zeros"]
