@@ -242,3 +242,13 @@ def test_unused_imports_dropped_by_two_rules_do_not_collide() -> None:
     result = rewrite_source(source, "unused.py", [])
     assert result.error is None
     assert result.updated == b"import jax\n\nx = jax.numpy.ones(3)\n"
+
+
+def test_enable_x64_context_gives_what_the_experimental_one_did() -> None:
+    import jax
+    import jax.numpy as jnp
+
+    with jax.enable_x64(True):
+        assert jnp.asarray(np.arange(3.0)).dtype == np.float64
+    with jax.enable_x64(False):
+        assert jnp.asarray(np.arange(3.0)).dtype == np.float32

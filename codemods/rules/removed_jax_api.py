@@ -80,6 +80,8 @@ Removed helpers rewritten as calls
     ``jax.lax.tie_in(x, y)``                   ``y``                                   0.4.29   any     safe [1]
     ``jax.interpreters.xla.abstractify(x)``    ``jax.typeof(x)``                       0.7.0    0.6.0   unsafe
     ``jax.lax.zeros_like_array(x)``            ``jax.lax.full_like(x, 0)``             0.9.0    any     safe
+    ``with jax.experimental.enable_x64(v):``   ``with jax.enable_x64(v):`` (``True``   0.9.0    0.8.0   safe
+    ``with ...disable_x64():``                 when absent; ``False`` for disable)
     =========================================  ======================================  =======  ======  ======
 
     * ``moveaxis``: the batching helper returned ``x`` when ``src == dst`` and otherwise
@@ -100,6 +102,9 @@ Removed helpers rewritten as calls
       literal; another expression is evaluated no more, so that site is unsafe.
     * ``abstractify`` raised ``TypeError`` for a tracer, ``jax.typeof`` returns its aval;
       jax's removal message offers it "in most cases", hence unsafe.
+    * ``enable_x64(new_val=True)``/``disable_x64()`` were generator context managers
+      around ``config.enable_x64(new_val)``/``(False)``, the state ``jax.enable_x64`` is;
+      only their ``with`` form is rewritten (they also worked as decorators).
     * ``zeros_like_array(x)`` was defined as ``full_like(x, 0)`` up to its removal (jax's
       message suggests ``jax.numpy.zeros_like``; ``full_like`` is the body itself).
 
@@ -668,6 +673,29 @@ def _plan_zeros_like_array(rule, call, args):
     return Safety.SAFE, "lax.zeros_like_array was removed in jax 0.9.0; it was full_like(x, 0)", edit
 
 
+def _plan_x64(value: Optional[bool]):
+    """``with enable_x64(v):`` / ``with disable_x64():`` -> ``with jax.enable_x64(v):``."""
+
+    def plan(rule, call, args):
+        parent = rule.ctx.ancestors_of(call)[-1]
+        if not isinstance(parent, cst.WithItem) or parent.item is not call:
+            return "only `with ...:` has an exact equivalent (jax.enable_x64 is no decorator)"
+
+        def edit(updated: cst.Call) -> cst.CSTNode:
+            func = cst.parse_expression(rule.ctx.name_for("jax.enable_x64"))
+            if value is not None:
+                flag: cst.BaseExpression = cst.Name(str(value))
+            else:
+                bound = _bind(updated, ("new_val",))
+                flag = bound["new_val"].value if bound else cst.Name("True")
+            return cst.Call(func=func, args=[cst.Arg(flag)])
+
+        return (Safety.SAFE, "jax.experimental.enable_x64/disable_x64 were removed in jax 0.9.0; they entered "
+                "the same config context as jax.enable_x64(True/False)", edit)
+
+    return plan
+
+
 CALLS: dict[str, CallRewrite] = {
     "jax.interpreters.batching.moveaxis": CallRewrite(ANY, "0.9.0", ("x", "src", "dst"), _plan_moveaxis),
     "jax.dlpack.to_dlpack": CallRewrite((0, 4, 16), "0.7.0", ("x", "stream"), _plan_to_dlpack),
@@ -679,6 +707,10 @@ CALLS: dict[str, CallRewrite] = {
     "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
     "jax.interpreters.xla.abstractify": CallRewrite((0, 6, 0), "0.7.0", ("x",), _plan_abstractify),
     "jax.lax.zeros_like_array": CallRewrite(ANY, "0.9.0", ("x",), _plan_zeros_like_array),
+    **{f"jax.experimental{m}.enable_x64": CallRewrite((0, 8, 0), "0.9.0", ("new_val",), _plan_x64(None))
+       for m in ("", ".x64_context")},
+    **{f"jax.experimental{m}.disable_x64": CallRewrite((0, 8, 0), "0.9.0", (), _plan_x64(False))
+       for m in ("", ".x64_context")},
 }
 
 
