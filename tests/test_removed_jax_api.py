@@ -66,6 +66,7 @@ ORIGINS = {
     "jax.numpy.round_": "jax._src.numpy.lax_numpy.round",
     "jax.numpy.row_stack": "jax._src.numpy.lax_numpy.vstack",
     "jax.treedef_is_leaf": "jax._src.tree_util.treedef_is_leaf",
+    "jax.experimental.pjit.with_sharding_constraint": "jax._src.pjit.with_sharding_constraint",
     "jax.random.KeyArray": "jax._src.basearray.Array",
     "jax.random.PRNGKeyArray": "jax._src.basearray.Array",
     **{n: "jax._src.basearray.Array" for n in (

@@ -40,6 +40,8 @@ Moved names (safe: the same object under another name)
     ``jax.numpy.round_``, ``row_stack``              ``jax.numpy.round``, ``vstack``             0.6.0,   any
                                                                                                  <=0.4.24
     ``jax.treedef_is_leaf``                          ``jax.tree_util.treedef_is_leaf``           0.6.0    any
+    ``jax.experimental.pjit.with_sharding_           ``jax.lax.with_sharding_constraint``        <=0.4.24 any
+    constraint``
     ``jax.core.AbstractToken`` ``TraceTag``          ``jax.extend.core.*``                       0.10.0   0.10.0
     ``call_impl`` ``subjaxprs``
     ``set_current_trace`` ``take_current_trace``
@@ -244,6 +246,8 @@ MOVED: dict[str, Move] = {
     "jax.numpy.round_": Move("jax.numpy.round", ANY, "0.6.0"),
     "jax.numpy.row_stack": Move("jax.numpy.vstack", ANY, "0.4.24 or earlier"),
     "jax.treedef_is_leaf": Move("jax.tree_util.treedef_is_leaf", ANY, "0.6.0"),
+    "jax.experimental.pjit.with_sharding_constraint": Move("jax.lax.with_sharding_constraint", ANY,
+                                                           "0.4.24 or earlier"),
     "jax.extend.core.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "never there", unsafe=(
         "jax.extend.core never had ShapedArray (AttributeError on every release); the class is jax.core.ShapedArray")),
     "jax.linear_util": Move("jax.extend.linear_util", (0, 4, 16), "0.4.24", module=True),

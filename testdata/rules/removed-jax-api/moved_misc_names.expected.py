@@ -3,6 +3,7 @@ import jax
 import jax.numpy as jnp
 from jax import checkpoint as remat, core, nn
 from jax.errors import TracerArrayConversionError
+from jax.lax import with_sharding_constraint
 from jax.tree_util import treedef_is_leaf
 
 
@@ -12,6 +13,10 @@ def block(x):
         return nn.standardize(jnp.round(x, 2)), jnp.vstack([x, x])
     except TracerArrayConversionError:
         return core.ShapedArray(x.shape, x.dtype)
+
+
+def constrain(x, sharding):
+    return with_sharding_constraint(x, sharding)
 
 
 def is_array(x: jax.Array, tree) -> bool:
