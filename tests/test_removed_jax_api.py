@@ -253,3 +253,9 @@ def test_enable_x64_context_gives_what_the_experimental_one_did() -> None:
         assert jnp.asarray(np.arange(3.0)).dtype == np.float64
     with jax.enable_x64(False):
         assert jnp.asarray(np.arange(3.0)).dtype == np.float32
+
+
+def test_a_helper_imported_under_another_name_is_rewritten_with_its_import() -> None:
+    source = b"from jax.interpreters.batching import moveaxis as mv\n\n\ndef f(x):\n    return mv(x, 0, 1)\n"
+    result = rewrite_source(source, "renamed.py", ["--select", "removed-jax-api"])
+    assert result.updated == b"from jax.numpy import moveaxis\n\n\ndef f(x):\n    return moveaxis(x, 0, 1)\n"

@@ -718,6 +718,11 @@ CALLS: dict[str, CallRewrite] = {
 }
 
 
+#: Last parts of the rewritten helpers' names; an imported helper may be renamed
+#: (``from ... import moveaxis as mv``), so its local names are added per file.
+CALL_NAMES = frozenset(name.rsplit(".", 1)[1] for name in CALLS)
+
+
 class _Uses(cst.CSTVisitor):
     """Every read of a module-level name: whether it is called, and whether in an annotation."""
 
@@ -765,6 +770,7 @@ class RemovedJaxApi(Rule):
         self.check_all = installed_version() is not None and tuple(ctx.options.target_jax) == installed_version()[: len(ctx.options.target_jax)]
         self.annotation = 0
         self.import_depth = 0
+        self.call_names = CALL_NAMES | {b.local for b in ctx.names.imports if b.qualified in CALLS}
         #: Callees whose call was handled (visit_Call runs before visit_Attribute on its func).
         self.handled: set[int] = set()
         #: (module, name) that an import move brings in under another local name. LibCST's
@@ -1000,8 +1006,9 @@ class RemovedJaxApi(Rule):
     # -- calls ---------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
-        if not isinstance(func, (cst.Name, cst.Attribute)):
-            return None
+        last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+        if last not in self.call_names:
+            return None  # cheap test first: most calls in a jax module are none of these
         qualified = self.ctx.qualified_name(func)
         if not qualified or qualified not in CALLS:
             return None
