@@ -133,8 +133,9 @@ Everything else (manual)
     does not exist in the installed jax 0.10.2``, with guidance where jax gave some
     (``GUIDANCE``). Names that other rules migrate (``jax.core.Primitive``,
     ``jaxlib.hlo_helpers``, ``jaxlib.mhlo_helpers``, ``jax.extend.ffi``,
-    ``jax.lib``/``jaxlib`` ``xla_client``, ``xla_bridge``, ``xla_extension``, the
-    translation-rule names of ``jax.interpreters.xla``) are left to them.
+    ``jax.lib.xla_client``/``xla_bridge``/``xla_extension``, ``jaxlib.xla_client``,
+    ``jax.interpreters.mlir.hlo``, the translation-rule names of ``jax.interpreters.xla``)
+    are left to them.
 
     Existence is decided from the installed jax's *source*, never by importing it: the
     package directory comes from ``importlib.util.find_spec`` (which does not import
@@ -165,14 +166,14 @@ Before::
 
 After::
 
-    from jax.core import ShapedArray
-    from jax.interpreters import ad, batching
+    from jax.interpreters import ad
     import jax
-    import jax.numpy
-    import jax.tree_util
+    from jax.core import ShapedArray
+    from jax.numpy import moveaxis
+    from jax.tree_util import tree_map
 
     def jvp(x, d, t):
-        return jax.numpy.moveaxis(x, d, 0), ad.Zero(jax.typeof(t)), jax.tree_util.tree_map(f, x)
+        return moveaxis(x, d, 0), ad.Zero(jax.typeof(t)), tree_map(f, x)
 """
 
 from __future__ import annotations
