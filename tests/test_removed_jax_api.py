@@ -259,3 +259,12 @@ def test_a_helper_imported_under_another_name_is_rewritten_with_its_import() -> 
     source = b"from jax.interpreters.batching import moveaxis as mv\n\n\ndef f(x):\n    return mv(x, 0, 1)\n"
     result = rewrite_source(source, "renamed.py", ["--select", "removed-jax-api"])
     assert result.updated == b"from jax.numpy import moveaxis\n\n\ndef f(x):\n    return moveaxis(x, 0, 1)\n"
+
+
+def test_jax_xla_in_a_module_with_translation_rules_is_left_to_xla_translation_rule() -> None:
+    path = os.path.join(TESTDATA, "rules", "xla-translation-rule", "from_jax_import_xla.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    result = rewrite_source(source, path, [])
+    assert result.error is None and b"from jax import xla" not in result.updated
+    assert [c for c in result.changes if c.rule == "removed-jax-api"] == []

@@ -59,7 +59,10 @@ Moved names (safe: the same object under another name)
     only ``wrap_init`` is now a wrapper that supplies the ``debug_info`` jax's own
     function requires, so the legacy call ``wrap_init(f, params)`` keeps working.
     ``from jax import abstract_arrays`` is dropped only when every use of it is
-    ``abstract_arrays.ShapedArray``; otherwise the import is reported.
+    ``abstract_arrays.ShapedArray``; otherwise the import is reported. ``from jax import
+    xla`` in a module that registers translation rules is left to xla-translation-rule,
+    which converts them through it and drops it (or reports it, kept for the rules it
+    could not convert).
 
 Type names (safe in annotations only)
     ``jax.random.KeyArray``, ``jax.random.PRNGKeyArray`` (removed 0.4.24) and
@@ -941,9 +944,8 @@ class RemovedJaxApi(Rule):
             qualified = f"{module}.{name}"
             found = self.move_for(qualified)
             if found is not None and qualified == "jax.xla" and TRANSLATIONS.search(self.ctx.source):
-                # Moving it would let xla-translation-rule convert these rules only on a
-                # second run; the whole file is left for the user instead.
-                reports.append(("jax.xla", "moved to jax.interpreters.xla; this module registers translation rules"))
+                # xla-translation-rule converts translation rules registered through it and
+                # drops the import; when some stay, the kept import is reported with them.
                 continue
             if found is not None and found[1].annotation_only and not self._imported_type_in_annotations_only(local):
                 if self.check_all:
