@@ -192,6 +192,7 @@ from typing import Callable, Optional
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codemods import walk
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, import_without, member_spelling
 
@@ -749,7 +750,7 @@ class _Uses(cst.CSTVisitor):
         self.annotation -= 1
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
+        walk.read(node.value, self)
         return False
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -837,7 +838,7 @@ class RemovedJaxApi(Rule):
 
     def _uses(self, local: str) -> _Uses:
         uses = _Uses(local)
-        self.ctx.module.visit(uses)
+        walk.read(self.ctx.module, uses)
         return uses
 
     def _imported_call_rewritable(self, local: str, entry: CallRewrite) -> bool:
