@@ -185,7 +185,7 @@ def test_missing_names_are_manual_with_reason_on_their_line() -> None:
         (11, "jax.core.raise_to_shaped"),
         (12, "jax.dlpack.to_dlpack"),
         (12, "jax.core.ConcreteArray"),
-        (20, "jaxlib.xla_extension"),
+        (20, "jax._src.lib.xla_bridge"),
     }
     assert all(c.safety is Safety.MANUAL for c in result.changes)
     assert all("does not exist in the installed jax" in c.message and "(" in c.message for c in result.changes)
@@ -193,7 +193,9 @@ def test_missing_names_are_manual_with_reason_on_their_line() -> None:
 
 def test_names_other_rules_own_and_guarded_sites_are_not_reported() -> None:
     for case in ("owned_by_other_rules.py", "guarded.py", "owned_dialects.py"):
-        assert _run(case).changes == [], case
+        # (The engine itself reports an import of a deleted module that no selected rule
+        # migrates the uses of: not this rule's finding.)
+        assert [c for c in _run(case).changes if not c.message.startswith("import of")] == [], case
 
 
 def test_catch_all_only_for_the_installed_release() -> None:

@@ -137,6 +137,7 @@ Everything else (manual)
     (``GUIDANCE``). Names that other rules migrate (``jax.core.Primitive``,
     ``jaxlib.hlo_helpers``, ``jaxlib.mhlo_helpers``, ``jax.extend.ffi``,
     ``jax.lib.xla_client``/``xla_bridge``/``xla_extension``, ``jaxlib.xla_client``,
+    ``jaxlib.xla_extension`` (dropped here when nothing reads it),
     ``jax.interpreters.mlir.hlo``, the translation-rule names of ``jax.interpreters.xla``)
     are left to them.
 
@@ -307,6 +308,8 @@ OWNED = (
     "jax.lib.xla_extension",
     "jaxlib.xla_client",
     "jax._src.lib.xla_client",
+    # The engine reports an import of it that unmigrated uses keep alive.
+    "jaxlib.xla_extension",
     "jax.interpreters.mlir.custom_call",
     # stablehlo-custom-call-op moves the dialect modules.
     "jax.interpreters.mlir.hlo",
@@ -322,7 +325,7 @@ OWNED = (
 #: the owner rewrites uses and removes the import only once it has seen one. (An unused
 #: ``from jax.interpreters.mlir import custom_call`` is custom-call-api's to drop: two
 #: edits deleting the same statement would collide.)
-UNUSED_IMPORT_DROPPABLE = ("jaxlib.xla_client.",)
+UNUSED_IMPORT_DROPPABLE = ("jaxlib.xla_client.", "jaxlib.xla_extension")
 
 
 def _droppable(name: str) -> bool:
