@@ -60,9 +60,9 @@ Moved names (safe: the same object under another name)
     function requires, so the legacy call ``wrap_init(f, params)`` keeps working.
     ``from jax import abstract_arrays`` is dropped only when every use of it is
     ``abstract_arrays.ShapedArray``; otherwise the import is reported. ``from jax import
-    xla`` in a module that registers translation rules is left to xla-translation-rule,
-    which converts them through it and drops it (or reports it, kept for the rules it
-    could not convert).
+    xla`` used only to register translation rules is left to xla-translation-rule, which
+    converts them through it and drops it (or reports it, kept for the rules it could not
+    convert); with other uses it is reported.
 
 Type names (safe in annotations only)
     ``jax.random.KeyArray``, ``jax.random.PRNGKeyArray`` (removed 0.4.24) and
@@ -839,6 +839,15 @@ class RemovedJaxApi(Rule):
         imports = len(re.findall(rf"\bimport\b[^\n]*(?<![.\w]){re.escape(local)}\b", text))
         return imports == 1 and uses - imports == members
 
+    def _only_registers_translations(self, local: str) -> bool:
+        text = self.ctx.source.decode("utf-8", "replace")
+        uses = len(re.findall(rf"(?<![.\w]){re.escape(local)}\b", text))
+        registers = len(re.findall(
+            rf"(?<![.\w]){re.escape(local)}\s*\.\s*(?:backend_specific_translations|translations|register_translation)\b",
+            text))
+        imports = len(re.findall(rf"\bimport\b[^\n]*(?<![.\w]){re.escape(local)}\b", text))
+        return imports == 1 and uses - imports == registers
+
     def _uses(self, local: str) -> _Uses:
         uses = _Uses(local)
         walk.read(self.ctx.module, uses)
@@ -948,8 +957,12 @@ class RemovedJaxApi(Rule):
             qualified = f"{module}.{name}"
             found = self.move_for(qualified)
             if found is not None and qualified == "jax.xla" and TRANSLATIONS.search(self.ctx.source):
-                # xla-translation-rule converts translation rules registered through it and
-                # drops the import; when some stay, the kept import is reported with them.
+                if not self._only_registers_translations(local):
+                    # Moving it would let xla-translation-rule convert these rules only on
+                    # a second run; the import is left for the user instead.
+                    reports.append(("jax.xla", "moved to jax.interpreters.xla; this module registers translation rules"))
+                # Otherwise xla-translation-rule converts or reports each registration, and
+                # the import goes with the last one (or is reported as kept for them).
                 continue
             if found is not None and found[1].annotation_only and not self._imported_type_in_annotations_only(local):
                 if self.check_all:
