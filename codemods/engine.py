@@ -83,16 +83,19 @@ def analyse(
     options: Options,
     package: Optional[str] = None,
     locate: bool = True,
+    module: Optional[cst.Module] = None,
 ) -> FileContext:
     """Parse ``source`` and run ``rules`` over it; findings are in ``ctx.findings``.
 
     Without ``locate`` the findings carry no line numbers (a self-check needs none).
+    ``module``, when given, is the parser's tree of ``source`` already.
     """
-    gc.freeze()  # parse cost grows on large files when the collector scans the new tree
-    try:
-        module = cst.parse_module(source)
-    finally:
-        gc.unfreeze()
+    if module is None:
+        gc.freeze()  # parse cost grows on large files when the collector scans the new tree
+        try:
+            module = cst.parse_module(source)
+        finally:
+            gc.unfreeze()
     ctx = FileContext(path, source, module, options, package)
     visitors = [rule(ctx) for rule in rules]
     if visitors:
@@ -563,10 +566,11 @@ def process_source(
             updated = positions.module_bytes(new_module)
             if updated != source:
                 declined = [f.change.rule for f in ctx.findings if accepted(f, options) and not f.change.applied]
-                # The self-check parses a tree of its own: free this one first.
+                reparsed = _reparse(ctx.module, new_module)
+                # The self-check walks a tree of its own: free this analysis first.
                 ctx.release()
                 del new_module
-                _self_check(path, updated, rules, options, package, declined)
+                _self_check(path, updated, rules, options, package, declined, reparsed)
                 _check_python(path, source, updated)
                 result.updated = updated
     except RewriteError as exc:
@@ -587,11 +591,86 @@ def process_source(
     return result
 
 
-def _self_check(path: str, updated: bytes, rules, options: Options, package, declined: Sequence[str] = ()) -> None:
+def _reparse(original: cst.Module, new: cst.Module) -> Optional[cst.Module]:
+    """The parser's tree of ``new``'s text, parsing only the top-level statements the
+    rewrite replaced or added (most of a rewritten file is kept as it was, and parsing
+    is most of what the self-check costs); ``None`` when it cannot be had that way.
+
+    A top-level statement starts at column 0 outside any bracket, so its text parses on
+    its own into the nodes the whole file would give, with two exceptions handled here:
+    comment lines above the first statement of a piece become the piece's module header
+    (they are that statement's leading lines in the whole file), and lines after the
+    last statement of a piece are shared with what follows, so each piece is parsed with
+    the kept statement after it, whose leading lines must come out as they were. Kept
+    statements are the parser's nodes for the same text already. Anything else (indented
+    comments between statements, a changed header or footer, a piece that does not
+    parse) is left to a parse of the whole text, which also words the syntax error.
+    """
+    if (
+        new.header is not original.header
+        or new.footer is not original.footer
+        or (new.encoding, new.default_indent, new.default_newline, new.has_trailing_newline)
+        != (original.encoding, original.default_indent, original.default_newline, original.has_trailing_newline)
+    ):
+        return None
+    kept = {id(stmt) for stmt in original.body}
+    body = list(new.body)
+    if all(id(stmt) in kept for stmt in body):
+        return None
+    config = cst.PartialParserConfig(default_indent=new.default_indent, default_newline=new.default_newline)
+    spliced: list[cst.CSTNode] = []
+    i = 0
+    while i < len(body):
+        if id(body[i]) in kept:
+            spliced.append(body[i])
+            i += 1
+            continue
+        end = i
+        while end < len(body) and id(body[end]) not in kept:
+            end += 1
+        sentinel = body[end] if end < len(body) else None
+        if sentinel is None and original.footer:
+            return None  # trailing comments of the file: whose they are depends on what precedes them
+        text = "".join(positions.code_for_node(new, stmt) for stmt in body[i : end + 1])
+        try:
+            piece = cst.parse_module(text, config)
+        except (cst.ParserSyntaxError, RecursionError):
+            return None
+        parsed = list(piece.body)
+        if piece.footer or len(parsed) != end - i + (sentinel is not None):
+            return None
+        if any(line.whitespace.value for line in piece.header):
+            return None  # an indented comment: it could belong to the block above
+        if piece.header:
+            first = parsed[0]
+            parsed[0] = first.with_changes(leading_lines=[*piece.header, *first.leading_lines])
+        if sentinel is not None:
+            again = parsed.pop()
+            if len(again.leading_lines) != len(sentinel.leading_lines) or not all(
+                a.deep_equals(b) for a, b in zip(again.leading_lines, sentinel.leading_lines)
+            ):
+                return None
+        spliced.extend(parsed)
+        i = end
+    return new.with_changes(body=spliced)
+
+
+def _self_check(
+    path: str,
+    updated: bytes,
+    rules,
+    options: Options,
+    package,
+    declined: Sequence[str] = (),
+    reparsed: Optional[cst.Module] = None,
+) -> None:
     # Positions are only needed to honour suppression comments and to place annotations.
     locate = options.annotate or b"ccmigrate" in updated
+    # A later run would not give the new text to a rule whose triggers it lacks; a
+    # declined site is still there, so its rule must still find it.
+    rules = [r for r in rules if r.name in declined or any(t in updated for t in r.triggers)]
     try:
-        again = analyse(path, updated, rules, options, package, locate=locate)
+        again = analyse(path, updated, rules, options, package, locate=locate, module=reparsed)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"the rewrite does not parse ({_one_line(exc)})") from exc
     try:

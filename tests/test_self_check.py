@@ -122,3 +122,64 @@ def test_a_rewrite_python_rejects_is_refused():
     result = engine.process_source("m.py", SOURCE, [EmitsWhatOnlyLibcstAccepts], Options())
     assert result.updated is None
     assert result.error.startswith("internal error, file not rewritten: the rewrite is not valid Python")
+
+
+def _rewrites(paths, options):
+    rules = select_rules()
+    for path in paths:
+        with open(path, "rb") as fh:
+            source = fh.read()
+        chosen = engine.triggered(rules, source)
+        if not chosen:
+            continue
+        ctx = engine.analyse(path, source, chosen, options)
+        new = engine.rewrite(ctx)
+        if new is not None:
+            yield path, ctx.module, new
+
+
+COMMENTED = b"""from jax.interpreters import mlir
+
+
+def f(ctx):
+    return 1
+    # indented: the block's own footer
+# column 0
+mlir.custom_call('t', backend_config={'a': 1})  # site
+
+def g(ctx):
+    pass
+    # the block's footer again
+
+# above the last
+mlir.custom_call('t', backend_config={'b': 2})
+"""
+
+
+def test_the_self_check_reparses_only_changed_statements_into_the_parsers_own_tree(tmp_path):
+    """The second pass gets the tree a whole parse of the new text gives, node for node."""
+    (tmp_path / "commented.py").write_bytes(COMMENTED)
+    paths = [str(tmp_path / "commented.py")]
+    rules_dir = os.path.join(TESTDATA, "rules")
+    # One rewriting case of each rule (the whole set is slow), plus comments and helpers.
+    for rule in sorted(os.listdir(rules_dir)):
+        cases = sorted(n for n in os.listdir(os.path.join(rules_dir, rule)) if n.endswith(".expected.py"))
+        paths += [os.path.join(rules_dir, rule, n.replace(".expected.py", ".py")) for n in cases[:1]]
+    paths += [os.path.join(rules_dir, "backend-config", n) for n in ("multiline_comments.py", "unsafe_helper.py")]
+    spliced = 0
+    for path, original, new in _rewrites(paths, Options(unsafe_fixes=True, annotate=True)):
+        reparsed = engine._reparse(original, new)
+        if reparsed is None:
+            continue
+        spliced += 1
+        whole = cst.parse_module(new.bytes)
+        assert reparsed.deep_equals(whole), path
+        assert reparsed.bytes == new.bytes, path
+    assert spliced >= 8  # most rewrites are checked without a whole parse
+
+
+def test_a_changed_statement_that_does_not_parse_is_reported_from_a_whole_parse():
+    source = b"import os\n\nmlir.custom_call('t', backend_config=breaks_here)\n\nx = 1\n"
+    result = engine.process_source("m.py", source, [EmitsInvalidCode], Options())
+    assert result.updated is None
+    assert result.error.startswith("internal error, file not rewritten: the rewrite does not parse")
