@@ -494,6 +494,11 @@ class _Apply(cst.CSTTransformer):
     def on_leave(self, original_node, updated_node):
         node = updated_node
         for finding in self.edits.get(original_node, ()):
+            if not isinstance(node, cst.CSTNode):
+                # An earlier edit removed the node (two rules dropping one import, say):
+                # the later edit has nothing left to change.
+                finding.change.after = ""
+                continue
             node = finding.edit(node)
             if isinstance(node, cst.CSTNode):
                 finding.change.after = positions.code_for_node(self.module, node)

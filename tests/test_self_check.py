@@ -183,3 +183,27 @@ def test_a_changed_statement_that_does_not_parse_is_reported_from_a_whole_parse(
     result = engine.process_source("m.py", source, [EmitsInvalidCode], Options())
     assert result.updated is None
     assert result.error.startswith("internal error, file not rewritten: the rewrite does not parse")
+
+
+class DropsTheImport(Rule):
+    """Deletes ``import legacy_module``; two such rules target one statement."""
+
+    name = "drops-the-import"
+    summary = "test rule"
+    triggers = (b"legacy_module",)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if isinstance(node.body[0], cst.Import) and cst.Module([node]).code.strip() == "import legacy_module":
+            self.report(node, Safety.SAFE, "drop", lambda n: cst.RemoveFromParent())
+
+
+class AlsoDropsTheImport(DropsTheImport):
+    name = "also-drops-the-import"
+
+
+def test_two_rules_removing_one_statement_compose() -> None:
+    source = b"import os\nimport legacy_module\n\nprint(os.sep)\n"
+    result = engine.process_source("m.py", source, [DropsTheImport, AlsoDropsTheImport], Options())
+    assert result.error is None, result.error
+    assert result.updated == b"import os\n\nprint(os.sep)\n"
+    assert all(c.applied for c in result.changes) and len(result.changes) == 2
