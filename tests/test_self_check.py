@@ -198,7 +198,13 @@ class DropsTheImport(Rule):
 
 
 class AlsoDropsTheImport(DropsTheImport):
+    """The same deletion, written as an edit that reads the node it is given."""
+
     name = "also-drops-the-import"
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if isinstance(node.body[0], cst.Import) and cst.Module([node]).code.strip() == "import legacy_module":
+            self.report(node, Safety.SAFE, "drop", lambda n: cst.RemoveFromParent() if n.body else n)
 
 
 def test_two_rules_removing_one_statement_compose() -> None:
