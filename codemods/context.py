@@ -466,7 +466,7 @@ _STUB_BODY = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Expr(cst.
 def _reduced_module(module: cst.Module, keep: cst.CSTNode, stubbed: dict) -> cst.Module:
     """``module`` with ``keep`` whole and, of everything else, the bindings of names
     that ``keep`` mentions (what a scope lookup from inside ``keep`` can see)."""
-    used = _names_in(keep)
+    used = walk.names_in(keep)
     body = []
     for stmt in module.body:
         if stmt is not keep:
@@ -523,15 +523,6 @@ def _target_names(target: cst.BaseExpression) -> set[str]:
     return set()  # attributes and subscripts bind no name
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
-    names: set[str] = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            names.add(name.value)
-
-    node.visit(Collect())
-    return names
 
 
 _NEW_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)

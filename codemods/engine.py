@@ -146,7 +146,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             continue
         if not any(qual == m or qual.startswith(m + ".") for m in DELETED_MODULES):
             continue
-        users = [f for f in manual if binding.local in _names_in(f.node)]
+        users = [f for f in manual if binding.local in walk.names_in(f.node)]
         if not users:
             if not ctx.options.every_rule or not any(qual == m or qual.startswith(m + ".") for m in GONE_MODULES):
                 continue
@@ -217,15 +217,6 @@ def _report_unmigrated_import(ctx: FileContext, binding, lines: list[int], rules
     )
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
-    names: set[str] = set()
-
-    class _Names(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            names.add(name.value)
-
-    node.visit(_Names())
-    return names
 
 
 def locate_findings(ctx: FileContext, findings: Optional[Sequence[Finding]] = None) -> None:

@@ -212,3 +212,15 @@ def _attribute_hooks(cls: type) -> bool:
         }
         found = _HOOKS[cls] = not walkable(names)
     return found
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """Every identifier read or written anywhere below ``node`` (``Name`` nodes only)."""
+    names: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            names.add(name.value)
+
+    read(node, _Names())
+    return names

@@ -170,6 +170,7 @@ from typing import Optional
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codemods import walk
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     drop_binding_if_unused,
@@ -924,7 +925,7 @@ class XlaTranslationRule(Rule):
         if not (isinstance(made.args[0].value, cst.Name) and made.args[0].value.value == builder):
             return None
         expr = made.args[1].value
-        used = _names_used(expr)
+        used = walk.names_in(expr)
         if builder in used or _has_own_scope(expr):
             return None
         # The argument is written where each use of the parameter was: only plain values
@@ -1014,10 +1015,10 @@ class XlaTranslationRule(Rule):
             return plan
         blocked = {first, *avals, "ctx"} if form == "builder" else {first, *avals}
         for arg in keywords:
-            if _names_used(arg.value) & blocked:
+            if walk.names_in(arg.value) & blocked:
                 plan.problem = f"it passes `{self.ctx.module.code_for_node(arg.value)}` to `{name}`"
                 return plan
-        if form == "builder" and "ctx" in _names_used(function.body) | {p.name.value for p in hparams.kwonly_params}:
+        if form == "builder" and "ctx" in walk.names_in(function.body) | {p.name.value for p in hparams.kwonly_params}:
             plan.problem = "its body already uses the name `ctx`"
             return plan
         if not name.startswith("_") or re.search(rf"__all__[^\n]*[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code):
@@ -1082,7 +1083,7 @@ class XlaTranslationRule(Rule):
         for extra in (params.star_arg, params.star_kwarg):
             if isinstance(extra, cst.Param):
                 names.add(extra.name.value)
-        used = _names_used(function.body)
+        used = walk.names_in(function.body)
         if used & (names | {"operands", "params"}):
             plan.problem = "its body raises with a parameter of the translation rule"
             return plan
@@ -1803,15 +1804,6 @@ def _name_nodes(node: cst.CSTNode, name: str) -> list[cst.Name]:
     return found
 
 
-def _names_used(node: cst.CSTNode) -> set[str]:
-    found: set[str] = set()
-
-    class _Names(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.add(name.value)
-
-    node.visit(_Names())
-    return found
 
 
 class _BoundNames(cst.CSTVisitor):
