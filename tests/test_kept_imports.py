@@ -43,9 +43,9 @@ def test_builder_calls_outside_the_custom_call_are_reported() -> None:
     result = rewrite_source(source, path, ["--select", "xla-translation-rule"])
     assert result.updated is None and result.error is None
     manual_lines = {c.line for c in result.changes if c.safety is Safety.MANUAL}
-    # The import, the shapes (one in a list comprehension), the constant, both custom
-    # calls and the registration inside the factory.
-    assert manual_lines == {8, 15, 17, 19, 20, 21, 29, 40}
+    # The shapes (one in a list comprehension), the constant, both custom calls and the
+    # registration inside the factory; not the import: jax._src.lib.xla_client still imports.
+    assert manual_lines == {15, 17, 19, 20, 21, 29, 40}
 
 
 def _findings(source: str) -> list:
