@@ -228,7 +228,7 @@ def migrate(args: argparse.Namespace) -> int:
         target_jax=chosen.target_jax or installed_jax(),
         unsafe_fixes=chosen.unsafe_fixes,
         annotate=chosen.annotate,
-        every_rule=len(rules) == len(select_rules(None, frozenset())),
+        every_rule=len(rules) == len(all_rules()),
     )
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     applying = args.command == "apply"

@@ -26,6 +26,7 @@ import re
 from typing import Callable, Iterable, Optional, Sequence
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from codemods import positions, walk
 from codemods.context import FileContext, Finding, Options
@@ -122,17 +123,15 @@ DELETED_MODULES = (
 )
 
 
-#: Of those, the modules whose import itself fails (``jaxlib.xla_client`` still exists,
-#: without its XlaBuilder API).
-GONE_MODULES = (
-    "jax.lib.xla_client", "jax.lib.xla_bridge", "jax.lib.xla_extension", "jaxlib.xla_extension",
-    "jaxlib.hlo_helpers", "jaxlib.mhlo_helpers", "jax.xla",
-)
-
-
 #: Modules of DELETED_MODULES that still import (without their XlaBuilder API): their
 #: import does not fail; the uses that do are reported where they are.
 STILL_IMPORTABLE = ("jaxlib.xla_client", "jax._src.lib.xla_client")
+#: The rest: modules whose import itself fails.
+GONE_MODULES = tuple(m for m in DELETED_MODULES if m not in STILL_IMPORTABLE)
+
+
+def _under(qualified: str, modules: Sequence[str]) -> bool:
+    return any(qualified == m or qualified.startswith(m + ".") for m in modules)
 
 
 def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> list[Finding]:
@@ -149,11 +148,11 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
         qual = binding.qualified
         if not binding.top_level or id(binding.statement) in reported:
             continue
-        if not any(qual == m or qual.startswith(m + ".") for m in DELETED_MODULES) or qual in STILL_IMPORTABLE:
+        if not _under(qual, DELETED_MODULES) or qual in STILL_IMPORTABLE:
             continue
         users = [f for f in manual if binding.local in walk.names_in(f.node)]
         if not users:
-            if not ctx.options.every_rule or not any(qual == m or qual.startswith(m + ".") for m in GONE_MODULES):
+            if not ctx.options.every_rule or not _under(qual, GONE_MODULES):
                 continue
             unmigrated = _uses_no_finding_covers(ctx, binding, rules)
             if unmigrated:
@@ -191,7 +190,7 @@ def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule
             return False
 
         def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)  # ``x.local`` is an attribute, not a use of ``local``
+            walk.read(node.value, self)  # ``x.local`` is an attribute, not a use of ``local``
             return False
 
         def visit_Name(self, node: cst.Name) -> None:
@@ -212,7 +211,7 @@ def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule
 def _report_unmigrated_import(ctx: FileContext, binding, lines: list[int], rules: Sequence[type[Rule]]) -> None:
     where = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
     # Attributed to the rule whose triggers the import statement holds (the module's owner).
-    text = ctx.module.code_for_node(binding.statement).encode()
+    text = positions.code_for_node(ctx.module, binding.statement).encode()
     owner = next((r.name for r in rules if any(t in text for t in r.triggers)), rules[0].name if rules else "ccmigrate")
     ctx.report(
         owner, binding.statement, Safety.MANUAL,
@@ -378,7 +377,7 @@ def _keep_lines_of_removed_imports(before: cst.Module, after: cst.Module, origin
     (unless that is an import a rule just added: it joins the group above)."""
     if len(after.body) >= len(before.body):
         return after
-    bare = lambda module, stmt: module.code_for_node(stmt.with_changes(leading_lines=()))  # noqa: E731
+    bare = lambda module, stmt: positions.code_for_node(module, stmt.with_changes(leading_lines=()))  # noqa: E731
     old_imports = {bare(original, stmt) for stmt in original.body if _is_import(stmt)}
     body = list(after.body)
     j = 0
@@ -429,17 +428,12 @@ def _imports_jax(stmt: cst.CSTNode) -> bool:
     if not isinstance(stmt, cst.SimpleStatementLine):
         return False
     for small in stmt.body:
-        if isinstance(small, cst.Import) and any(_top(a.name) in ("jax", "jaxlib") for a in small.names):
+        if isinstance(small, cst.Import) and any(_under(get_full_name_for_node(a.name) or "", ("jax", "jaxlib")) for a in small.names):
             return True
-        if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None and _top(small.module) in ("jax", "jaxlib"):
+        if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
+                and _under(get_full_name_for_node(small.module) or "", ("jax", "jaxlib")):
             return True
     return False
-
-
-def _top(node: cst.BaseExpression) -> str:
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return node.value if isinstance(node, cst.Name) else ""
 
 
 def _is_code(stmt: cst.CSTNode, index: int) -> bool:

@@ -13,7 +13,7 @@ from typing import Sequence
 from codemods.cli import build_parser, parse_version
 from codemods.context import Options
 from codemods.engine import process_source
-from codemods.rules import select_rules
+from codemods.rules import all_rules, select_rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTDATA = os.path.join(ROOT, "testdata")
@@ -42,7 +42,7 @@ def rewrite_source(source: bytes, path: str = "fixture.py", args: Sequence[str] 
     """Run the selected rules on ``source`` as ``ccmigrate diff ARGS`` would."""
     options, select, ignore = options_from(args)
     rules = select_rules(select, ignore)
-    options = dataclasses.replace(options, every_rule=len(rules) == len(select_rules(None, frozenset())))
+    options = dataclasses.replace(options, every_rule=len(rules) == len(all_rules()))
     return process_source(path, source, rules, options)
 
 
