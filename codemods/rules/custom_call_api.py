@@ -33,7 +33,10 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     ``has_side_effect``, ``result_shapes``, ``called_computations``,
     ``operand_output_aliases`` and ``extra_attributes`` reach the same builder. A ``bytes``
     literal target name is decoded. The lowering context is the enclosing lowering rule's
-    first parameter; without one the change is manual.
+    first parameter, or a later one that is annotated ``LoweringRuleContext`` or read as a
+    context (``ctx.avals_out``...), as in rules registered as ``partial(rule, "target")``;
+    without one the change is manual. A module-level import of a removed builder that
+    nothing uses is dropped (the import alone stops the module from loading).
 
     ``ffi_lowering`` pairs explicit layouts with ``ctx.avals_in`` by position, so a call with
     operands that are not inputs of the primitive (descriptor constants, tokens built in
