@@ -136,8 +136,10 @@ Everything else (manual)
     does not exist in the installed jax 0.10.2``, with guidance where jax gave some
     (``GUIDANCE``). Names that other rules migrate (``jax.core.Primitive``,
     ``jaxlib.hlo_helpers``, ``jaxlib.mhlo_helpers``, ``jax.extend.ffi``,
-    ``jax.lib.xla_client``/``xla_bridge``/``xla_extension``, ``jaxlib.xla_client``,
-    ``jaxlib.xla_extension`` (dropped here when nothing reads it),
+    ``jax.lib.xla_client``/``xla_bridge``/``xla_extension``, the ``jaxlib.xla_client``
+    members ``ops``, ``Shape``, ``register_custom_call_target`` (its ``XlaBuilder``,
+    ``XlaOp``... are reported here), ``jaxlib.xla_extension`` (these last two dropped here
+    when nothing reads them),
     ``jax.interpreters.mlir.hlo``, the translation-rule names of ``jax.interpreters.xla``)
     are left to them.
 
