@@ -181,8 +181,9 @@ class XlaClientImport(Rule):
         self.aliases.append((parent, qual))
 
     def leave_Module(self, original_node: cst.Module) -> None:
+        consumed = self._consumed_nodes() if self.aliases else set()
         for assign, qual in self.aliases:
-            dead = self._alias_uses_all_rewritten(assign)
+            dead = self._alias_uses_all_rewritten(assign, consumed)
             if dead is None:
                 self.report(assign, Safety.MANUAL, f"module alias of `{qual}`, which was deleted in jax 0.9.0: "
                             "this line fails at import time; delete it once its uses are migrated "
@@ -194,7 +195,7 @@ class XlaClientImport(Rule):
                             "is rewritten by this run (register_ffi_target, integer api_version) or unused",
                             lambda _updated: cst.RemovalSentinel.REMOVE)
 
-    def _alias_uses_all_rewritten(self, assign: cst.Assign) -> Optional[list[cst.Assign]]:
+    def _alias_uses_all_rewritten(self, assign: cst.Assign, consumed: set[int]) -> Optional[list[cst.Assign]]:
         """The dead member aliases (``xops = xla_client.ops``, never read) to delete with
         ``assign``, when every other read of the alias sits where another rule's accepted
         edit replaces it; ``None`` otherwise."""
@@ -204,7 +205,6 @@ class XlaClientImport(Rule):
         scope = self.ctx.scopes.get(assign)
         if scope is None or scope is not scope.globals or len(scope.assignments[local]) != 1:
             return None
-        consumed = self._consumed_nodes()
         dead: list[cst.Assign] = []
         for assignment in scope.assignments[local]:
             for access in assignment.references:
