@@ -136,8 +136,10 @@ Everything else (manual)
     does not exist in the installed jax 0.10.2``, with guidance where jax gave some
     (``GUIDANCE``). Names that other rules migrate (``jax.core.Primitive``,
     ``jaxlib.hlo_helpers``, ``jaxlib.mhlo_helpers``, ``jax.extend.ffi``,
-    ``jax.lib.xla_client``/``xla_bridge``/``xla_extension``, ``jaxlib.xla_client``,
-    ``jaxlib.xla_extension`` (dropped here when nothing reads it),
+    ``jax.lib.xla_client``/``xla_bridge``/``xla_extension``, the ``jaxlib.xla_client``
+    members ``ops``, ``Shape``, ``register_custom_call_target`` (its ``XlaBuilder``,
+    ``XlaOp``... are reported here), ``jaxlib.xla_extension`` (these last two dropped here
+    when nothing reads them),
     ``jax.interpreters.mlir.hlo``, the translation-rule names of ``jax.interpreters.xla``)
     are left to them.
 
@@ -821,9 +823,8 @@ class RemovedJaxApi(Rule):
         return gone
 
     def manual(self, node: cst.CSTNode, gone: str, why: str = "") -> None:
-        version = ".".join(map(str, installed_version() or ()))
         hint = why or next((text for name, text in GUIDANCE.items() if gone == name or gone.startswith(name + ".")), "")
-        self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {version}" + (f" ({hint})" if hint else ""))
+        self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {self._version()}" + (f" ({hint})" if hint else ""))
 
     def unsafe_as_manual(self, node: cst.CSTNode, qualified: str, message: str) -> None:
         """Without ``--unsafe-fixes`` the site stays: a manual finding, naming the fix on offer."""
@@ -833,23 +834,19 @@ class RemovedJaxApi(Rule):
     def _all_uses_rewritable(self, local: str, module: str) -> bool:
         movable = [legacy[len(module) + 1:] for legacy in MOVED
                    if legacy.startswith(module + ".") and self.moved(legacy) is not None]
-        if not movable:
-            return False
-        member = "(?:" + "|".join(map(re.escape, movable)) + ")"
-        text = self.ctx.source.decode("utf-8", "replace")
-        uses = len(re.findall(rf"(?<![.\w]){re.escape(local)}\b", text))
-        members = len(re.findall(rf"(?<![.\w]){re.escape(local)}\s*\.\s*{member}\b", text))
-        imports = len(re.findall(rf"\bimport\b[^\n]*(?<![.\w]){re.escape(local)}\b", text))
-        return imports == 1 and uses - imports == members
+        return bool(movable) and self._only_member_uses(local, movable)
 
     def _only_registers_translations(self, local: str) -> bool:
+        return self._only_member_uses(local, ("backend_specific_translations", "translations", "register_translation"))
+
+    def _only_member_uses(self, local: str, members) -> bool:
+        """``local`` is imported once, and every other mention of it is ``local.<member>``."""
+        member = "(?:" + "|".join(map(re.escape, members)) + ")"
         text = self.ctx.source.decode("utf-8", "replace")
         uses = len(re.findall(rf"(?<![.\w]){re.escape(local)}\b", text))
-        registers = len(re.findall(
-            rf"(?<![.\w]){re.escape(local)}\s*\.\s*(?:backend_specific_translations|translations|register_translation)\b",
-            text))
+        member_uses = len(re.findall(rf"(?<![.\w]){re.escape(local)}\s*\.\s*{member}\b", text))
         imports = len(re.findall(rf"\bimport\b[^\n]*(?<![.\w]){re.escape(local)}\b", text))
-        return imports == 1 and uses - imports == registers
+        return imports == 1 and uses - imports == member_uses
 
     def _uses(self, local: str) -> _Uses:
         uses = _Uses(local)
@@ -1018,11 +1015,7 @@ class RemovedJaxApi(Rule):
                 local = asname or name
                 aliased = local != new_name or (new_module, new_name) in self.aliased
                 self.ctx.add_import(new_module, new_name, local if aliased else None)
-            kept = [a for a in updated.names if (get_full_name_for_node(a.name) or "") not in gone]
-            if not kept:
-                return cst.RemovalSentinel.REMOVE
-            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            return updated.with_changes(names=kept)
+            return import_without(updated, lambda a: (get_full_name_for_node(a.name) or "") in gone)
 
         return edit
 

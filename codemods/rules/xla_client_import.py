@@ -128,24 +128,21 @@ class XlaClientImport(Rule):
         value = node.value
         if not self.active or not isinstance(value, cst.Attribute) or head_name(value) not in self.heads:
             return
-        if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+        name = _sole_target(node)
+        if name is None:
             return
         qual = self.ctx.qualified_name(value) or ""
-        if not any(qual.startswith(m + ".") for m in MODULES) or self._guarded_quietly(node):
+        if not any(qual.startswith(m + ".") for m in MODULES) or jax_fallback_guard(self.ctx, node) is not None:
             return
-        name = node.targets[0].target.value
         scope = self.ctx.scopes.get(node)
-        if scope is None or scope is not scope.globals or len(scope.assignments[name]) != 1:
+        if scope is None or scope is not scope.globals or not _unread(scope, name):
             return
-        if any(a.references for a in scope.assignments[name]) or f'"{name}"' in self.ctx.source.decode("utf-8", "replace"):
+        if f'"{name}"' in self.ctx.source.decode("utf-8", "replace"):
             return
         self.dead.add(id(value))
         drop_binding_if_unused(self.ctx, head_name(value))
         self.report(node, Safety.SAFE, f"alias `{name}` of `{qual}` removed: nothing reads it, and it fails at import "
                     "time (the module was deleted in jax 0.9.0)", lambda _updated: cst.RemovalSentinel.REMOVE)
-
-    def _guarded_quietly(self, node: cst.CSTNode) -> bool:
-        return jax_fallback_guard(self.ctx, node) is not None
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if not self.active or self.import_depth or head_name(node) not in self.heads or id(node) in self.dead:
@@ -184,8 +181,9 @@ class XlaClientImport(Rule):
         self.aliases.append((parent, qual))
 
     def leave_Module(self, original_node: cst.Module) -> None:
+        consumed = self._consumed_nodes() if self.aliases else set()
         for assign, qual in self.aliases:
-            dead = self._alias_uses_all_rewritten(assign)
+            dead = self._alias_uses_all_rewritten(assign, consumed)
             if dead is None:
                 self.report(assign, Safety.MANUAL, f"module alias of `{qual}`, which was deleted in jax 0.9.0: "
                             "this line fails at import time; delete it once its uses are migrated "
@@ -197,17 +195,16 @@ class XlaClientImport(Rule):
                             "is rewritten by this run (register_ffi_target, integer api_version) or unused",
                             lambda _updated: cst.RemovalSentinel.REMOVE)
 
-    def _alias_uses_all_rewritten(self, assign: cst.Assign) -> Optional[list[cst.Assign]]:
+    def _alias_uses_all_rewritten(self, assign: cst.Assign, consumed: set[int]) -> Optional[list[cst.Assign]]:
         """The dead member aliases (``xops = xla_client.ops``, never read) to delete with
         ``assign``, when every other read of the alias sits where another rule's accepted
         edit replaces it; ``None`` otherwise."""
-        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+        local = _sole_target(assign)
+        if local is None:
             return None
-        local = assign.targets[0].target.value
         scope = self.ctx.scopes.get(assign)
         if scope is None or scope is not scope.globals or len(scope.assignments[local]) != 1:
             return None
-        consumed = self._consumed_nodes()
         dead: list[cst.Assign] = []
         for assignment in scope.assignments[local]:
             for access in assignment.references:
@@ -217,17 +214,12 @@ class XlaClientImport(Rule):
                 while isinstance(parents.get(chain), cst.Attribute) and parents[chain].value is chain:
                     chain = parents[chain]
                 holder = parents.get(chain)
-                if isinstance(holder, cst.Assign) and holder.value is chain and self._unread_alias(holder, scope):
+                target = _sole_target(holder) if isinstance(holder, cst.Assign) and holder.value is chain else None
+                if target is not None and _unread(scope, target):
                     dead.append(holder)
                 elif id(chain) not in consumed:
                     return None
         return dead
-
-    def _unread_alias(self, assign: cst.Assign, scope) -> bool:
-        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
-            return False
-        name = assign.targets[0].target.value
-        return all(not a.references for a in scope.assignments[name]) and len(scope.assignments[name]) == 1
 
     def _consumed_nodes(self) -> set[int]:
         """Alias expressions other rules' accepted edits replace: the callee of a rewritten
@@ -308,3 +300,16 @@ class XlaClientImport(Rule):
             return False
         self.report(node, Safety.MANUAL, f"`{what}` inside {guard} left as is: that branch serves older jax releases")
         return True
+
+
+def _sole_target(assign: cst.Assign) -> Optional[str]:
+    """The name ``assign`` binds when it binds exactly one plain name."""
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+        return None
+    return assign.targets[0].target.value
+
+
+def _unread(scope, name: str) -> bool:
+    """``name`` is assigned once in ``scope`` and nothing reads it."""
+    assignments = scope.assignments[name]
+    return len(assignments) == 1 and not any(a.references for a in assignments)
