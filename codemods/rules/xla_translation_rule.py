@@ -690,7 +690,7 @@ class XlaTranslationRule(Rule):
             return self._plan_forward(plan, returned, form, first, avals, operand_params, star)
         plan.edits.clear()
         scan = _FunctionScan(self, function, form, first, avals, operand_params)
-        function.body.visit(scan)
+        walk.read(function.body, scan)
         scan.finish()
         # A parameter rebound on some paths only would make its converted uses (an XLA
         # shape turned into a layout, say) wrong on the others.
@@ -1283,7 +1283,7 @@ class _FunctionScan(cst.CSTVisitor):
                 self.unpacked.add(small)
                 self.allowed.add(small.targets[0].target)
                 self.allowed.add(value.args[0].value)
-        function.body.visit(_BoundNames(self))
+        walk.read(function.body, _BoundNames(self))
         for name, kinds in self.bindings.items():
             if name not in self.rebound and {kind for _, kind, _ in kinds} == {"constant"}:
                 self.constant_vars[name] = self.values[name]
@@ -1749,7 +1749,7 @@ def _has_own_scope(node: cst.CSTNode) -> bool:
         def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
             found.append(n)
 
-    node.visit(_Scopes())
+    walk.read(node, _Scopes())
     return bool(found)
 
 
@@ -1800,7 +1800,7 @@ def _name_nodes(node: cst.CSTNode, name: str) -> list[cst.Name]:
             if n.value == name:
                 found.append(n)
 
-    node.visit(_Find())
+    walk.read(node, _Find())
     return found
 
 
