@@ -1759,17 +1759,8 @@ class _NotConvertible(Exception):
 
 def _raises_only(function: cst.FunctionDef) -> bool:
     """Whether the body is a docstring at most and one ``raise``."""
-    if not isinstance(function.body, cst.IndentedBlock):
-        body = [function.body]
-    else:
-        body = list(function.body.body)
-    statements = []
-    for stmt in body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            statements += [small for small in stmt.body if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))]
-        else:
-            return False
-    return len(statements) == 1 and isinstance(statements[0], cst.Raise) and statements[0].exc is not None
+    statements = _statements(function)
+    return statements is not None and len(statements) == 1 and isinstance(statements[0], cst.Raise) and statements[0].exc is not None
 
 
 def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
@@ -1780,6 +1771,15 @@ def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
 
 def _sole_return(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:
     """``value`` when the body is a docstring at most and ``return value``."""
+    statements = _statements(function)
+    if statements is not None and len(statements) == 1 and isinstance(statements[0], cst.Return):
+        return statements[0].value
+    return None
+
+
+def _statements(function: cst.FunctionDef) -> Optional[list[cst.BaseSmallStatement]]:
+    """The body's small statements less docstrings, or None unless each sits on a simple
+    line of an indented body."""
     if not isinstance(function.body, cst.IndentedBlock):
         return None
     statements = []
@@ -1787,9 +1787,7 @@ def _sole_return(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:
         if not isinstance(stmt, cst.SimpleStatementLine):
             return None
         statements += [small for small in stmt.body if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))]
-    if len(statements) == 1 and isinstance(statements[0], cst.Return):
-        return statements[0].value
-    return None
+    return statements
 
 
 def _name_nodes(node: cst.CSTNode, name: str) -> list[cst.Name]:
