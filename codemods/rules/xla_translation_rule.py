@@ -526,7 +526,7 @@ class XlaTranslationRule(Rule):
 
     def _rule_function(self, rule: cst.BaseExpression, site: cst.CSTNode, collector: _Collector):
         """The function registered at ``site``, or ``(None, why it is not known)``."""
-        code = " ".join(self.ctx.module.code_for_node(rule).split())[:60]
+        code = _snippet(self.ctx, rule)
         if isinstance(rule, cst.Call):
             qual = self.ctx.qualified_name(rule.func)
             if qual != "functools.partial" or not rule.args or rule.args[0].keyword is not None:
@@ -558,7 +558,7 @@ class XlaTranslationRule(Rule):
         params = list(method.params.posonly_params) + list(method.params.params) if method is not None else []
         if not (isinstance(klass, cst.ClassDef) and isinstance(rule.value, cst.Name) and params
                 and params[0].name.value == rule.value.value and not method.decorators):
-            code = " ".join(self.ctx.module.code_for_node(rule).split())[:60]
+            code = _snippet(self.ctx, rule)
             return None, f"the registered rule `{code}` is an attribute, not a function or a method of the class registering it"
         name = rule.attr.value
         defs = [function for function, where in collector.functions.get(name, []) if where is klass]
@@ -673,7 +673,7 @@ class XlaTranslationRule(Rule):
         avals = (positional_params[1].name.value, positional_params[2].name.value) if form == "ctx" else ()
         plan.ctx_name = "ctx" if form == "builder" else first
         if function.decorators:
-            decorator = " ".join(self.ctx.module.code_for_node(function.decorators[0].decorator).split())[:60]
+            decorator = _snippet(self.ctx, function.decorators[0].decorator)
             plan.problem = (f"it is wrapped by `@{decorator}`, whose effect on the rule's arguments and result "
                             "cannot be checked from here")
             return plan
@@ -815,7 +815,7 @@ class XlaTranslationRule(Rule):
                 return "its result shape is not built with Shape.array_shape / tuple_shape"
             operand_shapes = values["operand_shapes_with_layout"]
             if not scan.shapes_known(operand_shapes, call):
-                code = " ".join(self.ctx.module.code_for_node(operand_shapes).split())[:60]
+                code = _snippet(self.ctx, operand_shapes)
                 return (f"its operand shapes `{code}` are not built with Shape.array_shape in the rule, "
                         "so their layouts are not known here")
             if result_kind == "tuple_shape" and plan.form == "ctx":
@@ -939,7 +939,7 @@ class XlaTranslationRule(Rule):
     def _operand_avals(self, scan: "_FunctionScan", expr: cst.BaseExpression, operand_params: list, star, ctx_name: str,
                        at: cst.CSTNode, depth: int = 0) -> list[tuple[str, Optional[int]]]:
         """One ``(aval code, parameter index or None)`` per operand, in order."""
-        code = " ".join(self.ctx.module.code_for_node(expr).split())[:60]
+        code = _snippet(self.ctx, expr)
         if isinstance(expr, cst.Name) and depth < 3:
             if expr.value == star:
                 # ``*rest`` holds the operands after the named ones.
@@ -1454,7 +1454,7 @@ class _FunctionScan(cst.CSTVisitor):
             if shape == "tuple_shape" and len(args) != 1:
                 self.problem = self.problem or "an unusual Shape.tuple_shape"
             elif shape == "tuple_shape" and not self.shapes_known(args[0].value, node) and not self._holds_token(args[0].value):
-                code = " ".join(self.ctx.module.code_for_node(args[0].value).split())[:60]
+                code = _snippet(self.ctx, args[0].value)
                 self.problem = self.problem or (f"its result shapes `{code}` are not built with Shape.array_shape in the rule, "
                                                 "so their layouts are not known here")
             self.shape_calls.append((node, shape))
@@ -1653,7 +1653,7 @@ class _FunctionScan(cst.CSTVisitor):
             if isinstance(call, cst.Call) and self.rule._client_attr(call.func, "ops") is None:
                 # A helper that builds ops (a constant, say) from the builder: what it
                 # returns is not visible here, so neither is its MLIR counterpart.
-                text = " ".join(self.ctx.module.code_for_node(call).split())[:60]
+                text = _snippet(self.ctx, call)
                 self.problem = self.problem or (
                     f"it passes the XlaBuilder to `{text}`, whose XLA ops cannot be converted from here: "
                     "give the custom call the helper's value as `mlir.ir_constant(np.asarray(value))` instead")
@@ -1874,6 +1874,11 @@ def _shape_edit(kind: str):
         return value
 
     return edit
+
+
+def _snippet(ctx, node: cst.CSTNode) -> str:
+    """``node``'s code on one line, cut at 60 characters, for a report."""
+    return " ".join(ctx.module.code_for_node(node).split())[:60]
 
 
 def _platform_text(text: str) -> str:
