@@ -173,6 +173,7 @@ from libcst.helpers import get_full_name_for_node
 from codemods import walk
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
+    ancestors,
     drop_binding_if_unused,
     head_name,
     heads_importing,
@@ -452,12 +453,7 @@ class XlaTranslationRule(Rule):
             reported_calls.add(call)
 
     def _inside_any(self, node: cst.CSTNode, containers: set) -> bool:
-        current = self.ctx.parents.get(node)
-        while current is not None:
-            if current in containers:
-                return True
-            current = self.ctx.parents.get(current)
-        return False
+        return any(ancestor in containers for ancestor in ancestors(self.ctx, node))
 
     # -- discovery -------------------------------------------------------------
     def _xla_attr(self, node: cst.BaseExpression) -> Optional[str]:
@@ -1165,12 +1161,7 @@ class XlaTranslationRule(Rule):
                 self.report(stmt, Safety.SAFE, f"alias `{name.value}` of a removed xla_client API {why}", lambda _n: cst.RemoveFromParent())
 
     def _inside_consumed(self, node: cst.CSTNode) -> bool:
-        current = node
-        while current is not None:
-            if current in self._consumed_all or current in self._removed_helpers:
-                return True
-            current = self.ctx.parents.get(current)
-        return False
+        return any(n in self._consumed_all or n in self._removed_helpers for n in (node, *ancestors(self.ctx, node)))
 
     @property
     def _consumed_all(self) -> set:
@@ -1855,12 +1846,7 @@ def _names_in(node: cst.CSTNode) -> list[str]:
 
 
 def _contains(stmt: cst.CSTNode, node: cst.CSTNode, ctx) -> bool:
-    current = node
-    while current is not None:
-        if current is stmt:
-            return True
-        current = ctx.parents.get(current)
-    return False
+    return node is stmt or any(ancestor is stmt for ancestor in ancestors(ctx, node))
 
 
 def _shape_edit(kind: str):
