@@ -178,6 +178,7 @@ from codemods.rules._shared import (
     head_name,
     heads_importing,
     jax_fallback_guard,
+    keyword,
     keyword_value,
     literal_bytes_as_str,
     positional,
@@ -770,7 +771,7 @@ class XlaTranslationRule(Rule):
         values: dict[str, cst.BaseExpression] = {}
         if any(a.star for a in call.args):
             return "a custom call takes *args/**kwargs"
-        builder_by_keyword = any(a.keyword is not None and a.keyword.value == "builder" for a in call.args)
+        builder_by_keyword = keyword(call, "builder") is not None
         skip_positional = 0 if builder_by_keyword else 1
         for index, arg in enumerate(positional(call)[skip_positional:]):
             if index >= len(names):
