@@ -173,10 +173,12 @@ from libcst.helpers import get_full_name_for_node
 from codemods import walk
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
+    ancestors,
     drop_binding_if_unused,
     head_name,
     heads_importing,
     jax_fallback_guard,
+    keyword,
     keyword_value,
     literal_bytes_as_str,
     positional,
@@ -452,12 +454,7 @@ class XlaTranslationRule(Rule):
             reported_calls.add(call)
 
     def _inside_any(self, node: cst.CSTNode, containers: set) -> bool:
-        current = self.ctx.parents.get(node)
-        while current is not None:
-            if current in containers:
-                return True
-            current = self.ctx.parents.get(current)
-        return False
+        return any(ancestor in containers for ancestor in ancestors(self.ctx, node))
 
     # -- discovery -------------------------------------------------------------
     def _xla_attr(self, node: cst.BaseExpression) -> Optional[str]:
@@ -526,7 +523,7 @@ class XlaTranslationRule(Rule):
 
     def _rule_function(self, rule: cst.BaseExpression, site: cst.CSTNode, collector: _Collector):
         """The function registered at ``site``, or ``(None, why it is not known)``."""
-        code = " ".join(self.ctx.module.code_for_node(rule).split())[:60]
+        code = _snippet(self.ctx, rule)
         if isinstance(rule, cst.Call):
             qual = self.ctx.qualified_name(rule.func)
             if qual != "functools.partial" or not rule.args or rule.args[0].keyword is not None:
@@ -558,7 +555,7 @@ class XlaTranslationRule(Rule):
         params = list(method.params.posonly_params) + list(method.params.params) if method is not None else []
         if not (isinstance(klass, cst.ClassDef) and isinstance(rule.value, cst.Name) and params
                 and params[0].name.value == rule.value.value and not method.decorators):
-            code = " ".join(self.ctx.module.code_for_node(rule).split())[:60]
+            code = _snippet(self.ctx, rule)
             return None, f"the registered rule `{code}` is an attribute, not a function or a method of the class registering it"
         name = rule.attr.value
         defs = [function for function, where in collector.functions.get(name, []) if where is klass]
@@ -673,7 +670,7 @@ class XlaTranslationRule(Rule):
         avals = (positional_params[1].name.value, positional_params[2].name.value) if form == "ctx" else ()
         plan.ctx_name = "ctx" if form == "builder" else first
         if function.decorators:
-            decorator = " ".join(self.ctx.module.code_for_node(function.decorators[0].decorator).split())[:60]
+            decorator = _snippet(self.ctx, function.decorators[0].decorator)
             plan.problem = (f"it is wrapped by `@{decorator}`, whose effect on the rule's arguments and result "
                             "cannot be checked from here")
             return plan
@@ -690,7 +687,7 @@ class XlaTranslationRule(Rule):
             return self._plan_forward(plan, returned, form, first, avals, operand_params, star)
         plan.edits.clear()
         scan = _FunctionScan(self, function, form, first, avals, operand_params)
-        function.body.visit(scan)
+        walk.read(function.body, scan)
         scan.finish()
         # A parameter rebound on some paths only would make its converted uses (an XLA
         # shape turned into a layout, say) wrong on the others.
@@ -774,7 +771,7 @@ class XlaTranslationRule(Rule):
         values: dict[str, cst.BaseExpression] = {}
         if any(a.star for a in call.args):
             return "a custom call takes *args/**kwargs"
-        builder_by_keyword = any(a.keyword is not None and a.keyword.value == "builder" for a in call.args)
+        builder_by_keyword = keyword(call, "builder") is not None
         skip_positional = 0 if builder_by_keyword else 1
         for index, arg in enumerate(positional(call)[skip_positional:]):
             if index >= len(names):
@@ -815,7 +812,7 @@ class XlaTranslationRule(Rule):
                 return "its result shape is not built with Shape.array_shape / tuple_shape"
             operand_shapes = values["operand_shapes_with_layout"]
             if not scan.shapes_known(operand_shapes, call):
-                code = " ".join(self.ctx.module.code_for_node(operand_shapes).split())[:60]
+                code = _snippet(self.ctx, operand_shapes)
                 return (f"its operand shapes `{code}` are not built with Shape.array_shape in the rule, "
                         "so their layouts are not known here")
             if result_kind == "tuple_shape" and plan.form == "ctx":
@@ -939,7 +936,7 @@ class XlaTranslationRule(Rule):
     def _operand_avals(self, scan: "_FunctionScan", expr: cst.BaseExpression, operand_params: list, star, ctx_name: str,
                        at: cst.CSTNode, depth: int = 0) -> list[tuple[str, Optional[int]]]:
         """One ``(aval code, parameter index or None)`` per operand, in order."""
-        code = " ".join(self.ctx.module.code_for_node(expr).split())[:60]
+        code = _snippet(self.ctx, expr)
         if isinstance(expr, cst.Name) and depth < 3:
             if expr.value == star:
                 # ``*rest`` holds the operands after the named ones.
@@ -1165,12 +1162,7 @@ class XlaTranslationRule(Rule):
                 self.report(stmt, Safety.SAFE, f"alias `{name.value}` of a removed xla_client API {why}", lambda _n: cst.RemoveFromParent())
 
     def _inside_consumed(self, node: cst.CSTNode) -> bool:
-        current = node
-        while current is not None:
-            if current in self._consumed_all or current in self._removed_helpers:
-                return True
-            current = self.ctx.parents.get(current)
-        return False
+        return any(n in self._consumed_all or n in self._removed_helpers for n in (node, *ancestors(self.ctx, node)))
 
     @property
     def _consumed_all(self) -> set:
@@ -1283,7 +1275,7 @@ class _FunctionScan(cst.CSTVisitor):
                 self.unpacked.add(small)
                 self.allowed.add(small.targets[0].target)
                 self.allowed.add(value.args[0].value)
-        function.body.visit(_BoundNames(self))
+        walk.read(function.body, _BoundNames(self))
         for name, kinds in self.bindings.items():
             if name not in self.rebound and {kind for _, kind, _ in kinds} == {"constant"}:
                 self.constant_vars[name] = self.values[name]
@@ -1454,7 +1446,7 @@ class _FunctionScan(cst.CSTVisitor):
             if shape == "tuple_shape" and len(args) != 1:
                 self.problem = self.problem or "an unusual Shape.tuple_shape"
             elif shape == "tuple_shape" and not self.shapes_known(args[0].value, node) and not self._holds_token(args[0].value):
-                code = " ".join(self.ctx.module.code_for_node(args[0].value).split())[:60]
+                code = _snippet(self.ctx, args[0].value)
                 self.problem = self.problem or (f"its result shapes `{code}` are not built with Shape.array_shape in the rule, "
                                                 "so their layouts are not known here")
             self.shape_calls.append((node, shape))
@@ -1653,7 +1645,7 @@ class _FunctionScan(cst.CSTVisitor):
             if isinstance(call, cst.Call) and self.rule._client_attr(call.func, "ops") is None:
                 # A helper that builds ops (a constant, say) from the builder: what it
                 # returns is not visible here, so neither is its MLIR counterpart.
-                text = " ".join(self.ctx.module.code_for_node(call).split())[:60]
+                text = _snippet(self.ctx, call)
                 self.problem = self.problem or (
                     f"it passes the XlaBuilder to `{text}`, whose XLA ops cannot be converted from here: "
                     "give the custom call the helper's value as `mlir.ir_constant(np.asarray(value))` instead")
@@ -1749,7 +1741,7 @@ def _has_own_scope(node: cst.CSTNode) -> bool:
         def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
             found.append(n)
 
-    node.visit(_Scopes())
+    walk.read(node, _Scopes())
     return bool(found)
 
 
@@ -1759,17 +1751,8 @@ class _NotConvertible(Exception):
 
 def _raises_only(function: cst.FunctionDef) -> bool:
     """Whether the body is a docstring at most and one ``raise``."""
-    if not isinstance(function.body, cst.IndentedBlock):
-        body = [function.body]
-    else:
-        body = list(function.body.body)
-    statements = []
-    for stmt in body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            statements += [small for small in stmt.body if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))]
-        else:
-            return False
-    return len(statements) == 1 and isinstance(statements[0], cst.Raise) and statements[0].exc is not None
+    statements = _statements(function)
+    return statements is not None and len(statements) == 1 and isinstance(statements[0], cst.Raise) and statements[0].exc is not None
 
 
 def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
@@ -1780,6 +1763,15 @@ def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
 
 def _sole_return(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:
     """``value`` when the body is a docstring at most and ``return value``."""
+    statements = _statements(function)
+    if statements is not None and len(statements) == 1 and isinstance(statements[0], cst.Return):
+        return statements[0].value
+    return None
+
+
+def _statements(function: cst.FunctionDef) -> Optional[list[cst.BaseSmallStatement]]:
+    """The body's small statements less docstrings, or None unless each sits on a simple
+    line of an indented body."""
     if not isinstance(function.body, cst.IndentedBlock):
         return None
     statements = []
@@ -1787,9 +1779,7 @@ def _sole_return(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:
         if not isinstance(stmt, cst.SimpleStatementLine):
             return None
         statements += [small for small in stmt.body if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))]
-    if len(statements) == 1 and isinstance(statements[0], cst.Return):
-        return statements[0].value
-    return None
+    return statements
 
 
 def _name_nodes(node: cst.CSTNode, name: str) -> list[cst.Name]:
@@ -1800,7 +1790,7 @@ def _name_nodes(node: cst.CSTNode, name: str) -> list[cst.Name]:
             if n.value == name:
                 found.append(n)
 
-    node.visit(_Find())
+    walk.read(node, _Find())
     return found
 
 
@@ -1857,12 +1847,7 @@ def _names_in(node: cst.CSTNode) -> list[str]:
 
 
 def _contains(stmt: cst.CSTNode, node: cst.CSTNode, ctx) -> bool:
-    current = node
-    while current is not None:
-        if current is stmt:
-            return True
-        current = ctx.parents.get(current)
-    return False
+    return node is stmt or any(ancestor is stmt for ancestor in ancestors(ctx, node))
 
 
 def _shape_edit(kind: str):
@@ -1876,6 +1861,11 @@ def _shape_edit(kind: str):
         return value
 
     return edit
+
+
+def _snippet(ctx, node: cst.CSTNode) -> str:
+    """``node``'s code on one line, cut at 60 characters, for a report."""
+    return " ".join(ctx.module.code_for_node(node).split())[:60]
 
 
 def _platform_text(text: str) -> str:
