@@ -297,7 +297,7 @@ GUIDANCE = {
     "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
 }
 
-TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[")
+TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[|translations_with_avals\[|lower_fun\(")
 
 #: Prefixes other rules migrate or report; this rule says nothing about them.
 OWNED = (
@@ -322,7 +322,7 @@ OWNED = (
     # ``TranslationRule``/``TranslationContext``/``AxisEnv``, stay this rule's to report:
     # annotations and aliases of them are no translation rule).
     *(f"jax.interpreters.xla.{n}" for n in (
-        "register_translation", "translations", "backend_specific_translations", "lower_fun")),
+        "register_translation", "translations", "translations_with_avals", "backend_specific_translations", "lower_fun")),
 )
 
 

@@ -80,6 +80,18 @@ Replacement (minimum jax 0.5.0)
     ``c = _unpack_builder(c)`` (``getattr(c, "_builder", c)``) is dropped with the
     builder, and the private unwrapping helper once nothing calls it.
 
+    ``xla.lower_fun(f, multiple_results=m)`` registered for a primitive (as a builder rule,
+    in ``xla.translations_with_avals``, per platform, or with ``register_translation``;
+    ``new_style=``/``with_avals=`` only matched the registry's calling convention) becomes
+    ``mlir.register_lowering(prim, mlir.lower_fun(f, multiple_results=m), platform=...)``:
+    both trace ``f`` and emit its operations inline. ``xla.lower_fun`` has been a stub
+    raising ``RuntimeError`` since jax 0.3.17 at the latest and is gone from jax 0.4.4;
+    ``translations_with_avals`` is gone from jax 0.3.17; ``mlir.lower_fun`` exists in every
+    release since. A rule that only returns ``xla.lower_fun(f, ...)(c, *args, **params)``
+    (``f`` reading none of its parameters) is registered the same way and removed when the
+    registration was its only use. ``instantiate=`` (the oldest signature, without
+    ``multiple_results``), ``backend=`` or ``parallel=`` stay manual.
+
     A rule may be a method registered bound to the instance (``self._rule`` or
     ``partial(self._rule, platform="cpu")`` inside a method of the class defining
     ``_rule``): it keeps ``self``, and the registration keeps the partial. Operands may be
@@ -292,7 +304,7 @@ class XlaTranslationRule(Rule):
     __doc__ = __doc__
     name = "xla-translation-rule"
     summary = "XlaBuilder translation rules with ops.CustomCall[WithLayout] -> MLIR lowering rules with jax.ffi.ffi_lowering."
-    triggers = (b"register_translation", b"translations[", b"CustomCall", b"xla_client")
+    triggers = (b"register_translation", b"translations[", b"translations_with_avals", b"lower_fun", b"CustomCall", b"xla_client")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -343,6 +355,11 @@ class XlaTranslationRule(Rule):
             guard = jax_fallback_guard(self.ctx, reg.node)
             if guard is not None:
                 self.report(reg.node, Safety.MANUAL, f"translation rule registered inside {guard} left as is: that branch serves jax < 0.4.29; {GUIDANCE}")
+                continue
+            if self._lower_fun_registration(reg, collector):
+                continue
+            if reg.form == "avals":
+                self.report(reg.node, Safety.MANUAL, f"translations_with_avals rules were removed with translation rules (jax 0.4.29); {GUIDANCE}")
                 continue
             if target < MINIMUM:
                 self.report(reg.node, Safety.MANUAL, "translation rules were removed in jax 0.4.29 and the target jax lacks jax.ffi (0.5.0): "
@@ -515,6 +532,8 @@ class XlaTranslationRule(Rule):
                 continue
             if self._xla_attr(sub.value) == "translations":
                 found.append(Registration(assign, "builder", key, assign.value, None))
+            elif self._xla_attr(sub.value) == "translations_with_avals":
+                found.append(Registration(assign, "avals", key, assign.value, None))
             elif isinstance(sub.value, cst.Subscript) and self._xla_attr(sub.value.value) == "backend_specific_translations":
                 platform = _subscript_key(sub.value)
                 if platform is not None:
@@ -649,6 +668,124 @@ class XlaTranslationRule(Rule):
             if other is None or (platform is not None and _platform_text(code(other)) == platform):
                 return True
         return False
+
+    # -- xla.lower_fun -----------------------------------------------------------
+    def _lower_fun_registration(self, reg: Registration, collector: _Collector) -> bool:
+        """``xla.lower_fun(f, multiple_results=m)`` registered for a primitive (directly, or
+        by a rule whose body only calls it): it becomes ``mlir.lower_fun(f,
+        multiple_results=m)`` registered with ``mlir.register_lowering``. True when ``reg``
+        was this rule's to handle (rewritten or reported)."""
+        call, rule_def = reg.rule, None
+        if isinstance(call, cst.Name):
+            function, _unknown = self._rule_function(call, reg.node, collector)
+            forwarded = self._forwards_to_lower_fun(function) if function is not None else None
+            if forwarded is None:
+                return False
+            call, rule_def = forwarded, function
+        elif not (isinstance(call, cst.Call) and self._xla_attr(call.func) == "lower_fun"):
+            return False
+        problem = None
+        args = positional(call)
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        fun = args[0].value if args else keywords.get("fun")
+        multiple = args[1].value if len(args) > 1 else keywords.get("multiple_results")
+        extra = sorted(set(keywords) - {"fun", "multiple_results", "new_style", "with_avals"})
+        if any(a.star for a in call.args) or len(args) > 2:
+            problem = "its arguments are not `fun, multiple_results=...`"
+        elif extra:
+            problem = f"it passes {', '.join(f'`{k}=`' for k in extra)}, which mlir.lower_fun has no counterpart for"
+        elif fun is None:
+            problem = "it names no function"
+        elif multiple is None:
+            problem = ("it does not say multiple_results=, which the oldest releases did not have (one result, "
+                       "`instantiate=` semantics): say whether the primitive returns a list")
+        if problem:
+            message = (f"xla.lower_fun was removed with translation rules and {problem}; "
+                       "register `mlir.lower_fun(f, multiple_results=...)` with `mlir.register_lowering(prim, ...)`")
+            self.report(reg.node, Safety.MANUAL, message)
+            if rule_def is not None:
+                self.report(call, Safety.MANUAL, message)
+            return True
+        register = self._mlir("register_lowering")
+        lower = self._mlir("lower_fun")
+        prim, platform = reg.prim, reg.platform
+
+        def build(_updated: cst.CSTNode) -> cst.CSTNode:
+            lowering = cst.Call(cst.parse_expression(lower), [
+                cst.Arg(fun, comma=_COMMA), cst.Arg(multiple, keyword=cst.Name("multiple_results"), equal=_EQUAL)])
+            new_args = [cst.Arg(prim, comma=_COMMA), cst.Arg(lowering)]
+            if platform is not None:
+                new_args[-1] = new_args[-1].with_changes(comma=_COMMA)
+                new_args.append(cst.Arg(platform, keyword=cst.Name("platform"), equal=_EQUAL))
+            register_call = cst.Call(cst.parse_expression(register), new_args)
+            return register_call if isinstance(reg.node, cst.Call) else cst.Expr(register_call)
+
+        if rule_def is not None:
+            scope = self.ctx.scopes.get(rule_def)
+            name = rule_def.name.value
+            assignments = scope.assignments[name] if scope is not None else []
+            references = [access.node for assignment in assignments for access in assignment.references]
+            if len(assignments) != 1 or references != [reg.rule]:
+                message = (f"`{name}` calls xla.lower_fun (removed with translation rules) and is used elsewhere too: "
+                           "register `mlir.lower_fun(f, multiple_results=...)` with `mlir.register_lowering(prim, ...)`")
+                self.report(reg.node, Safety.MANUAL, message)
+                self.report(call, Safety.MANUAL, message)
+                return True
+        head = head_name(reg.node.func if isinstance(reg.node, cst.Call) else reg.node.targets[0].target)
+        if head:
+            drop_binding_if_unused(self.ctx, head)
+        statement = self.ctx.parents.get(reg.node)
+        if isinstance(statement, cst.Expr):
+            statement = self.ctx.parents.get(statement)
+        if self._has_mlir_lowering(reg) and isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            self.report(statement, Safety.SAFE, "the primitive already has an MLIR lowering for this platform, which jax "
+                        "preferred over the xla.lower_fun translation (removed with translation rules): registration dropped",
+                        lambda _n: cst.RemoveFromParent())
+        else:
+            self.report(reg.node, Safety.SAFE, "xla.lower_fun was removed with translation rules: "
+                        "mlir.lower_fun lowers the same function inline, registered with mlir.register_lowering", build)
+        if rule_def is not None:
+            self.report(rule_def, Safety.SAFE, f"`{rule_def.name.value}` only called xla.lower_fun for its registration, "
+                        "now registered directly: removed", lambda _n: cst.RemoveFromParent())
+        return True
+
+    def _forwards_to_lower_fun(self, function: cst.FunctionDef) -> Optional[cst.Call]:
+        """The ``xla.lower_fun(...)`` call when ``function(c, *args, **params)`` only returns
+        it applied to its own parameters (``t = xla.lower_fun(...); return t(c, *args,
+        **params)``), with ``f`` not reading those parameters."""
+        statements = _statements(function)
+        if statements is None or not 1 <= len(statements) <= 2 or not isinstance(statements[-1], cst.Return):
+            return None
+        applied = statements[-1].value
+        if not isinstance(applied, cst.Call):
+            return None
+        lower = applied.func
+        if len(statements) == 2:
+            bind = statements[0]
+            if not (isinstance(bind, cst.Assign) and len(bind.targets) == 1 and isinstance(bind.targets[0].target, cst.Name)
+                    and isinstance(applied.func, cst.Name) and applied.func.value == bind.targets[0].target.value):
+                return None
+            lower = bind.value
+        if not (isinstance(lower, cst.Call) and self._xla_attr(lower.func) == "lower_fun"):
+            return None
+        params = function.params
+        if params.posonly_params or params.kwonly_params or any(p.default is not None for p in params.params):
+            return None
+        expected = [p.name.value for p in params.params]
+        got = []
+        for arg in applied.args:
+            if arg.keyword is not None or not isinstance(arg.value, cst.Name):
+                return None
+            got.append((arg.star, arg.value.value))
+        star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
+        kwargs = params.star_kwarg.name.value if params.star_kwarg is not None else None
+        want = [("", n) for n in expected] + ([("*", star)] if star else []) + ([("**", kwargs)] if kwargs else [])
+        if got != want:
+            return None
+        names = set(expected) | {star, kwargs}
+        if any(n in names for n in walk.names_in(lower)):
+            return None
+        return lower
 
     # -- one rule function -------------------------------------------------------
     def _plan(self, function: cst.FunctionDef, form: str) -> Plan:
