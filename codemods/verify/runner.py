@@ -171,14 +171,18 @@ def _within(path: str, directory: str) -> bool:
 def head_versions(paths: Iterable[str]) -> dict[str, bytes]:
     """The git HEAD content of each path that has one (one ``git`` call per work tree)."""
     by_root: dict[str, list[str]] = {}
+    top_of: dict[str, Optional[str]] = {}  # one ``git`` call per directory, not per file
     for path in paths:
         directory = os.path.dirname(os.path.abspath(path))
-        try:
-            proc = subprocess.run(["git", "-C", directory, "rev-parse", "--show-toplevel"], capture_output=True, timeout=30)
-        except (OSError, subprocess.SubprocessError):
-            return {}
-        if proc.returncode == 0:
-            by_root.setdefault(proc.stdout.decode().strip(), []).append(path)
+        if directory not in top_of:
+            try:
+                proc = subprocess.run(["git", "-C", directory, "rev-parse", "--show-toplevel"], capture_output=True, timeout=30)
+            except (OSError, subprocess.SubprocessError):
+                return {}
+            top_of[directory] = proc.stdout.decode().strip() if proc.returncode == 0 else None
+        top = top_of[directory]
+        if top is not None:
+            by_root.setdefault(top, []).append(path)
     found: dict[str, bytes] = {}
     for root, files in by_root.items():
         rels = [os.path.relpath(os.path.realpath(p), os.path.realpath(root)) for p in files]

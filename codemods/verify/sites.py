@@ -24,6 +24,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import PositionProvider
 
+from codemods import walk
 from codemods.context import Options
 from codemods.engine import analyse, package_of
 
@@ -101,7 +102,7 @@ def scan_source(path: str, source: bytes) -> list[Site]:
         return []
     ctx = analyse(path, source, (), Options(), package_of(path))
     finder = _SiteFinder(ctx)
-    ctx.module.visit(finder)
+    walk.read(ctx.module, finder)  # LibCST's own visit rebuilds every node it passes
     if not finder.found:
         return []
     lines = _call_lines(source)

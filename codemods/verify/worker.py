@@ -35,6 +35,10 @@ from codemods.verify import configs, stubs
 PROBE_SHAPES = ((8,), (8, 8))
 MAX_PROBE_ARITY = 6
 ERROR_CHARS = 400
+#: Lowerings that share one MLIR context before a fresh one is made. Making a context
+#: (loading every dialect) costs more than lowering a small module; a context keeps
+#: every type and attribute it ever uniqued, so it is renewed now and then.
+CONTEXT_REUSE = 64
 NON_ARRAY_ANNOTATIONS = frozenset({"int", "float", "str", "bool", "bytes", "dict", "list", "tuple", "Callable", "type"})
 
 
@@ -81,6 +85,8 @@ class Worker:
         #: Lowering-table entries the original code replaced, to put back afterwards.
         self.overridden: list = []
         self.local = threading.local()
+        self._context = None
+        self._context_uses = 0
         self._install_interceptors()
         self.default_backend = jax.default_backend()
         jax.devices()  # initialise the backend now, not inside the first job's timeout
@@ -131,6 +137,20 @@ class Worker:
 
         self.mlir_private.register_lowering = register_lowering
         self.mlir_public.register_lowering = register_lowering
+
+        # jax makes a context for every module it lowers; the modules lowered here are
+        # dropped as soon as their custom calls are recorded, so they can share one.
+        real_make_context = self.mlir_private.make_ir_context
+
+        @functools.wraps(real_make_context)
+        def make_ir_context():
+            if worker._context is None or worker._context_uses >= CONTEXT_REUSE:
+                worker._context = real_make_context()
+                worker._context_uses = 0
+            worker._context_uses += 1
+            return worker._context
+
+        self.mlir_private.make_ir_context = make_ir_context
 
         real_register_target = ffi_private.register_ffi_target
 
