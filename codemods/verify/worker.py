@@ -25,6 +25,7 @@ import os
 import resource
 import sys
 import threading
+import time
 import traceback
 import types
 from typing import Any, Callable, Optional
@@ -90,6 +91,29 @@ class Worker:
         self._install_interceptors()
         self.default_backend = jax.default_backend()
         jax.devices()  # initialise the backend now, not inside the first job's timeout
+
+    def warm_up(self, platforms: list) -> None:
+        """Lower a small function with a custom call once for each platform.
+
+        A process's first lowering pays one-time costs (jax's lowering tables, the MLIR
+        bindings' first use, the custom-call builder's), and custom-call modules import
+        ``jax.extend`` (a fifth of a second); paid here, while the parent still starts
+        up and scans, they no longer delay the first module. Nothing is recorded: no job
+        is running.
+        """
+        import jax.numpy as jnp
+
+        jax = self.jax
+        try:
+            import jax.extend  # noqa: F401
+
+            array = jax.ShapeDtypeStruct((8,), jnp.float32)
+            call = jax.ffi.ffi_call("ccmigrate_warm_up", array)
+            traced = jax.jit(lambda x: call(x + 1)).trace(array)
+            for platform in platforms or [self.default_backend]:
+                traced.lower(lowering_platforms=(platform,))
+        except Exception:  # noqa: BLE001 - what cannot lower here fails in the jobs, with its error
+            pass
 
     # -- interception ------------------------------------------------------------
     def _install_interceptors(self) -> None:
@@ -700,7 +724,11 @@ def main() -> None:
         answers.write(json.dumps(message) + "\n")
         answers.flush()
 
-    worker = Worker()  # jax is imported before the set-up arrives: the parent scans meanwhile
+    # jax is imported before the set-up arrives: the parent scans meanwhile.
+    started = time.monotonic()
+    worker = Worker()
+    worker.warm_up([p for p in (sys.argv[2] if len(sys.argv) > 2 else "").split(",") if p])
+    startup_s = time.monotonic() - started
     line = requests.readline()
     if not line:
         return
@@ -708,7 +736,7 @@ def main() -> None:
     worker.user_files = {os.path.realpath(p) for p in setup.get("user_files", ())}
     if os.path.exists("/proc/self/status"):
         _limit_memory(int(setup.get("memory_limit_mb", 0)))
-    send({"ready": True, "default_backend": worker.default_backend, "pid": os.getpid()})
+    send({"ready": True, "default_backend": worker.default_backend, "pid": os.getpid(), "startup_s": startup_s})
     for line in requests:
         job = json.loads(line)
         try:
