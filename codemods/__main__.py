@@ -1,3 +1,3 @@
-from codemods.cli import main
+from codemods.launch import main
 
 raise SystemExit(main())

@@ -136,7 +136,7 @@ def _verify_options(parser: argparse.ArgumentParser, with_report: bool) -> None:
     group.add_argument("--strict", action="store_true", help="also fail when a site is not reached by any entry point")
     group.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds one module may take (default 60)")
     group.add_argument("--memory-limit", type=int, default=4096, metavar="MB", help="memory a worker may allocate beyond jax itself (default 4096)")
-    group.add_argument("--workers", type=int, default=2, metavar="N", help="verification worker processes (default 2)")
+    group.add_argument("--workers", type=int, default=2, metavar="N", help="at most N verification worker processes (default 2; a second starts only when the work left pays for it)")
     group.add_argument("--stub-missing", action="store_true", help="stand in for compiled extensions that are not built")
     group.add_argument("--compile", action="store_true", help="also compile and run where the targets are registered in this process")
     if not with_report:

@@ -11,6 +11,7 @@ of jobs, because every jitted function they keep costs memory.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import json
 import os
@@ -25,6 +26,15 @@ from typing import Callable, Iterable, Optional
 
 OUTPUT_KEEP = 2048
 STARTUP_TIMEOUT = 180.0
+#: Until a worker has said how long it took to start: about a jax import.
+STARTUP_GUESS_S = 1.0
+#: Another worker starts only when the work left would keep the running ones busy this
+#: many times as long as starting one takes (its start costs a jax import of CPU time).
+SPAWN_FACTOR = 2.0
+#: Job durations to see before judging the work left by them.
+SPAWN_SAMPLE = 3
+#: How often the pool reconsiders starting another worker, in seconds.
+SPAWN_POLL_S = 0.05
 
 
 @dataclasses.dataclass
@@ -34,6 +44,8 @@ class PoolSettings:
     memory_limit_mb: int = 4096
     recycle_after: int = 200
     user_files: tuple[str, ...] = ()
+    #: Platforms the jobs lower for (empty: the default backend); workers warm up for them.
+    platforms: tuple[str, ...] = ()
 
 
 class WorkerFailed(Exception):
@@ -53,7 +65,7 @@ class WorkerProcess:
         env.setdefault("PYTHONUNBUFFERED", "1")
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "codemods.verify.worker", str(write_fd)],
+            [sys.executable, "-m", "codemods.verify.worker", str(write_fd), ",".join(settings.platforms)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -67,6 +79,8 @@ class WorkerProcess:
         os.set_blocking(self.process.stdout.fileno(), False)
         self._pending = b""
         self.default_backend: Optional[str] = None
+        #: Seconds the worker took to import jax and warm up, as it measured them.
+        self.startup_s: Optional[float] = None
         self.output = bytearray()
         self.output_total = 0
         self.ready = False
@@ -79,6 +93,7 @@ class WorkerProcess:
         self._send({"user_files": list(settings.user_files), "memory_limit_mb": settings.memory_limit_mb})
         answer = self._receive(STARTUP_TIMEOUT, "starting")
         self.default_backend = answer.get("default_backend")
+        self.startup_s = answer.get("startup_s")
         self.output.clear()
         self.output_total = 0
         self.ready = True
@@ -191,14 +206,56 @@ def _read(fd: int) -> Optional[bytes]:
         return b""
 
 
+_early: Optional[WorkerProcess] = None
+
+
+def start_early(platforms: Iterable[str] = ()) -> None:
+    """Spawn a worker now, for the next :class:`Pool` to take (killed at exit if none does)."""
+    global _early
+    if _early is not None:
+        return
+    try:
+        _early = WorkerProcess(PoolSettings(platforms=tuple(platforms)))
+    except OSError:
+        return  # the pool spawns its own, and reports what fails then
+    atexit.register(_discard_early)
+
+
+def _take_early(settings: PoolSettings) -> Optional[WorkerProcess]:
+    global _early
+    worker, _early = _early, None
+    if worker is not None:
+        if worker.process.poll() is not None:
+            worker.close()
+            return None
+        worker.settings = settings  # it reads its settings only when started
+    return worker
+
+
+def _discard_early() -> None:
+    global _early
+    if _early is not None:
+        _early.close()
+        _early = None
+
+
 class Pool:
-    """Worker processes, spawned at once (so jax imports while the caller scans files)."""
+    """Worker processes: one spawned at once (jax imports while the caller scans files),
+    more only while the work left is worth the start of another.
+
+    Starting a worker costs about a second of CPU (its jax import); a small module
+    lowers in a few hundredths of that. So ``workers`` is a ceiling: a second worker
+    starts when the jobs left, at the pace jobs have taken so far, would keep the
+    running workers busy well beyond the time one takes to start, or when a job has
+    run longer than a start takes (a slow import, a hang) while others wait.
+    """
 
     def __init__(self, settings: PoolSettings) -> None:
         self.settings = settings
         self.spare: list[WorkerProcess] = []
+        early = _take_early(settings)
         try:
-            self.spare = [WorkerProcess(settings) for _ in range(max(1, settings.workers))]
+            self.spare = [early or WorkerProcess(settings)]
         except OSError:
             self.spare = []
 
@@ -223,8 +280,13 @@ class Pool:
             pending.put(job)
         backend: list[str] = []
         lock = threading.Lock()
-        count = max(1, min(self.settings.workers, len(jobs)))
-        assigned = [self._take() for _ in range(count)] if jobs else []
+        pace = _Pace()
+        first: Optional[WorkerProcess] = None
+        if jobs:
+            try:
+                first = self._take()
+            except OSError:
+                first = None  # the slot reports it for its first job
         self.close()
 
         def slot(worker: Optional[WorkerProcess]) -> None:
@@ -241,11 +303,17 @@ class Pool:
                             with lock:
                                 on_result(job, {"module": job.get("module"), "worker_error": f"cannot start a worker: {exc}"})
                             continue
+                    token = None
                     try:
+                        worker.start()
+                        pace.started(worker.startup_s)
+                        token = pace.begin()
                         answer, output, total = worker.run(job)
                         if worker.default_backend:
                             backend.append(worker.default_backend)
+                        pace.end(token)
                     except WorkerFailed as exc:
+                        pace.end(token)
                         output, total = worker.output.decode("utf-8", "replace"), worker.output_total
                         error = str(exc) if worker.ready else f"cannot start a worker: {exc}"
                         answer = {"module": job.get("module"), "worker_error": error}
@@ -262,9 +330,63 @@ class Pool:
                 if worker is not None:
                     worker.close()
 
-        threads = [threading.Thread(target=slot, args=(w,), daemon=True) for w in assigned]
-        for thread in threads:
+        threads: list[threading.Thread] = []
+
+        def add_slot(worker: Optional[WorkerProcess]) -> None:
+            thread = threading.Thread(target=slot, args=(worker,), daemon=True)
+            threads.append(thread)
             thread.start()
-        for thread in threads:
-            thread.join()
+
+        if jobs:
+            add_slot(first)
+        ceiling = max(1, min(self.settings.workers, len(jobs)))
+        while True:
+            alive = [t for t in threads if t.is_alive()]
+            if not alive:
+                break
+            if len(threads) < ceiling and pace.worth_another(len(alive), pending.qsize()):
+                add_slot(None)
+                continue
+            alive[0].join(SPAWN_POLL_S)
         return backend[0] if backend else None
+
+
+class _Pace:
+    """How long jobs take and workers take to start, to judge whether another worker pays."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.durations: list[float] = []
+        self.running: dict[int, float] = {}
+        self.startup_s: Optional[float] = None
+        self._next = 0
+
+    def started(self, startup_s: Optional[float]) -> None:
+        if startup_s is not None:
+            with self.lock:
+                self.startup_s = startup_s if self.startup_s is None else min(self.startup_s, startup_s)
+
+    def begin(self) -> int:
+        with self.lock:
+            self._next += 1
+            self.running[self._next] = time.monotonic()
+            return self._next
+
+    def end(self, token: Optional[int]) -> None:
+        with self.lock:
+            began = self.running.pop(token, None) if token is not None else None
+            if began is not None:
+                self.durations.append(time.monotonic() - began)
+
+    def worth_another(self, workers: int, waiting: int) -> bool:
+        if waiting == 0:
+            return False
+        with self.lock:
+            startup = self.startup_s if self.startup_s is not None else STARTUP_GUESS_S
+            now = time.monotonic()
+            if any(now - began > startup for began in self.running.values()):
+                return True  # one slow job: the waiting ones need another worker
+            if len(self.durations) < SPAWN_SAMPLE:
+                return False
+            typical = sorted(self.durations)[len(self.durations) // 2]
+        return waiting * typical > SPAWN_FACTOR * workers * startup

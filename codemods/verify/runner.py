@@ -224,6 +224,7 @@ def verify(
             timeout=options.timeout,
             memory_limit_mb=options.memory_limit_mb,
             recycle_after=options.recycle_after,
+            platforms=tuple(options.platforms or ()),
         )
         pool = Pool(settings)  # jax imports in the workers while the files are scanned
     try:
