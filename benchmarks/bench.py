@@ -536,8 +536,10 @@ def _apply_and_verify(root: str, work: str, jobs: int, skip: set[str], tools: li
     last = tool.samples[-1]
     tail = (last.stdout.strip() or last.stderr.strip()).splitlines()[-1:] or [""]
     one = run_measured([*_ccm(), "verify", "-q", modules[0]], cwd=kernels)
+    cpu = statistics.median(s.cpu for s in tool.samples)
     return notes + ["", f"Verification: `ccmigrate verify -q` over {len(modules)} rewritten lowering modules "
                     f"(`apply` exit {fixed.rc}): median {m:.2f} s, {m / len(modules):.3f} s per module amortised "
+                    f"(CPU time, all processes: {cpu:.2f} s, {cpu / len(modules):.3f} s per module) "
                     f"(one module alone: {one.wall:.2f} s, mostly starting jax; each further module {(m - one.wall) / max(len(modules) - 1, 1):.3f} s), peak {max(s.peak_mb for s in tool.samples):.0f} MB, "
                     f"exit {last.rc}: {tail[0]}",
                     "", f"- [{'x' if m / len(modules) <= 0.1 else ' '}] verification at most 0.1 s per module amortised: {m / len(modules):.3f} s"]
