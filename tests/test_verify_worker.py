@@ -1,0 +1,73 @@
+"""The worker on its own, in a fresh interpreter: one MLIR context serves several
+lowerings and is renewed after CONTEXT_REUSE of them, and every module still lowers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.helpers import ROOT
+
+MODULE = '''
+from jax._src.interpreters import mlir
+from jax.extend.core import Primitive
+
+op_p = Primitive("ctx_op{n}")
+op_p.def_abstract_eval(lambda x: x)
+
+
+def _lowering(ctx, x):
+    out = mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])
+    return mlir.custom_call("ctx_target{n}", result_types=[out], operands=[x], backend_config="{n}").results
+
+
+mlir.register_lowering(op_p, _lowering)
+
+
+def op(x):
+    return op_p.bind(x)
+'''
+
+SCRIPT = '''
+import json, os, sys
+from codemods.verify import worker as worker_module
+
+worker_module.CONTEXT_REUSE = 3
+worker = worker_module.Worker()
+made = []  # every context handed out, kept alive so that identity means something
+real = worker.mlir_private.make_ir_context
+
+
+def make_ir_context():
+    made.append(real())
+    return made[-1]
+
+
+worker.mlir_private.make_ir_context = make_ir_context
+root = sys.argv[1]
+paths = [os.path.join(root, f"ctx_mod{n}.py") for n in range(4)]
+worker.user_files = {os.path.realpath(p) for p in paths}
+results = []
+for n, path in enumerate(paths):
+    job = {"module": f"ctx_mod{n}", "path": path, "sys_path": [root], "platforms": ["cpu", "cuda"]}
+    result = worker.run(job, lambda text: None)
+    results.append([[p["platform"], p["error"], [e["target"] for e in p["emissions"]]] for p in result["probes"]])
+order = []
+for context in made:
+    order.append(next(i for i, c in enumerate(made) if c is context))
+print(json.dumps({"results": results, "contexts": order}))
+'''
+
+
+def test_lowerings_share_a_context_and_renew_it(tmp_path):
+    for n in range(4):
+        (tmp_path / f"ctx_mod{n}.py").write_text(MODULE.format(n=n))
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT, env={"PYTHONPATH": ROOT, "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    # Each module: a public function lowered for two platforms, its custom call built each time.
+    assert out["results"] == [[["cpu", None, [f"ctx_target{n}"]], ["cuda", None, [f"ctx_target{n}"]]] for n in range(4)]
+    # Eight lowerings, three to a context (each listed by where it was first handed out).
+    assert out["contexts"] == [0, 0, 0, 3, 3, 3, 6, 6]
