@@ -3,7 +3,8 @@
 A verification worker spends about a second importing jax before it can lower
 anything; the command line spends a good part of a second importing LibCST and the
 rules before it has even read its arguments. Started here, before those imports, the
-worker's jax import overlaps them and the scan of the files, instead of following them.
+worker's jax import overlaps them and the scan of the files (with ``apply --verify``,
+the rewrite), instead of following them.
 Everything else goes straight to :func:`codemods.cli.main`.
 """
 
@@ -29,9 +30,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def verifies(args: Sequence[str]) -> bool:
-    """Whether ``args`` run ``ccmigrate verify`` with workers (a cheap guess: argparse decides)."""
+    """Whether ``args`` run ``ccmigrate verify`` (or ``apply --verify``) with workers.
+
+    A cheap guess from the words alone: argparse decides, and a worker nobody takes is
+    killed at exit.
+    """
     command = next((a for a in args if not a.startswith("-")), None)
-    return command == "verify" and not any(a in NO_WORKER_FLAGS for a in args)
+    if any(a in NO_WORKER_FLAGS for a in args):
+        return False
+    return command == "verify" or (command == "apply" and "--verify" in args)
 
 
 def platforms(args: Sequence[str]) -> list[str]:

@@ -11,7 +11,8 @@ def test_only_verify_with_workers_starts_one_early():
     assert not launch.verifies(["verify", "--static", "pkg"])
     assert not launch.verifies(["verify", "--help"])
     assert not launch.verifies(["diff", "verify"])  # a path named verify
-    assert not launch.verifies(["apply", "--verify", "pkg"])
+    assert launch.verifies(["apply", "--verify", "pkg"])
+    assert not launch.verifies(["apply", "pkg"])
     assert not launch.verifies([])
 
 
