@@ -59,6 +59,10 @@ ORIGINS = {
     **{f"jax.core.{n}": f"jax._src.errors.{n}" for n in (
         "TracerArrayConversionError", "TracerIntegerConversionError", "UnexpectedTracerError")},
     "jax.interpreters.xla.ShapedArray": "jax._src.core.ShapedArray",
+    # ``jax.ad`` was the module jax.interpreters.ad (jax/__init__.py imported it as such).
+    **{f"jax.ad.{n}": f"jax.interpreters.ad.{n}" for n in rule.AD_MEMBERS},
+    # jax/api_util.py: ``from .tree_util import (build_tree, tree_flatten, tree_unflatten, ...)``.
+    **{f"jax.api_util.{n}": f"jax._src.tree_util.{n}" for n in ("tree_flatten", "tree_unflatten", "treedef_is_leaf")},
     "jax.interpreters.partial_eval.Jaxpr": "jax._src.core.Jaxpr",
     "jax.interpreters.batching.Array": "jax._src.basearray.Array",
     "jax.nn.normalize": "jax._src.nn.functions.standardize",
@@ -270,3 +274,19 @@ def test_jax_xla_in_a_module_with_translation_rules_is_left_to_xla_translation_r
     result = rewrite_source(source, path, [])
     assert result.error is None and b"from jax import xla" not in result.updated
     assert [c for c in result.changes if c.rule == "removed-jax-api"] == []
+
+
+def test_old_jax_ad_members_move_but_the_new_namespace_stays() -> None:
+    # jax 0.10 binds jax.ad to a SimpleNamespace of new types: its own members exist, the
+    # old module's do not, and only those move.
+    assert rule.first_missing("jax.ad.JVPTracer") == "jax.ad.JVPTracer"
+    assert rule.first_missing("jax.ad.GradRef") is None
+    result = _run("moved_ad_and_api_util.py")
+    assert b"jax.ad.GradRef" in result.updated and b"jax.ad.JVPTracer" not in result.updated
+
+
+def test_abstract_arrays_helper_passed_as_a_value_keeps_the_import_reported() -> None:
+    result = _run("abstract_arrays_helper_as_value.py")
+    assert result.updated is None
+    assert [(c.line, c.safety, c.message.split(" ")[0]) for c in result.changes] == [
+        (3, Safety.MANUAL, "jax.abstract_arrays")]

@@ -46,6 +46,11 @@ Moved names (safe: the same object under another name)
     ``call_impl`` ``subjaxprs``
     ``set_current_trace`` ``take_current_trace``
     ``jax.linear_util`` (module, and its members)    ``jax.extend.linear_util``                  0.4.24   0.4.16
+    ``jax.ad.JVPTracer`` ``Zero`` ``defjvp``         ``jax.interpreters.ad.*`` (``jax.ad`` was   0.4.14   any
+    ``primitive_jvps`` (...: ``AD_MEMBERS``)         that module; jax 0.10 reuses the name for a
+                                                     namespace of new types, left alone)
+    ``jax.api_util.tree_flatten``                    ``jax.tree_util.*`` (re-exports in           <=0.10.2 any
+    ``tree_unflatten`` ``treedef_is_leaf``           jax/api_util.py)
     ``jax.interpreters.xla.xb.get_backend``          ``jax.extend.backend.get_backend``          0.4.35   0.5.0
     ``backends`` (also through the private           ``jax.extend.backend.backends``
     ``jax._src.lib.xla_bridge``)
@@ -59,7 +64,9 @@ Moved names (safe: the same object under another name)
     only ``wrap_init`` is now a wrapper that supplies the ``debug_info`` jax's own
     function requires, so the legacy call ``wrap_init(f, params)`` keeps working.
     ``from jax import abstract_arrays`` is dropped only when every use of it is
-    ``abstract_arrays.ShapedArray``; otherwise the import is reported. ``from jax import
+    ``abstract_arrays.ShapedArray`` or a rewritten ``abstract_arrays.raise_to_shaped(...)``
+    call; otherwise (the helper passed as a value, ``map(abstract_arrays.raise_to_shaped,
+    avals)``) the import is reported. ``from jax import
     xla`` used only to register translation rules is left to xla-translation-rule, which
     converts them through it and drops it (or reports it, kept for the rules it could not
     convert); with other uses it is reported.
@@ -81,6 +88,7 @@ Removed helpers rewritten as calls
     ``jax.dlpack.to_dlpack(x)``                ``x.__dlpack__()``                      0.7.0    0.4.16  safe
     ``ad.Zero.from_value(v)``                  ``ad.Zero(jax.typeof(v))``              0.4.35   0.6.0   safe
     ``jax.core.raise_to_shaped(aval)``         ``aval``                                0.6.0    0.4.36  safe
+    ``jax.abstract_arrays.raise_to_shaped``    ``aval`` (it was ``core.raise_to_shaped``)  0.4.14   0.4.36  safe
     ``jax.core.full_lower(x)``                 ``x``                                   0.6.0    0.4.36  safe
     ``jax.lax.tie_in(x, y)``                   ``y``                                   0.4.29   any     safe [1]
     ``jax.interpreters.xla.abstractify(x)``    ``jax.typeof(x)``                       0.7.0    0.6.0   unsafe
@@ -197,7 +205,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, import_without, member_spelling
+from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, import_without, member_spelling, parent
 
 ANY = (0, 0, 0)
 
@@ -218,6 +226,14 @@ class Move:
     #: Set when the new name is only presumably what was meant: the change is unsafe.
     unsafe: str = ""
 
+
+#: Members of the old ``jax.ad`` (jax.interpreters.ad) that jax.interpreters.ad still has.
+AD_MEMBERS = (
+    "JVPTrace", "JVPTracer", "UndefinedPrimal", "Zero", "add_jaxvals", "add_jaxvals_p", "add_tangents",
+    "defbilinear", "defjvp", "defjvp2", "deflinear", "deflinear2", "get_primitive_transpose",
+    "instantiate_zeros", "is_undefined_primal", "jvp", "linearize", "primitive_jvps", "primitive_transposes",
+    "zeros_like_aval",
+)
 
 _KEY_GUIDANCE = ("outside annotations jax.Array also matches tracers and raw uint32 keys; "
                  "test a typed key with jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)")
@@ -259,6 +275,12 @@ MOVED: dict[str, Move] = {
     "jax.extend.core.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "never there", unsafe=(
         "jax.extend.core never had ShapedArray (AttributeError on every release); the class is jax.core.ShapedArray")),
     "jax.linear_util": Move("jax.extend.linear_util", (0, 4, 16), "0.4.24", module=True),
+    # ``jax.ad`` was the module jax.interpreters.ad itself (removed 0.4.14); jax 0.10 reuses
+    # the name for a namespace of new autodiff types, so only the old members move.
+    **{f"jax.ad.{n}": Move(f"jax.interpreters.ad.{n}", ANY, "0.4.14") for n in AD_MEMBERS},
+    # jax/api_util.py re-exported these from jax.tree_util.
+    **{f"jax.api_util.{n}": Move(f"jax.tree_util.{n}", ANY, "a re-export, gone by 0.10.2") for n in (
+        "tree_flatten", "tree_unflatten", "treedef_is_leaf")},
     "jax.random.KeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE) for name in (
@@ -390,7 +412,8 @@ class _Names:
     """What one module binds at top level."""
 
     def __init__(self, names: set[str], removed: set[str], deprecated: set[str], opaque: bool,
-                 classes: dict[str, ast.ClassDef], imported: dict[str, str]) -> None:
+                 classes: dict[str, ast.ClassDef], imported: dict[str, str],
+                 namespaces: Optional[dict[str, frozenset[str]]] = None) -> None:
         self.names = names
         self.removed = removed
         self.deprecated = deprecated
@@ -399,6 +422,8 @@ class _Names:
         self.classes = classes
         #: local name -> qualified name it was imported from
         self.imported = imported
+        #: ``name = SimpleNamespace(a=..., b=...)``: the only attributes ``name`` has.
+        self.namespaces = namespaces or {}
 
 
 def _top_statements(body):
@@ -436,6 +461,7 @@ def _names_of(module: str, follow_star: bool = True) -> Optional[_Names]:
     deprecated: set[str] = set()
     classes: dict[str, ast.ClassDef] = {}
     imported: dict[str, str] = {}
+    namespaces: dict[str, frozenset[str]] = {}
     opaque = False
     for stmt in _top_statements(tree.body):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -450,6 +476,12 @@ def _names_of(module: str, follow_star: bool = True) -> Optional[_Names]:
                 for node in ast.walk(target):
                     if isinstance(node, ast.Name):
                         names.add(node.id)
+                        imported.pop(node.id, None)  # rebound: no longer the imported object
+                        members = _namespace_members(stmt.value) if target is node else None
+                        if members is not None:
+                            namespaces[node.id] = members
+                        else:
+                            namespaces.pop(node.id, None)
                         if node.id == "__getattr__" and not _is_deprecation_getattr(stmt.value):
                             opaque = True
                         if node.id == "_deprecations" and isinstance(stmt.value, ast.Dict):
@@ -482,7 +514,18 @@ def _names_of(module: str, follow_star: bool = True) -> Optional[_Names]:
             for target in stmt.targets:
                 if isinstance(target, ast.Name):
                     names.discard(target.id)
-    return _Names(names, removed, deprecated, opaque, classes, imported)
+                    namespaces.pop(target.id, None)
+                    imported.pop(target.id, None)
+    return _Names(names, removed, deprecated, opaque, classes, imported, namespaces)
+
+
+def _namespace_members(value: Optional[ast.expr]) -> Optional[frozenset[str]]:
+    """The attributes of ``SimpleNamespace(a=..., b=...)``; ``None`` for any other value."""
+    if not isinstance(value, ast.Call) or value.args or any(k.arg is None for k in value.keywords):
+        return None
+    func = value.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+    return frozenset(k.arg for k in value.keywords) if name == "SimpleNamespace" else None
 
 
 def _is_deprecation_getattr(value: Optional[ast.expr]) -> bool:
@@ -546,6 +589,8 @@ def first_missing(qualified: str, depth: int = 0) -> Optional[str]:
             # Spell the missing part in the name the user wrote.
             return ".".join(parts[: i + 1 + len(found.split(".")) - len(info.imported[part].split("."))])
         if part in info.classes and not _class_has(info.classes[part], rest[0]):
+            return ".".join(parts[: i + 2])
+        if part in info.namespaces and rest[0] not in info.namespaces[part]:
             return ".".join(parts[: i + 2])
         return None
     return None
@@ -719,6 +764,9 @@ CALLS: dict[str, CallRewrite] = {
     "jax.interpreters.ad.Zero.from_value": CallRewrite((0, 6, 0), "0.4.35", ("val",), _plan_zero_from_value),
     "jax.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
                                             _plan_identity("jax.core.raise_to_shaped", "0.6.0", "aval")),
+    # jax/abstract_arrays.py: ``raise_to_shaped = core.raise_to_shaped``.
+    "jax.abstract_arrays.raise_to_shaped": CallRewrite((0, 4, 36), "0.4.14", ("aval", "weak_type"),
+                                                       _plan_identity("jax.abstract_arrays.raise_to_shaped", "0.4.14", "aval")),
     "jax.core.full_lower": CallRewrite((0, 4, 36), "0.6.0", ("x",),
                                        _plan_identity("jax.core.full_lower", "0.6.0", "x")),
     "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
@@ -834,7 +882,31 @@ class RemovedJaxApi(Rule):
     def _all_uses_rewritable(self, local: str, module: str) -> bool:
         movable = [legacy[len(module) + 1:] for legacy in MOVED
                    if legacy.startswith(module + ".") and self.moved(legacy) is not None]
-        return bool(movable) and self._only_member_uses(local, movable)
+        helpers = [legacy[len(module) + 1:] for legacy in CALLS
+                   if legacy.startswith(module + ".") and self.call_rewrite(legacy) is not None]
+        if not (movable or helpers) or not self._only_member_uses(local, movable + helpers):
+            return False
+        return all(self._member_calls_rewritable(local, member, CALLS[f"{module}.{member}"]) for member in helpers)
+
+    def _member_calls_rewritable(self, local: str, member: str, entry: "CallRewrite") -> bool:
+        """Every ``local.member`` is the callee of a call this rule rewrites (a helper
+        passed as a value, ``map(abstract_arrays.raise_to_shaped, avals)``, keeps the import)."""
+        found: list[cst.Attribute] = []
+
+        class _Members(cst.CSTVisitor):
+            def visit_Attribute(self, node: cst.Attribute) -> None:
+                if isinstance(node.value, cst.Name) and node.value.value == local and node.attr.value == member:
+                    found.append(node)
+
+        walk.read(self.ctx.module, _Members())
+        for attribute in found:
+            call = parent(self.ctx, attribute)
+            if not (isinstance(call, cst.Call) and call.func is attribute) or compatibility_guard(self.ctx, call):
+                return False
+            args = _bind(call, entry.params)
+            if args is None or not isinstance(entry.plan(self, call, args), tuple):
+                return False
+        return True
 
     def _only_registers_translations(self, local: str) -> bool:
         return self._only_member_uses(local, ("backend_specific_translations", "translations", "register_translation"))

@@ -1,0 +1,8 @@
+"""oryx-style: raise_to_shaped passed as a function, not called: no call to rewrite, so
+the jax.abstract_arrays import stays and is reported; the file is unchanged."""
+from jax import abstract_arrays
+from jax.extend.core import Primitive
+
+tie_all_p = Primitive("tie_all")
+tie_all_p.multiple_results = True
+tie_all_p.def_abstract_eval(lambda *args: list(map(abstract_arrays.raise_to_shaped, args)))

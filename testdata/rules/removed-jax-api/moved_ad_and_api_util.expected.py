@@ -1,0 +1,28 @@
+"""jax.ad was jax.interpreters.ad (diffrax-style tracer checks); jax.api_util re-exported
+the tree functions (invertible-jaxpr prototypes). jax.ad.GradRef is jax 0.10's own name."""
+import jax
+from jax.api_util import flatten_fun_nokwargs
+from jax.interpreters.ad import JVPTracer, Zero
+from jax.tree_util import tree_flatten, tree_unflatten
+
+
+def is_perturbed(x):
+    if isinstance(x, JVPTracer):
+        return True
+    elif isinstance(x, jax.core.Tracer):
+        return any(is_perturbed(attr) for _, attr in x._contents())
+    return False
+
+
+def zero_tangent(aval):
+    return Zero(aval)
+
+
+def invert(fun, dummy_input, lu):
+    inputs_flat, in_tree = tree_flatten([dummy_input])
+    wrapped, out_tree = flatten_fun_nokwargs(lu.wrap_init(fun), in_tree)
+    return wrapped, tree_unflatten(in_tree, inputs_flat), out_tree
+
+
+def new_style(ref):
+    return isinstance(ref, jax.ad.GradRef)
