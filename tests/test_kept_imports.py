@@ -120,3 +120,57 @@ def _cpu_translation(func, multiple_results, c, *inputs, **info):
     assert call.safety is Safety.MANUAL
     assert "`_cpu_translation`, the function it is in, is not registered as a translation rule in this module" in call.message
     assert [c.line for c in result.changes if c.line == 1] == [1]  # the import it keeps is reported too
+
+
+def test_import_beside_a_dropped_unused_import_is_still_reported() -> None:
+    # A test script's `from jax.lib import xla_client, xla_bridge`: the unused xla_bridge
+    # goes (a safe fix on the same statement), xla_client stays for module-level builders.
+    source = (
+        "import numpy as np\n"
+        "from jax.lib import xla_client, xla_bridge\n"
+        "\n"
+        "\n"
+        "def build():\n"
+        "    c = xla_client.XlaBuilder('graph')\n"
+        "    return xla_client.shape_from_pyval(np.ones(3))\n"
+    )
+    at_import = [c for c in _findings(source) if c.line == 2]
+    assert sorted(c.safety.value for c in at_import) == ["manual", "safe"]
+    kept = next(c for c in at_import if c.safety is Safety.MANUAL)
+    assert "`jax.lib.xla_client`" in kept.message and "lines 6, 7" in kept.message
+
+
+def test_deleted_custom_call_name_kept_for_a_manual_site_is_reported() -> None:
+    # veros-style: one lowering rule is rewritten, the other (more results than outputs,
+    # with layouts) stays manual, and keeps `from jax.interpreters.mlir import custom_call`.
+    source = (
+        "import jaxlib.mlir.ir as ir\n"
+        "from jax.interpreters.mlir import custom_call\n"
+        "\n"
+        "\n"
+        "def _cpu(ctx, a):\n"
+        "    return custom_call(b'solve_cpu', operands=(a,), result_types=[a.type]).results\n"
+        "\n"
+        "\n"
+        "def _gpu(ctx, a):\n"
+        "    layout = (0,)\n"
+        "    out = custom_call(b'solve_gpu', operands=(a,), result_types=[a.type, a.type],\n"
+        "                      operand_layouts=(layout,), result_layouts=(layout, layout))\n"
+        "    return out.results[:-1]\n"
+    )
+    at_import = [c for c in _findings(source) if c.line == 2]
+    assert [(c.rule, c.safety) for c in at_import] == [("custom-call-api", Safety.MANUAL)]
+    assert "`jax.interpreters.mlir.custom_call` (deleted from jax) kept for the manual sites at line 11" in at_import[0].message
+
+
+def test_deleted_custom_call_name_goes_when_every_site_is_rewritten() -> None:
+    source = (
+        "from jax.interpreters.mlir import custom_call\n"
+        "\n"
+        "\n"
+        "def _cpu(ctx, a):\n"
+        "    return custom_call(b'solve_cpu', operands=(a,), result_types=[a.type]).results\n"
+    )
+    result = rewrite_source(source.encode(), "/tmp/module.py", [])
+    assert all(c.safety is not Safety.MANUAL for c in result.changes)
+    assert b"custom_call" not in result.updated.split(b"\n")[0]
