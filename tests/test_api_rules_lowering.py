@@ -432,3 +432,43 @@ def test_old_signature_kept_in_a_variable_then_returned():
     assert (call["target"], call["api_version"], call["operands"]) == ("string_shift", 2, 2)
     assert call["operand_layouts"] == [[], [0]] and call["result_layouts"] == [[0]]
     assert call["constant_operands"][0] == np.array(6, dtype=np.int32).tobytes()
+
+
+@pytest.mark.parametrize("outputs", [[((3, 4), "float32")], [((3, 4), "float32"), ((4,), "float32")]])
+def test_old_signature_wrapped_in_a_conditional_return(outputs):
+    (call,) = lower_both(
+        "custom-call-api", "old_signature_wrapped_return", lambda m: m._torch_call_lowering,
+        [((3, 4), "float32"), ((4,), "float32")], outputs, descriptor=b"\x07\x00",
+    )
+    assert (call["target"], call["api_version"], call["backend_config"]) == ("cpu_torch_call_f32", 2, b"\x07\x00")
+    assert call["operand_layouts"] == [[1, 0], [0]]
+    assert call["results"] == len(outputs)
+
+
+def test_old_signature_one_value_wrapped_in_a_tuple():
+    (call,) = lower_both(
+        "custom-call-api", "old_signature_wrapped_return", lambda m: m._hermite_lowering,
+        [((5,), "float32")], [((5, 8), "float32")], n_max=8,
+    )
+    assert (call["target"], call["api_version"]) == ("hermite_recursive", 2)
+    assert call["operand_layouts"] == [[0]] and call["result_layouts"] == [[0, 1]]
+
+
+def test_operands_appended_to_a_list_keep_every_layout():
+    (call,) = lower_both(
+        "custom-call-api", "operands_appended_to_a_list", lambda m: m._linop_lowering,
+        [((2, 3), "float32")], [((2, 3), "float32")], stateid=7, adjoint=1,
+    )
+    assert call["target"] == "cpu_linop" and call["operands"] == 5
+    assert call["operand_layouts"] == [[1, 0], [], [], [], []]
+    assert call["constant_operands"][1:] == [np.int64(v).tobytes() for v in (7, 1, 2, 3)]
+
+
+def test_descriptor_operands_before_the_inputs_keep_every_layout():
+    (call,) = lower_both(
+        "custom-call-api", "operands_appended_to_a_list", lambda m: m._torch_call_lowering,
+        [((4,), "float32"), ((4,), "float32")], [((4,), "float32")], desc=(3, 1),
+    )
+    assert call["operands"] == 4
+    assert call["operand_layouts"] == [[], [], [0], [0]] and call["result_layouts"] == [[0]]
+    assert call["constant_operands"][:2] == [np.int64(3).tobytes(), np.int64(1).tobytes()]

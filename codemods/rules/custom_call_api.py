@@ -22,7 +22,9 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
       same: the list from ``ffi_lowering`` where the call is returned or indexed (``[C]``
       returned from a rule becomes the list itself; so does ``out = C`` when ``out`` is
       bound once and only returned: a rule must return a sequence, so only the list
-      return ever worked there), ``.result`` of the op for a single
+      return ever worked there; also when the rule returns it wrapped for the one-value
+      era, ``return (out,)`` or ``return (out,) if len(layouts) == 1 else out``: jax
+      flattens the list in that 1-tuple), ``.result`` of the op for a single
       ``mhlo_helpers`` result.
 
     Arguments: ``api_version`` is written explicitly (the old default 2 when it was absent:
@@ -42,7 +44,13 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     operands that are not inputs of the primitive (descriptor constants, tokens built in
     the rule) passes ``ctx.replace(avals_in=[*ctx.avals_in, None, ...])``: one more entry per
     such operand, so no layout is dropped (an explicit layout ignores its aval). Layouts
-    computed from ``ctx.avals_in`` / ``ctx.avals_out`` themselves need no padding.
+    computed from ``ctx.avals_in`` / ``ctx.avals_out`` themselves need no padding. When the
+    extra operands cannot be counted (appended to a list, one per descriptor word) but the
+    operand layouts are an expression that reads the same twice (a name, displays and
+    comprehensions of names), the context is ``ctx.replace(avals_in=[None] *
+    len(<operand layouts>))``: the old builders had no default layout (every entry was
+    turned into an array) and required one layout per operand, so that is one aval per
+    operand. ``operands=list(args)`` of the rule's ``*args`` counts as the inputs.
 
 What the kernel receives afterwards
     The same call: target, ``api_version``, operands, ``backend_config`` bytes and layouts
@@ -322,11 +330,15 @@ class CustomCallApi(Rule):
             return "op", node, ""
         if isinstance(up, cst.Return) or (isinstance(up, cst.Subscript) and up.value is node):
             return "list", node, ""
-        if self._assigned_then_returned(node, up):
+        count = site.result_count()
+        # mhlo_helpers gave one value for one result: ``.result`` below keeps that exactly.
+        one_value = site.legacy == MHLO_HELPERS and count == 1
+        if self._assigned_then_returned(node, up, wrapped=not one_value):
             # ``out = custom_call(...); return out``: a rule must return a sequence, so only
             # the list return (jaxlib 0.4.8-0.4.14) ever worked here, as for a direct return.
+            # ``return (out,)``, or ``(out,) if <one result> else out``, wrapped the one value
+            # of jaxlib <= 0.4.7: jax flattens the list in that 1-tuple as it flattens ``[C]``.
             return "list", node, ""
-        count = site.result_count()
         if isinstance(up, cst.Element):
             seq = parent(self.ctx, up)
             if isinstance(seq, (cst.List, cst.Tuple)) and len(seq.elements) == 1 and isinstance(parent(self.ctx, seq), cst.Return):
@@ -343,8 +355,9 @@ class CustomCallApi(Rule):
             "`jax.ffi.build_ffi_lowering_function(...)(ctx, *operands).result` (one value)"
         )
 
-    def _assigned_then_returned(self, node: cst.Call, up: Optional[cst.CSTNode]) -> bool:
-        """``name = node`` whose only binding and only read is ``return name``."""
+    def _assigned_then_returned(self, node: cst.Call, up: Optional[cst.CSTNode], wrapped: bool = True) -> bool:
+        """``name = node`` whose only binding is read only by ``return name`` (or, with
+        ``wrapped``, by returns of ``(name,)`` / ``[name]``, also as a conditional's branch)."""
         if not (isinstance(up, cst.Assign) and up.value is node and len(up.targets) == 1
                 and isinstance(up.targets[0].target, cst.Name)):
             return False
@@ -353,11 +366,24 @@ class CustomCallApi(Rule):
         if scope is None or scope is scope.globals:
             return False
         assignments = list(scope.assignments[name])
-        if len(assignments) != 1 or len(assignments[0].references) != 1:
+        if len(assignments) != 1 or not assignments[0].references:
             return False
-        read = next(iter(assignments[0].references)).node
-        returned = parent(self.ctx, read)
-        return isinstance(returned, cst.Return) and returned.value is read
+        return all(self._returned_alone_or_wrapped(ref.node, wrapped) for ref in assignments[0].references)
+
+    def _returned_alone_or_wrapped(self, read: cst.CSTNode, wrapped: bool) -> bool:
+        """``return read``, ``return (read,)`` / ``[read]``, or either as a branch of a
+        conditional expression that is returned."""
+        node, up = read, parent(self.ctx, read)
+        if not wrapped:
+            return isinstance(up, cst.Return) and up.value is node
+        if isinstance(up, cst.Element):
+            seq = parent(self.ctx, up)
+            if not (isinstance(seq, (cst.List, cst.Tuple)) and len(seq.elements) == 1):
+                return False
+            node, up = seq, parent(self.ctx, seq)
+        if isinstance(up, cst.IfExp) and (up.body is node or up.orelse is node):
+            node, up = up, parent(self.ctx, up)
+        return isinstance(up, cst.Return) and up.value is node
 
     # -- layouts and operand counts -------------------------------------------------------
     def check_layouts(self, node, site: "Site", rule: LoweringRule, usage: str, replaced) -> tuple[Safety, str, cst.BaseExpression]:
@@ -378,6 +404,16 @@ class CustomCallApi(Rule):
                 ctx_expr,
             )
         extra = self.extra_operands(site, rule)
+        if extra is None and operand_layouts is not None and _pure(operand_layouts.value):
+            # Every layout is explicit (the old builders turned each into an array and had no
+            # default for None), so ffi_lowering only needs one aval per operand to zip with:
+            # as many as there are layouts, which the old builders required to be operands.
+            layouts_code = self.ctx.module.code_for_node(operand_layouts.value)
+            ctx_expr = cst.parse_expression(f"{rule.ctx_name}.replace(avals_in=[None] * len({layouts_code}))")
+            if not self.results_match(node, site, rule, usage, replaced):
+                return Safety.MANUAL, RESULT_COUNT, ctx_expr
+            return Safety.SAFE, ("operands beyond the primitive's inputs are not countable here: ctx.avals_in "
+                                 "has one entry per explicit operand layout"), ctx_expr
         if extra is None:
             return (
                 Safety.MANUAL,
@@ -392,13 +428,7 @@ class CustomCallApi(Rule):
             )
         if not self.results_match(node, site, rule, usage, replaced):
             # More results than outputs (workspace buffers) would lose layouts and fail to verify.
-            return (
-                Safety.MANUAL,
-                "explicit result layouts are paired with ctx.avals_out by position and this call's result count "
-                "cannot be matched to the primitive's outputs here: if it has as many results as outputs, pass the "
-                "layouts as they are; otherwise pass `ctx.replace(avals_out=[...one aval per result...])` as the context",
-                ctx_expr,
-            )
+            return Safety.MANUAL, RESULT_COUNT, ctx_expr
         note = f"{extra} operand(s) beyond the primitive's inputs: ctx.avals_in padded so no layout is dropped" if extra else ""
         return Safety.SAFE, note, ctx_expr
 
@@ -413,6 +443,9 @@ class CustomCallApi(Rule):
             if counted is not None:
                 return counted
         value = operands.value
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("list", "tuple") \
+                and len(value.args) == 1 and not value.args[0].star:
+            value = value.args[0].value  # ``operands=list(args)``
         if isinstance(value, cst.Name) and value.value == rule.vararg:
             return 0
         if isinstance(value, cst.Name):
@@ -500,6 +533,12 @@ class CustomCallApi(Rule):
             return True
         return _count(value) == 1
 
+
+RESULT_COUNT = (
+    "explicit result layouts are paired with ctx.avals_out by position and this call's result count "
+    "cannot be matched to the primitive's outputs here: if it has as many results as outputs, pass the "
+    "layouts as they are; otherwise pass `ctx.replace(avals_out=[...one aval per result...])` as the context"
+)
 
 GUIDANCE = (
     "replace it with `jax.ffi.ffi_lowering(name, api_version=<old, 2 by default>, backend_config=..., "
@@ -646,6 +685,35 @@ def _api_version_number(value: cst.BaseExpression) -> Optional[int]:
         return None
     owner_name = owner.attr.value if isinstance(owner, cst.Attribute) else owner.value
     return API_VERSION_NUMBERS[value.attr.value] if owner_name == "CustomCallApiVersion" else None
+
+
+#: Builtins a layout expression may call and still be evaluated twice to the same value.
+_PURE_CALLS = frozenset({"len", "range", "tuple", "list", "reversed"})
+
+
+def _pure(value: cst.BaseExpression) -> bool:
+    """An expression of names, literals, displays, comprehensions, arithmetic, attribute and
+    subscript reads and calls to a few builtins: reading it twice gives equal values."""
+    if isinstance(value, (cst.Name, cst.Integer, cst.SimpleString)):
+        return True
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return all(isinstance(e, cst.Element) and _pure(e.value) for e in value.elements)
+    if isinstance(value, (cst.ListComp, cst.GeneratorExp)):
+        comp = value.for_in
+        return comp.inner_for_in is None and not comp.ifs and _pure(comp.iter) and _pure(value.elt)
+    if isinstance(value, cst.BinaryOperation):
+        return _pure(value.left) and _pure(value.right)
+    if isinstance(value, cst.UnaryOperation):
+        return _pure(value.expression)
+    if isinstance(value, cst.Attribute):
+        return _pure(value.value)
+    if isinstance(value, cst.Subscript):
+        return _pure(value.value) and all(
+            isinstance(el.slice, cst.Index) and _pure(el.slice.value) for el in value.slice)
+    if isinstance(value, cst.Call):
+        return isinstance(value.func, cst.Name) and value.func.value in _PURE_CALLS and all(
+            not a.star and a.keyword is None and _pure(a.value) for a in value.args)
+    return False
 
 
 def _count(value: cst.BaseExpression) -> Optional[int]:

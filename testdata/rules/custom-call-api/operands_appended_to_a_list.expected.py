@@ -1,0 +1,35 @@
+"""Scalar descriptor operands built up in a list next to the array input (a linear-operator
+binding: `operands.append(...)`, `operands += [...]`) or placed before the inputs (a
+PyTorch bridge: `[ir_constant(z) for z in desc] + list(args)`): the count of operands beyond
+the primitive's inputs is not static, but every layout is explicit."""
+import numpy as np
+
+from jax.interpreters import mlir
+import jax
+
+
+def _linop_lowering(ctx, x, *, stateid, adjoint):
+    shape_in = ctx.avals_in[0].shape
+    layout_in = tuple(range(len(shape_in) - 1, -1, -1))
+    operands = [x]
+    operands.append(mlir.ir_constant(np.int64(stateid)))
+    operands.append(mlir.ir_constant(np.int64(adjoint)))
+    operands += [mlir.ir_constant(np.int64(i)) for i in shape_in]
+    operand_layouts = [layout_in] + [()] * (2 + len(shape_in))
+    return jax.ffi.ffi_lowering(
+        "cpu_linop",
+        api_version=2,
+        result_types=[mlir.ir.RankedTensorType(x.type)], result_layouts=[layout_in], operand_layouts=operand_layouts,
+    )(ctx.replace(avals_in=[None] * len(operand_layouts)), *operands)
+
+
+def _torch_call_lowering(ctx, *args, desc=(3, 1)):
+    in_layouts = [tuple(range(len(aval.shape) - 1, -1, -1)) for aval in ctx.avals_in]
+    out_layouts = [tuple(range(len(aval.shape) - 1, -1, -1)) for aval in ctx.avals_out]
+    return jax.ffi.ffi_lowering(
+        "cpu_torch_call_f32",
+        api_version=2,
+        result_types=[mlir.aval_to_ir_type(ctx.module_context, aval) for aval in ctx.avals_out],
+        operand_layouts=[() for _ in desc] + in_layouts,
+        result_layouts=out_layouts,
+    )(ctx.replace(avals_in=[None] * len([() for _ in desc] + in_layouts)), *[mlir.ir_constant(np.int64(z)) for z in desc] + list(args))
