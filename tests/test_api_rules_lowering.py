@@ -434,13 +434,14 @@ def test_old_signature_kept_in_a_variable_then_returned():
     assert call["constant_operands"][0] == np.array(6, dtype=np.int32).tobytes()
 
 
-@pytest.mark.parametrize("outputs", [[((3, 4), "float32")], [((3, 4), "float32"), ((4,), "float32")]])
-def test_old_signature_wrapped_in_a_conditional_return(outputs):
+@pytest.mark.parametrize("outputs,platform", [([((3, 4), "float32")], "cpu"),
+                                              ([((3, 4), "float32"), ((4,), "float32")], "gpu")])
+def test_old_signature_wrapped_in_a_conditional_return(outputs, platform):
     (call,) = lower_both(
         "custom-call-api", "old_signature_wrapped_return", lambda m: m._torch_call_lowering,
-        [((3, 4), "float32"), ((4,), "float32")], outputs, descriptor=b"\x07\x00",
+        [((3, 4), "float32"), ((4,), "float32")], outputs, platform=platform, descriptor=b"\x07\x00",
     )
-    assert (call["target"], call["api_version"], call["backend_config"]) == ("cpu_torch_call_f32", 2, b"\x07\x00")
+    assert (call["target"], call["api_version"], call["backend_config"]) == (f"{platform}_torch_call_f32", 2, b"\x07\x00")
     assert call["operand_layouts"] == [[1, 0], [0]]
     assert call["results"] == len(outputs)
 

@@ -365,7 +365,10 @@ class CustomCallApi(Rule):
         scope = self.ctx.scopes.get(up)
         if scope is None or scope is scope.globals:
             return False
-        assignments = list(scope.assignments[name])
+        # Other bindings of the name (``ret = custom_call(...)`` in each platform branch) do
+        # not matter: only where this value goes does.
+        target = up.targets[0].target
+        assignments = [a for a in scope.assignments[name] if a.node is target]
         if len(assignments) != 1 or not assignments[0].references:
             return False
         return all(self._returned_alone_or_wrapped(ref.node, wrapped) for ref in assignments[0].references)
