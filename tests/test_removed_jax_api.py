@@ -61,6 +61,8 @@ ORIGINS = {
     "jax.interpreters.xla.ShapedArray": "jax._src.core.ShapedArray",
     # ``jax.ad`` was the module jax.interpreters.ad (jax/__init__.py imported it as such).
     **{f"jax.ad.{n}": f"jax.interpreters.ad.{n}" for n in rule.AD_MEMBERS},
+    # jax 0.2.21 changelog: the jax.api.* functions "were aliases for functions in jax.*".
+    **{f"jax.api.{n}": f"jax.{n}" for n in rule.API_MEMBERS},
     # jax/api_util.py: ``from .tree_util import (build_tree, tree_flatten, tree_unflatten, ...)``.
     **{f"jax.api_util.{n}": f"jax._src.tree_util.{n}" for n in ("tree_flatten", "tree_unflatten", "treedef_is_leaf")},
     "jax.interpreters.partial_eval.Jaxpr": "jax._src.core.Jaxpr",

@@ -49,6 +49,8 @@ Moved names (safe: the same object under another name)
     ``jax.ad.JVPTracer`` ``Zero`` ``defjvp``         ``jax.interpreters.ad.*`` (``jax.ad`` was   0.4.14   any
     ``primitive_jvps`` (...: ``AD_MEMBERS``)         that module; jax 0.10 reuses the name for a
                                                      namespace of new types, left alone)
+    ``jax.api.jit`` ``vmap`` ``grad`` ``jacfwd``     ``jax.*`` (aliases: ``API_MEMBERS``)        0.2.21   any
+    ``device_put`` ``custom_vjp`` (...)
     ``jax.api_util.tree_flatten``                    ``jax.tree_util.*`` (re-exports in           <=0.10.2 any
     ``tree_unflatten`` ``treedef_is_leaf``           jax/api_util.py)
     ``jax.interpreters.xla.xb.get_backend``          ``jax.extend.backend.get_backend``          0.4.35   0.5.0
@@ -235,6 +237,14 @@ AD_MEMBERS = (
     "zeros_like_aval",
 )
 
+#: Functions of the old ``jax.api`` module that jax still exports at the top level.
+API_MEMBERS = (
+    "jit", "vmap", "pmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "jvp", "vjp", "linearize",
+    "linear_transpose", "make_jaxpr", "eval_shape", "device_put", "device_get", "devices", "local_devices",
+    "device_count", "local_device_count", "process_index", "host_id", "host_count", "custom_jvp", "custom_vjp",
+    "checkpoint", "remat", "named_call", "disable_jit", "ShapeDtypeStruct",
+)
+
 _KEY_GUIDANCE = ("outside annotations jax.Array also matches tracers and raw uint32 keys; "
                  "test a typed key with jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)")
 _DEVICE_ARRAY_GUIDANCE = ("outside annotations jax.Array also matches tracers; "
@@ -278,6 +288,9 @@ MOVED: dict[str, Move] = {
     # ``jax.ad`` was the module jax.interpreters.ad itself (removed 0.4.14); jax 0.10 reuses
     # the name for a namespace of new autodiff types, so only the old members move.
     **{f"jax.ad.{n}": Move(f"jax.interpreters.ad.{n}", ANY, "0.4.14") for n in AD_MEMBERS},
+    # "Functions that were available as jax.api.* were aliases for functions in jax.*"
+    # (changelog of 0.2.21, which removed the module).
+    **{f"jax.api.{n}": Move(f"jax.{n}", ANY, "0.2.21") for n in API_MEMBERS},
     # jax/api_util.py re-exported these from jax.tree_util.
     **{f"jax.api_util.{n}": Move(f"jax.tree_util.{n}", ANY, "a re-export, gone by 0.10.2") for n in (
         "tree_flatten", "tree_unflatten", "treedef_is_leaf")},

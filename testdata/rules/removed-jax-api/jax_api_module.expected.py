@@ -1,0 +1,15 @@
+"""Rigid-body dynamics kernels importing transforms from the long-gone jax.api module
+(removed in 0.2.21; its functions were aliases of the jax.* ones, where they move)."""
+import jax
+from jax import device_put, jacfwd, jit, vmap
+
+
+@jit
+def kkt(x, z):
+    return x * z
+
+
+def sensitivities(x_star, z_star):
+    dkkt2dx = jacfwd(kkt, argnums=0)(x_star, z_star)
+    batched = vmap(kkt)(device_put(x_star), z_star)
+    return dkkt2dx, batched, jax.grad(lambda x: kkt(x, z_star).sum())(x_star)
