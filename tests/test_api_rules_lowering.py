@@ -473,3 +473,13 @@ def test_descriptor_operands_before_the_inputs_keep_every_layout():
     assert call["operands"] == 4
     assert call["operand_layouts"] == [[], [], [0], [0]] and call["result_layouts"] == [[0]]
     assert call["constant_operands"][:2] == [np.int64(3).tobytes(), np.int64(1).tobytes()]
+
+
+def test_constant_concatenated_before_the_inputs_keeps_every_layout():
+    (call,) = lower_both(
+        "custom-call-api", "operands_constant_plus_inputs", lambda m: m.kepler_lowering,
+        [((5,), "float64"), ((5,), "float64")], [((5,), "float64"), ((5,), "float64")],
+    )
+    assert (call["target"], call["operands"]) == ("cpu_kepler", 3)
+    assert call["operand_layouts"] == [[], [0], [0]] and call["result_layouts"] == [[0], [0]]
+    assert call["constant_operands"][0] == np.int32(5).tobytes()

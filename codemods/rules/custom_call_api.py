@@ -446,16 +446,35 @@ class CustomCallApi(Rule):
             if counted is not None:
                 return counted
         value = operands.value
+        if isinstance(value, cst.Name) and value.value != rule.vararg:
+            bound = self.ctx.value_bound_once(value)
+            if bound is None:
+                return None
+            value = bound
+        # ``(mlir.ir_constant(size),) + args``: count each concatenated piece.
+        terms: list[cst.BaseExpression] = []
+        stack = [value]
+        while stack:
+            term = stack.pop()
+            if isinstance(term, cst.BinaryOperation) and isinstance(term.operator, cst.Add):
+                stack += [term.left, term.right]
+            else:
+                terms.append(term)
+        extra = 0
+        for term in terms:
+            count = self._extra_in(term, rule)
+            if count is None:
+                return None
+            extra += count
+        return extra
+
+    def _extra_in(self, value: cst.BaseExpression, rule: LoweringRule) -> Optional[int]:
+        """Operands in one piece of an operand list that are not the rule's inputs."""
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("list", "tuple") \
                 and len(value.args) == 1 and not value.args[0].star:
             value = value.args[0].value  # ``operands=list(args)``
         if isinstance(value, cst.Name) and value.value == rule.vararg:
             return 0
-        if isinstance(value, cst.Name):
-            bound = self.ctx.value_bound_once(value)
-            if bound is None:
-                return None
-            value = bound
         if not isinstance(value, (cst.List, cst.Tuple)):
             return None
         params = set(rule.operand_params)
