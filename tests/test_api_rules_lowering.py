@@ -483,3 +483,13 @@ def test_constant_concatenated_before_the_inputs_keeps_every_layout():
     assert (call["target"], call["operands"]) == ("cpu_kepler", 3)
     assert call["operand_layouts"] == [[], [0], [0]] and call["result_layouts"] == [[0], [0]]
     assert call["constant_operands"][0] == np.int32(5).tobytes()
+
+
+def test_builder_chosen_by_nested_guard_lowers_the_same():
+    (call,) = lower_both(
+        "custom-call-api", "nested_import_guard_with_raise", lambda m: m._chacha20_block_lowering,
+        [((3, 4, 4), "uint32")], [((3, 4, 4), "uint32")], num_states=3,
+    )
+    assert (call["target"], call["api_version"], call["operands"]) == ("cpu_chacha20_block", 2, 2)
+    assert call["operand_layouts"] == [[], [2, 1, 0]] and call["result_layouts"] == [[2, 1, 0]]
+    assert call["constant_operands"][0] == np.uint32(3).tobytes()

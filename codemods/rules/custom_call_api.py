@@ -27,6 +27,9 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
       flattens the list in that 1-tuple), ``.result`` of the op for a single
       ``mhlo_helpers`` result.
 
+    Once every call is migrated, a ``try``/``if`` that only chose between the removed
+    builders' imports goes too (also when its last handler raises ``ImportError``).
+
     Arguments: ``api_version`` is written explicitly (the old default 2 when it was absent:
     the new helpers default to 4, typed FFI, which a legacy kernel cannot decode);
     ``backend_config`` and ``result_types`` (``out_types``) are passed on unchanged;
@@ -846,25 +849,30 @@ class _Returns(cst.CSTVisitor):
 
 
 def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx) -> bool:
-    """Every statement in every block of ``stmt`` imports only ``names`` from legacy modules."""
-    blocks = [stmt.body]
+    """Every statement in every block of ``stmt`` imports only ``names`` from legacy modules
+    (a handler may also try the next builder, or raise when none imports)."""
+    blocks = [(stmt.body, False)]
     if isinstance(stmt, cst.Try):
-        blocks += [h.body for h in stmt.handlers]
+        blocks += [(h.body, True) for h in stmt.handlers]
         if stmt.orelse is not None or stmt.finalbody is not None:
             return False
     else:
         orelse = stmt.orelse
         while orelse is not None:
-            blocks.append(orelse.body)
+            blocks.append((orelse.body, False))
             orelse = orelse.orelse if isinstance(orelse, cst.If) else None
-    for block in blocks:
+    for block, handler in blocks:
         if not isinstance(block, cst.IndentedBlock):
             return False
         for line in block.body:
+            if handler and isinstance(line, cst.Try):
+                if not _only_legacy_imports(line, names, ctx):
+                    return False
+                continue
             if not isinstance(line, cst.SimpleStatementLine):
                 return False
             for small in line.body:
-                if isinstance(small, cst.Pass):
+                if isinstance(small, cst.Pass) or (handler and isinstance(small, cst.Raise)):
                     continue
                 if not isinstance(small, cst.ImportFrom) or isinstance(small.names, cst.ImportStar) or small.relative:
                     return False
