@@ -67,6 +67,7 @@ from typing import Optional
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codemods import positions
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import keyword_value, positional, qualified_through_alias, short
 
@@ -285,7 +286,7 @@ class BackendConfig(Rule):
         )
 
     def classify(self, value: cst.BaseExpression, depth: int = 0) -> tuple[str, str]:
-        code = short(self.ctx.module.code_for_node(value), limit=60)
+        code = short(positions.code_for_node(self.ctx.module, value), limit=60)
         if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             return Kind.PASS, code
         if isinstance(value, cst.Name):

@@ -144,6 +144,28 @@ class CustomCallApi(Rule):
         # Local names of imported legacy builders -> number of sites rewritten through them.
         self.rewritten: dict[str, int] = {}
         self._legacy_locals: Optional[frozenset[str]] = None
+        # Uses of every name outside import statements, counted on the engine's walk:
+        # what decides, at the end, whether an import is unused or every use rewritten
+        # (a walk of its own would cost as much as the rule's whole visit).
+        self._name_uses: dict[str, int] = {}
+        self._import_depth = 0
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self._import_depth += 1
+
+    def leave_Import(self, original_node: cst.Import) -> None:
+        self._import_depth -= 1
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self._import_depth += 1
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
+        self._import_depth -= 1
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if not self._import_depth:
+            uses = self._name_uses
+            uses[node.value] = uses.get(node.value, 0) + 1
 
     # -- finding sites ---------------------------------------------------------------
     def legacy_name(self, func: cst.BaseExpression) -> Optional[str]:
@@ -271,9 +293,7 @@ class CustomCallApi(Rule):
         self._drop_unused_imports(original_node)
         if not self.rewritten:
             return
-        counter = _NameUses(set(self.rewritten))
-        walk.read(original_node, counter)
-        done = {n for n, count in self.rewritten.items() if counter.uses.get(n, 0) == count}
+        done = {n for n, count in self.rewritten.items() if self._name_uses.get(n, 0) == count}
         if not done:
             return
         for stmt in original_node.body:
@@ -303,10 +323,8 @@ class CustomCallApi(Rule):
                         unused.append((small, alias, get_full_name_for_node(alias.asname.name if alias.asname else alias.name) or ""))
         if not unused:
             return
-        counter = _NameUses({local for _, _, local in unused})
-        walk.read(module, counter)
         for node, alias, local in unused:
-            if counter.uses.get(local):
+            if self._name_uses.get(local):
                 continue
             legacy = LEGACY_MODULES[get_full_name_for_node(node.module) or ""]
             self.report(
@@ -801,25 +819,6 @@ def _find_call(updated: cst.CSTNode, usage: str) -> cst.Call:
     if isinstance(updated, (cst.List, cst.Tuple)):
         return updated.elements[0].value  # type: ignore[return-value]
     raise TypeError(f"unexpected site {type(updated).__name__}")
-
-
-class _NameUses(cst.CSTVisitor):
-    """Uses of some names outside import statements."""
-
-    def __init__(self, names: set[str]) -> None:
-        super().__init__()
-        self.names = names
-        self.uses: dict[str, int] = {}
-
-    def visit_Import(self, node: cst.Import) -> bool:
-        return False
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        return False
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if node.value in self.names:
-            self.uses[node.value] = self.uses.get(node.value, 0) + 1
 
 
 class _Returns(cst.CSTVisitor):
