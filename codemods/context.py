@@ -113,6 +113,7 @@ class FileContext:
         self._stubbed: dict[cst.CSTNode, cst.CSTNode] = {}  # signature-only stand-in -> original
         self._pending_imports: set[tuple[str, Optional[str], Optional[str]]] = set()
         self._unreported_imports: list[tuple[str, Optional[str], Optional[str]]] = []
+        self._statement_index: object = _UNKNOWN
 
     @property
     def codemod_context(self):
@@ -264,12 +265,37 @@ class FileContext:
         self._scopes = None
         self._partial_scopes = {}
         self._stubbed = {}
+        self._statement_index = None
 
     # -- positions (computed for the nodes that need them, in one partial pass) ----
+    @property
+    def statement_index(self) -> Optional[positions.StatementIndex]:
+        """Where each top-level statement starts in ``source`` (``None`` when unsure)."""
+        if self._statement_index is _UNKNOWN:
+            self._statement_index = positions.statement_index(self.module, self.source)
+        return self._statement_index  # type: ignore[return-value]
+
+    @statement_index.setter
+    def statement_index(self, index: Optional[positions.StatementIndex]) -> None:
+        self._statement_index = index
+
     def locate(self, nodes) -> dict:
         """``CodeRange`` of each of ``nodes``."""
+        nodes = set(nodes)
+        index = self.statement_index if nodes else None
+        if index is not None:
+            found = positions.locate_in(index, nodes, self._top_statement)
+            if found is not None:
+                return found[0]
         ranges, _ = positions.locate(self.module, nodes)
         return ranges
+
+    def _top_statement(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The statement of the module's body that holds ``node``."""
+        parent = self.parent_of(node)
+        while parent is not None and parent is not self.module:
+            node, parent = parent, self.parent_of(parent)
+        return node if parent is self.module else None
 
     def ancestors_of(self, node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
         """Nodes above ``node``, outermost (the module) first."""

@@ -85,11 +85,13 @@ def analyse(
     package: Optional[str] = None,
     locate: bool = True,
     module: Optional[cst.Module] = None,
+    statements: Optional[positions.StatementIndex] = None,
 ) -> FileContext:
     """Parse ``source`` and run ``rules`` over it; findings are in ``ctx.findings``.
 
     Without ``locate`` the findings carry no line numbers (a self-check needs none).
-    ``module``, when given, is the parser's tree of ``source`` already.
+    ``module``, when given, is the parser's tree of ``source`` already, and
+    ``statements`` where its top-level statements start, when known.
     """
     if module is None:
         gc.freeze()  # parse cost grows on large files when the collector scans the new tree
@@ -98,6 +100,8 @@ def analyse(
         finally:
             gc.unfreeze()
     ctx = FileContext(path, source, module, options, package)
+    if statements is not None:
+        ctx.statement_index = statements
     visitors = [rule(ctx) for rule in rules]
     if visitors:
         methods = walk.visitor_methods(visitors)
@@ -567,14 +571,20 @@ def process_source(
         new_module = rewrite(ctx, keep)
         result.changes = [f.change for f in ctx.findings]
         if new_module is not None:
-            updated = positions.module_bytes(new_module)
+            index = ctx.statement_index
+            spliced = positions.splice(index, new_module) if index is not None else None
+            updated = spliced.data if spliced is not None else positions.module_bytes(new_module)
             if updated != source:
                 declined = [f.change.rule for f in ctx.findings if accepted(f, options) and not f.change.applied]
-                reparsed = _reparse(ctx.module, new_module)
+                reparsed = _reparse(ctx.module, new_module, _code_of(new_module, index, spliced))
+                statements = None
+                if reparsed is not None and spliced is not None:
+                    # The new tree's statements are where the spliced text put them.
+                    statements = positions.StatementIndex(reparsed, spliced.starts)
                 # The self-check walks a tree of its own: free this analysis first.
                 ctx.release()
-                del new_module
-                _self_check(path, updated, rules, options, package, declined, reparsed)
+                del new_module, index, spliced
+                _self_check(path, updated, rules, options, package, declined, reparsed, statements)
                 _check_python(path, source, updated)
                 result.updated = updated
     except RewriteError as exc:
@@ -595,7 +605,27 @@ def process_source(
     return result
 
 
-def _reparse(original: cst.Module, new: cst.Module) -> Optional[cst.Module]:
+def _code_of(
+    new: cst.Module, index: Optional[positions.StatementIndex], spliced: Optional[positions.Spliced]
+) -> Callable[[cst.CSTNode], str]:
+    """Code of a top-level statement of ``new``: the text the splice generated for it or
+    kept from the original, else generated now."""
+    if index is None or spliced is None:
+        return lambda stmt: positions.code_for_node(new, stmt)
+
+    def code(stmt: cst.CSTNode) -> str:
+        text = spliced.generated.get(id(stmt))
+        if text is not None:
+            return text
+        k = index.position(stmt)
+        if k is not None:
+            return index.text_of(k).decode(new.encoding)
+        return positions.code_for_node(new, stmt)
+
+    return code
+
+
+def _reparse(original: cst.Module, new: cst.Module, code: Optional[Callable[[cst.CSTNode], str]] = None) -> Optional[cst.Module]:
     """The parser's tree of ``new``'s text, parsing only the top-level statements the
     rewrite replaced or added (most of a rewritten file is kept as it was, and parsing
     is most of what the self-check costs); ``None`` when it cannot be had that way.
@@ -635,7 +665,7 @@ def _reparse(original: cst.Module, new: cst.Module) -> Optional[cst.Module]:
         sentinel = body[end] if end < len(body) else None
         if sentinel is None and original.footer:
             return None  # trailing comments of the file: whose they are depends on what precedes them
-        text = "".join(positions.code_for_node(new, stmt) for stmt in body[i : end + 1])
+        text = "".join(code(stmt) if code is not None else positions.code_for_node(new, stmt) for stmt in body[i : end + 1])
         try:
             piece = cst.parse_module(text, config)
         except (cst.ParserSyntaxError, RecursionError):
@@ -667,6 +697,7 @@ def _self_check(
     package,
     declined: Sequence[str] = (),
     reparsed: Optional[cst.Module] = None,
+    statements: Optional[positions.StatementIndex] = None,
 ) -> None:
     # Positions are only needed to honour suppression comments and to place annotations.
     locate = options.annotate or b"ccmigrate" in updated
@@ -674,7 +705,7 @@ def _self_check(
     # declined site is still there, so its rule must still find it.
     rules = [r for r in rules if r.name in declined or any(t in updated for t in r.triggers)]
     try:
-        again = analyse(path, updated, rules, options, package, locate=locate, module=reparsed)
+        again = analyse(path, updated, rules, options, package, locate=locate, module=reparsed, statements=statements)
     except cst.ParserSyntaxError as exc:
         raise RewriteError(f"the rewrite does not parse ({_one_line(exc)})") from exc
     try:

@@ -11,7 +11,10 @@ gives (syntactic positions).
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+import ast
+import codecs
+import re
+from typing import Callable, Iterable, Optional, Sequence
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -119,3 +122,199 @@ def locate(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> tuple[dict, dict
         pass
     ranges = {node: state.provider._computed[node] for node in wanted if node in state.provider._computed}
     return ranges, state.ancestors
+
+
+# -- the original text of unchanged statements ----------------------------------------
+#
+# Each top-level statement's code is generated without context (at column 0, with the
+# module's indent and newline), so the module's text is the header's, then each
+# statement's, then the footer's. Where each statement starts in the source is read
+# from Python's own parser (far cheaper than generating the code) and checked against
+# the tree; a rewritten module's text is then the original bytes of the statements it
+# kept and generated code for the others only, and a finding's position is generated
+# for the statement that holds it only.
+
+#: Encodings in which the bytes of a text are the bytes of its pieces, concatenated.
+_CONCATENATING = re.compile(r"(utf-8|ascii|latin-1|iso8859-\d+|cp\d+)")
+
+
+def _newlines(text) -> int:
+    """Lines ended in ``text`` (``\\r\\n``, ``\\r`` and ``\\n`` each end one), as LibCST counts them."""
+    if isinstance(text, bytes):
+        return text.count(b"\n") + text.count(b"\r") - text.count(b"\r\n")
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
+def _lines_code(module: cst.Module, lines: Sequence[cst.EmptyLine]) -> str:
+    state = _PlainState(default_indent=module.default_indent, default_newline=module.default_newline)
+    for line in lines:
+        line._codegen(state)
+    return "".join(state.tokens)
+
+
+class StatementIndex:
+    """Where each top-level statement of ``module`` starts in its text.
+
+    ``starts[k]`` is the 0-based line where the code of ``module.body[k]`` begins (its
+    leading blank lines and comments included); ``starts[len(body)]`` is where the
+    footer begins. ``lines`` is the text split after each newline, when known.
+    """
+
+    __slots__ = ("module", "starts", "lines", "_position")
+
+    def __init__(self, module: cst.Module, starts: list[int], lines: Optional[list[bytes]] = None) -> None:
+        self.module = module
+        self.starts = starts
+        self.lines = lines
+        self._position = {id(stmt): k for k, stmt in enumerate(module.body)}
+
+    def position(self, stmt: cst.CSTNode) -> Optional[int]:
+        """Index of ``stmt`` in the module's body (the very node), or ``None``."""
+        k = self._position.get(id(stmt))
+        return k if k is not None and self.module.body[k] is stmt else None
+
+    def text_of(self, k: int) -> bytes:
+        assert self.lines is not None
+        return b"".join(self.lines[self.starts[k] : self.starts[k + 1]])
+
+
+def statement_index(module: cst.Module, source: bytes) -> Optional[StatementIndex]:
+    """The :class:`StatementIndex` of ``module``, parsed from ``source``; ``None`` when
+    anything makes it doubtful (then code generation answers instead)."""
+    body = module.body
+    if not body or not module.has_trailing_newline or source.startswith(codecs.BOM_UTF8):
+        return None
+    if not _CONCATENATING.fullmatch(codecs.lookup(module.encoding).name):
+        return None
+    if b"\r" in source and source.count(b"\r") != source.count(b"\r\n"):
+        return None  # a lone carriage return: Python and LibCST may count lines apart
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+    lines = source.splitlines(keepends=True)
+    encoding = module.encoding
+    header = _lines_code(module, module.header).encode(encoding)
+    starts: list[int] = []
+    previous = _newlines(header)
+    if b"".join(lines[:previous]) != header:
+        return None
+    parsed = tree.body
+    j = 0
+    for stmt in body:
+        if j >= len(parsed):
+            return None
+        node = parsed[j]
+        own = stmt.leading_lines
+        if isinstance(stmt, cst.SimpleStatementLine):
+            j += len(stmt.body)  # ``a; b``: one line of LibCST's, two statements of Python's
+            first = node.lineno - 1
+        else:
+            j += 1
+            decorators = getattr(stmt, "decorators", ())
+            if decorators:
+                found = getattr(node, "decorator_list", None)
+                if not found or len(found) != len(decorators):
+                    return None
+                first = found[0].lineno - 1
+                if first >= len(lines) or not lines[first].startswith(b"@"):
+                    return None
+                own = (*own, *decorators[0].leading_lines)
+            else:
+                first = node.lineno - 1
+                if node.col_offset != 0:
+                    return None
+        start = first - len(own)
+        if start < previous or first >= len(lines) or lines[first][:1] in (b" ", b"\t", b"\x0c", b"#", b"\r", b"\n"):
+            return None
+        if own and b"".join(lines[start:first]) != _lines_code(module, own).encode(encoding):
+            return None
+        if starts and start == starts[-1]:
+            return None
+        starts.append(start)
+        previous = first + 1
+    if j != len(parsed):
+        return None
+    footer = _lines_code(module, module.footer).encode(encoding)
+    end = len(lines) - _newlines(footer)
+    if end < previous or b"".join(lines[end:]) != footer:
+        return None
+    starts.append(end)
+    return StatementIndex(module, starts, lines)
+
+
+class Spliced:
+    """A rewritten module's bytes, the index of its statements, and the code generated
+    for the statements that changed (``id(statement) -> code``)."""
+
+    __slots__ = ("data", "starts", "generated")
+
+    def __init__(self, data: bytes, starts: list[int], generated: dict[int, str]) -> None:
+        self.data = data
+        self.starts = starts
+        self.generated = generated
+
+
+def splice(index: StatementIndex, new: cst.Module) -> Optional[Spliced]:
+    """``module_bytes(new)``, for a module made from ``index.module``: the statements it
+    kept (the very nodes) are copied from the original text, the others generated."""
+    original = index.module
+    if index.lines is None or not new.has_trailing_newline or (new.encoding, new.default_indent, new.default_newline) != (
+        original.encoding, original.default_indent, original.default_newline
+    ):
+        return None
+    encoding = new.encoding
+    head = _lines_code(new, new.header).encode(encoding)
+    pieces = [head]
+    line = _newlines(head)
+    starts: list[int] = []
+    generated: dict[int, str] = {}
+    for stmt in new.body:
+        k = index.position(stmt)
+        if k is not None:
+            piece = index.text_of(k)
+        else:
+            code = code_for_node(new, stmt)
+            generated[id(stmt)] = code
+            piece = code.encode(encoding)
+        starts.append(line)
+        line += _newlines(piece)
+        pieces.append(piece)
+    starts.append(line)
+    pieces.append(_lines_code(new, new.footer).encode(encoding))
+    data = b"".join(pieces)
+    if not data:
+        return None  # an empty module's text is one newline
+    return Spliced(data, starts, generated)
+
+
+def locate_in(
+    index: StatementIndex,
+    nodes: Iterable[cst.CSTNode],
+    top_of: Callable[[cst.CSTNode], Optional[cst.CSTNode]],
+) -> Optional[tuple[dict, dict]]:
+    """:func:`locate`, generating code only for the top-level statements that hold the
+    nodes (``top_of`` names that statement); ``None`` when a node is outside them."""
+    module = index.module
+    groups: dict[int, set] = {}
+    for node in nodes:
+        stmt = top_of(node)
+        k = index.position(stmt) if stmt is not None else None
+        if k is None:
+            return None
+        groups.setdefault(k, set()).add(node)
+    ranges: dict = {}
+    ancestors: dict = {}
+    for k in sorted(groups):
+        wanted = groups[k]
+        state = _LocatingState(module, wanted)
+        state.line = index.starts[k] + 1
+        state.chain.append(module)
+        try:
+            module.body[k]._codegen(state)
+        except _Done:
+            pass
+        computed = state.provider._computed
+        ranges.update((node, computed[node]) for node in wanted if node in computed)
+        ancestors.update(state.ancestors)
+    return ranges, ancestors
