@@ -103,6 +103,9 @@ class FileContext:
         # node; a question about a node it has not reached yet completes the map first.
         self._parent_of: dict = {}
         self._parents_complete = False
+        # Whether the parents below whitespace and punctuation are recorded too (the
+        # engine's walk skips them: no rule looks there).
+        self._trivia_complete = True
         #: The engine's walk while it runs, so a question can be answered from the
         #: subtree being visited rather than the whole module.
         self.walk = None
@@ -228,7 +231,11 @@ class FileContext:
         if found is not _UNKNOWN:
             return found
         if self._parents_complete:
-            return None
+            if self._trivia_complete or type(node) not in walk.TRIVIA:
+                return None
+            self._trivia_complete = True
+            walk.record_parents(self.module, parents)
+            return parents.get(node)
         # Mid-walk, rules mostly ask about the parts of the node they are visiting.
         current = getattr(self.walk, "current", None)
         if current is not None and current not in self._recorded_below:
@@ -246,9 +253,13 @@ class FileContext:
             self._parent_of[self.module] = None
             walk.record_parents(self.module, self._parent_of)
             self._parents_complete = True
+            self._trivia_complete = True
 
     def walked(self) -> None:
-        """The engine's walk has visited every node: the parents it recorded are all."""
+        """The engine's walk has visited every node: the parents it recorded are all,
+        but for those below the trivia it skipped."""
+        if self.walk is not None and self.walk.skipped and not self._parents_complete:
+            self._trivia_complete = False
         self.walk = None
         self._parents_complete = True
 

@@ -77,6 +77,18 @@ class _LocatingState(PositionProvidingCodegenState):
         self.starts: list[CodePosition] = []
         self.ancestors: dict[cst.CSTNode, tuple[cst.CSTNode, ...]] = {}
 
+    # Only positions are wanted, not the text: a token moves the position, and most
+    # tokens hold no newline (LibCST splits every token with a regular expression).
+    def add_token(self, value: str) -> None:
+        if "\n" in value or "\r" in value:
+            self._update_position(value)
+        else:
+            self.column += len(value)
+
+    def add_indent_tokens(self) -> None:
+        for token in self.indent_tokens:
+            self.add_token(token)
+
     def before_codegen(self, node: cst.CSTNode) -> None:
         if node in self.wanted:
             self.ancestors[node] = tuple(self.chain)

@@ -49,6 +49,33 @@ def child_fields(cls: type) -> tuple[str, ...]:
     return found
 
 
+def _trivia() -> frozenset[type]:
+    """Node classes that hold only whitespace, comments and punctuation, themselves
+    built of the same: most nodes of a module (whitespace alone is about 40%)."""
+    from libcst._nodes import op, whitespace
+
+    found = {
+        cls
+        for module in (op, whitespace)
+        for cls in vars(module).values()
+        if isinstance(cls, type) and issubclass(cls, cst.CSTNode) and cls.__module__ == module.__name__
+    }
+    found.update((cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket,
+                  cst.LeftCurlyBrace, cst.RightCurlyBrace, cst.Asynchronous))
+    return frozenset(found)
+
+
+#: See :func:`_trivia`. A walk whose visitors look at none of them records the parent of
+#: each but does not descend into it.
+TRIVIA = _trivia()
+
+
+def hooks_trivia(methods: Iterable[str]) -> bool:
+    """Whether some of ``methods`` (``visit_<Type>``/``leave_<Type>`` names) look at trivia."""
+    names = {cls.__name__ for cls in TRIVIA}
+    return any(name.split("_", 1)[1] in names for name in methods)
+
+
 def visitor_methods(visitors: Iterable[cst.BatchableCSTVisitor]) -> dict[str, list[Callable]]:
     methods: dict[str, list[Callable]] = {}
     for visitor in visitors:
@@ -77,6 +104,9 @@ class Walk:
         #: The node whose visit or leave methods are running (``None`` outside the walk).
         self.current: Optional[cst.CSTNode] = None
         self._plan: dict[type, tuple] = {}
+        #: Classes whose nodes get a parent but are not descended into: below them, the
+        #: parents are left unrecorded (``FileContext.parent_of`` records them if asked).
+        self.skipped: frozenset = frozenset() if hooks_trivia(methods) else TRIVIA
 
     def run(self, module: cst.Module) -> None:
         self.parents[module] = None
@@ -97,6 +127,7 @@ class Walk:
             )
         visits, leaves, fields = plan
         parents = self.parents
+        skipped = self.skipped
         if visits:
             self.current = node
             for method in visits:
@@ -107,10 +138,12 @@ class Walk:
             if kind is tuple or kind is list:
                 for child in value:
                     parents[child] = node
-                    self._step(child)
+                    if type(child) not in skipped:
+                        self._step(child)
             elif value is not None and kind is not MaybeSentinel:
                 parents[value] = node
-                self._step(value)
+                if kind not in skipped:
+                    self._step(value)
         if leaves:
             self.current = node
             for method in leaves:

@@ -161,6 +161,12 @@ class HloHelpers(Rule):
             kernel_receives="unchanged (the same types)",
         )
 
+    def _imported_locals(self) -> frozenset:
+        found = getattr(self, "_locals", None)
+        if found is None:
+            found = self._locals = frozenset(binding.local for binding in self.ctx.names.imports)
+        return found
+
     @property
     def handled(self) -> set:
         if not hasattr(self, "_handled"):
@@ -175,6 +181,8 @@ class HloHelpers(Rule):
 
     def _leftover(self, node: cst.CSTNode) -> None:
         """A helper reference no rewrite covers keeps the removed module imported."""
+        if type(node) is cst.Name and node.value not in self._imported_locals():
+            return  # no import binds it, so it names no helper (the common case, by far)
         if not self.active() or node in self.handled or self.in_import(node):
             return
         if node in self._attribute_names:
