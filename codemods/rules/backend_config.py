@@ -61,6 +61,7 @@ The kernel now receives the JSON text ``{"alpha":2.0,"mode":"fast"}``.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 from typing import Optional
 
@@ -366,8 +367,8 @@ class BackendConfig(Rule):
         asdict = self.ctx.name_for("dataclasses.asdict") if dataclass else None
 
         def edit(node: cst.CSTNode) -> cst.CSTNode:
-            inner = cst.Call(cst.parse_expression(asdict), [cst.Arg(node)]) if asdict else node
-            template = cst.parse_expression(f"{dumps}(__value__, {JSON_KW})")
+            inner = cst.Call(_expression(asdict), [cst.Arg(node)]) if asdict else node
+            template = _expression(f"{dumps}(__value__, {JSON_KW})")
             return template.with_changes(args=[cst.Arg(inner), *template.args[1:]])
 
         return edit
@@ -400,6 +401,13 @@ class BackendConfig(Rule):
         if spelt:
             return min(spelt, key=len)  # the most specific binding in scope
         return self.ctx.name_for(wanted[0])
+
+
+@functools.lru_cache(maxsize=64)
+def _expression(code: str) -> cst.BaseExpression:
+    """``cst.parse_expression(code)``, parsed once per spelling: nodes are immutable, so
+    every site may share them, and a module can hold hundreds of sites."""
+    return cst.parse_expression(code)
 
 
 class _Substitute(cst.CSTTransformer):
