@@ -524,7 +524,8 @@ def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:
             index = i + 1
         else:
             break
-    first = new[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+    # PEP 8: two blank lines before each helper.
+    new = [helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]) for helper in new]
     rest = body[index:]
     if rest:
         # PEP 8: two blank lines between the helper and whatever follows it.
@@ -535,7 +536,7 @@ def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:
         if blank < 2:
             lines[:blank] = [cst.EmptyLine(), cst.EmptyLine()]
             rest = [rest[0].with_changes(leading_lines=lines), *rest[1:]]
-    return module.with_changes(body=[*body[:index], first, *new[1:], *rest])
+    return module.with_changes(body=[*body[:index], *new, *rest])
 
 
 def _is_prelude(stmt: cst.CSTNode, index: int) -> bool:

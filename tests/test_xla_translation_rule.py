@@ -246,3 +246,62 @@ class Pool(Base):
     # An XLA shape built elsewhere would reach ffi_lowering as a layout unchanged.
     assert any("`_recv_translation`" in m and "`self._shapes()` are not built with Shape.array_shape" in m for m in reasons)
     assert any("`_send_translation` is not defined in class `Pool` (it may come from a base class)" in m for m in reasons)
+
+
+def test_builder_ops_around_the_custom_call_lower_to_the_same_stablehlo_ops(tmp_path) -> None:
+    """The rule registered by a local decorator reshapes and transposes its operands and
+    result: each builder op becomes the StableHLO op of the same semantics, in order,
+    and the custom call sees the flattened operands as before."""
+    from jax.extend.mlir import ir
+
+    result = _rewrite("builder_ops_decorator.py")
+    assert result.error is None and result.updated is not None
+    assert not [c for c in result.changes if c.safety is not Safety.SAFE]
+    path = tmp_path / "rewritten_builder_ops_decorator.py"
+    path.write_bytes(result.updated)
+    lowered = lower_entry(load_module(str(path)), "compat_entry")
+    main = next(op.operation for op in lowered.body.operations if ir.StringAttr(op.attributes["sym_name"]).value == "main")
+    ops = [op.operation for op in main.regions[0].blocks[0].operations]
+    names = [op.name.split(".")[-1] for op in ops]
+    assert names == ["reshape", "reshape", "transpose", "reshape", "constant", "custom_call", "reshape", "transpose", "reshape", "return"]
+
+    def shape(value) -> list[int]:
+        return list(ir.RankedTensorType(value.type).shape)
+
+    call = ops[5]
+    assert ir.StringAttr(call.attributes["call_target_name"]).value == "tri_solve_f32"
+    assert [shape(v) for v in call.operands] == [[], [18], [24]] and [shape(v) for v in call.results] == [[24]]
+    # The flattened right-hand side is b transposed per batch, as the legacy rule built it.
+    assert shape(ops[2].operands[0]) == [2, 3, 4] and list(ir.DenseI64ArrayAttr(ops[2].attributes["permutation"])) == [0, 2, 1]
+    assert ops[6].operands[0] == call.results[0] and shape(ops[6].results[0]) == [2, 4, 3]
+    assert list(ir.DenseI64ArrayAttr(ops[7].attributes["permutation"])) == [0, 2, 1] and shape(ops[8].results[0]) == [2, 3, 4]
+
+
+def test_builder_ops_without_a_stablehlo_counterpart_stay_manual() -> None:
+    source = b"""from functools import partial
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def rule(c, x):
+    x = xla_client.ops.Transpose(x, (1, 0))
+    y = xla_client.ops.Sort(x)
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(y,), shape_with_layout=c.get_shape(y),
+                                               operand_shapes_with_layout=(c.get_shape(y),))
+
+
+def transposed(c, x):
+    x = xla_client.ops.Transpose(x, (1, 0))
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(x,), shape_with_layout=c.get_shape(x),
+                                               operand_shapes_with_layout=(c.get_shape(x),))
+
+
+xla.backend_specific_translations["cpu"][p] = rule
+xla.backend_specific_translations["cpu"][q] = transposed
+"""
+    result = rewrite_source(source, "ops.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    assert any("`rule`" in m and "xla_client.ops.Sort, which has no StableHLO conversion" in m for m in messages)
+    # XlaBuilder gave a transposed op a permuted layout; None (row-major) would change it.
+    assert any("`transposed`" in m and "a transposed op" in m for m in messages)

@@ -92,13 +92,35 @@ Replacement (minimum jax 0.5.0)
     registration was its only use. ``instantiate=`` (the oldest signature, without
     ``multiple_results``), ``backend=`` or ``parallel=`` stay manual.
 
+    A rule that reshapes or transposes its operands or result around the custom call
+    (builder rules): each XlaOp becomes an MLIR value and each builder op the StableHLO op
+    of the same semantics, ``ops.Reshape(x, dims)`` ->
+    ``hlo.reshape(ir.RankedTensorType.get(dims, <x's element type>), x)`` and
+    ``ops.Transpose(x, perm)`` -> ``hlo.transpose(x, mlir.dense_int_array(perm))``
+    (``hlo`` is ``jax.extend.mlir.dialects.stablehlo``); a constant is
+    ``mlir.ir_constant(np.asarray(v))`` where it was built. ``c.get_shape(x)`` becomes
+    ``ctx.avals_in[i]`` for an operand the rule never rebinds, else
+    ``_ccmigrate_aval(x)``, a module helper reading the aval from the MLIR value's type;
+    used as a layout it is ``None`` (XlaBuilder gave those ops the row-major default),
+    except for a transposed op, whose permuted layout keeps the rule manual. The custom
+    call gets ``ctx.replace(avals_in=[one aval per operand], avals_out=[its result
+    shape's aval])`` and its single result (``[0]``); the rule returns ``[result]``. Any
+    other builder op (``Sort``, ``Slice``, ``Tuple``, ``GetTupleElement``, ...), a loop
+    around them, or an op used other than by these stays manual with the reason.
+
+    A rule registered as ``partial(rule, name, ...)`` keeps its leading bound parameters
+    and the partial. A registration inside a local decorator (``def register(prim): def
+    decorator(fun): xla.backend_specific_translations[...][prim] = partial(fun, name);
+    return fun; return decorator``) covers each function decorated with
+    ``@register(...)``, which keeps its decorators: they now register the lowering rule.
+
     A rule may be a method registered bound to the instance (``self._rule`` or
     ``partial(self._rule, platform="cpu")`` inside a method of the class defining
     ``_rule``): it keeps ``self``, and the registration keeps the partial. Operands may be
     named parameters followed by ``*rest`` (``operands=(handle, *rest)``).
 
     Everything else is reported as manual with the reason, among them: a rule wrapped by a
-    decorator (what it does to arguments and results is not visible), a token threaded
+    decorator other than a registering one above (what it does to arguments and results is not visible), a token threaded
     through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
     op returns the token itself, not a tuple), the builder passed to any other helper (a
     constant helper imported from another module, or a public one: other modules may call
@@ -202,6 +224,10 @@ XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla", "jax.xla")
 CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client")
 CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
 CONSTANTS = frozenset({"ConstantLiteral", "Constant"})
+#: Builder ops with a StableHLO op of the same semantics, converted one for one in a rule
+#: that reshapes or transposes operands and results around its custom call.
+OPS_CONVERTED = frozenset({"Reshape", "Transpose"})
+AVAL_HELPER = "_ccmigrate_aval"
 #: XLA Shape methods with an aval counterpart: ``dimensions()`` -> ``.shape``, ``element_type()`` -> ``.dtype``.
 SHAPE_METHODS = {"dimensions": "shape", "element_type": "dtype"}
 API_VERSIONS = {
@@ -245,6 +271,8 @@ class Registration:
     rule: cst.BaseExpression
     platform: Optional[cst.BaseExpression]
     function: Optional[cst.FunctionDef] = None
+    #: Every function the registration covers: one, or each one a registering decorator is applied to.
+    functions: list = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -268,8 +296,10 @@ class Plan:
     forward_call: Optional[cst.Call] = None
     #: A custom call returns one ``Shape.tuple_shape`` op (several results).
     tuple_result: bool = False
-    #: Leading parameters before the builder or context: 1 for a method (``self``).
+    #: Leading parameters before the builder or context: 1 for a method (``self``), plus
+    #: the arguments ``functools.partial`` binds positionally at the registration.
     skip: int = 0
+    bound: int = 0
 
 
 class _Collector(cst.CSTVisitor):
@@ -343,6 +373,8 @@ class XlaTranslationRule(Rule):
             if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
             and "xla_client" in self.ctx.module.code_for_node(a.value)
         }
+        #: Decorators that register the function they are applied to as a translation rule.
+        self._registering: set = set()
         registrations = self._registrations(collector)
         custom_calls = [c for c in collector.calls if self._client_attr(c.func, "ops") in CUSTOM_CALLS]
         self._removed_helpers: set = set()
@@ -365,25 +397,32 @@ class XlaTranslationRule(Rule):
                 self.report(reg.node, Safety.MANUAL, "translation rules were removed in jax 0.4.29 and the target jax lacks jax.ffi (0.5.0): "
                             "write an MLIR lowering rule with mlir.custom_call and register it with mlir.register_lowering")
                 continue
-            function, unknown = self._rule_function(reg.rule, reg.node, collector)
-            if function is None:
+            functions, unknown = self._decorated_rules(reg, collector)
+            if functions is None and unknown is None:
+                function, unknown = self._rule_function(reg.rule, reg.node, collector, bound_ok=True)
+                functions = [function] if function is not None else None
+            if functions is None:
                 self.report(reg.node, Safety.MANUAL, f"translation rules were removed in jax 0.4.29; {unknown}, so it cannot be rewritten here: {GUIDANCE}")
                 continue
-            reg.function = function
-            plan = plans.get(function)
-            if plan is None:
-                plan = plans[function] = self._plan(function, reg.form)
-            elif plan.form != reg.form:
-                plan.problem = "it is registered both as a translation rule and as a builder rule"
+            reg.function, reg.functions = functions[0], functions
+            bound = _bound_positionally(self.ctx, reg.rule)
+            for function in functions:
+                plan = plans.get(function)
+                if plan is None:
+                    plan = plans[function] = self._plan(function, reg.form, bound)
+                elif plan.form != reg.form:
+                    plan.problem = "it is registered both as a translation rule and as a builder rule"
+                elif plan.bound != bound:
+                    plan.problem = "it is registered with different numbers of arguments bound by functools.partial"
         self._link_forwards(plans, registrations)
         for reg in registrations:
             if reg.function is None:
                 continue
-            plan = plans[reg.function]
-            if plan.problem:
-                self.report(reg.node, Safety.MANUAL, f"translation rule `{reg.function.name.value}` cannot be rewritten automatically ({plan.problem}): {GUIDANCE}")
+            failing = next((f for f in reg.functions if plans[f].problem), None)
+            if failing is not None:
+                self.report(reg.node, Safety.MANUAL, f"translation rule `{failing.name.value}` cannot be rewritten automatically ({plans[failing].problem}): {GUIDANCE}")
             else:
-                self._report_registration(reg, plan)
+                self._report_registration(reg, plans[reg.function])
         consumed_calls: set = set()
         for plan in plans.values():
             if plan.problem:
@@ -540,14 +579,15 @@ class XlaTranslationRule(Rule):
                     found.append(Registration(assign, "builder", key, assign.value, platform))
         return found
 
-    def _rule_function(self, rule: cst.BaseExpression, site: cst.CSTNode, collector: _Collector):
-        """The function registered at ``site``, or ``(None, why it is not known)``."""
+    def _rule_function(self, rule: cst.BaseExpression, site: cst.CSTNode, collector: _Collector, bound_ok: bool = False):
+        """The function registered at ``site``, or ``(None, why it is not known)``; with
+        ``bound_ok``, ``partial(f, a, ...)`` gives ``f`` (the plan skips the bound parameters)."""
         code = _snippet(self.ctx, rule)
         if isinstance(rule, cst.Call):
             qual = self.ctx.qualified_name(rule.func)
-            if qual != "functools.partial" or not rule.args or rule.args[0].keyword is not None:
+            if qual != "functools.partial" or not rule.args or rule.args[0].keyword is not None or any(a.star for a in rule.args):
                 return None, f"the registered rule `{code}` is built by a call, not defined with `def`"
-            if any(a.keyword is None for a in rule.args[1:]):
+            if not bound_ok and any(a.keyword is None for a in rule.args[1:]):
                 # positional partial arguments shift the operands
                 return None, f"the registered rule `{code}` binds positional arguments with functools.partial"
             rule = rule.args[0].value
@@ -565,6 +605,53 @@ class XlaTranslationRule(Rule):
             if here:
                 return None, f"`{rule.value}` is defined more than once where it is registered"
         return None, f"`{rule.value}` is not defined with `def` in this module (imported or assigned)"
+
+    def _decorated_rules(self, reg: Registration, collector: _Collector):
+        """``(functions, None)`` when ``reg`` sits in a local registering decorator,
+
+            def register_cpu(prim):
+                def decorator(fun):
+                    xla.backend_specific_translations["cpu"][prim] = partial(fun, name)
+                    return fun
+                return decorator
+
+        applied as ``@register_cpu(p)``: the functions it decorates are the rules (it
+        returns each one unchanged). ``(None, why)`` when it looks like one but is not
+        sure; ``(None, None)`` when the registered rule is no decorator's parameter."""
+        rule = reg.rule
+        if isinstance(rule, cst.Call) and rule.args and self.ctx.qualified_name(rule.func) == "functools.partial":
+            rule = rule.args[0].value
+        scopes = self._scopes_around(reg.node)
+        if not isinstance(rule, cst.Name) or len(scopes) < 2 or not all(isinstance(s, cst.FunctionDef) for s in scopes[:2]):
+            return None, None
+        decorator, factory = scopes[0], scopes[1]
+        params = decorator.params
+        if [p.name.value for p in params.params] != [rule.value] or params.posonly_params or params.kwonly_params:
+            return None, None
+        why = f"the registering decorator `{factory.name.value}`"
+        if (len(scopes) != 2 or factory.decorators or decorator.decorators
+                or not _ends_with_return(decorator, rule.value) or not _ends_with_return(factory, decorator.name.value)):
+            return None, f"{why} is not a module function returning a decorator that returns `{rule.value}` unchanged"
+        if rule.value in _assigned_names(decorator.body) or decorator.name.value in _assigned_names(factory.body):
+            return None, f"{why} rebinds `{rule.value}`"
+        scope = self.ctx.scopes.get(factory)
+        assignments = scope.assignments[factory.name.value] if scope is not None else ()
+        if len(assignments) != 1:
+            return None, f"{why} is bound more than once"
+        functions = []
+        for access in next(iter(assignments)).references:
+            call = self.ctx.parents.get(access.node)
+            applied = self.ctx.parents.get(call)
+            function = self.ctx.parents.get(applied)
+            if not (isinstance(call, cst.Call) and call.func is access.node and isinstance(applied, cst.Decorator)
+                    and isinstance(function, cst.FunctionDef)):
+                return None, f"{why} is also used other than as `@{factory.name.value}(...)` on a function"
+            self._registering.add(applied)
+            if function not in functions:
+                functions.append(function)
+        if not functions:
+            return None, f"{why} is applied to no function in this module"
+        return functions, None
 
     def _bound_method(self, rule: cst.Attribute, site: cst.CSTNode, collector: _Collector):
         """``self.rule`` registered inside a method of the class that defines ``rule``."""
@@ -788,7 +875,7 @@ class XlaTranslationRule(Rule):
         return lower
 
     # -- one rule function -------------------------------------------------------
-    def _plan(self, function: cst.FunctionDef, form: str) -> Plan:
+    def _plan(self, function: cst.FunctionDef, form: str, bound: int = 0) -> Plan:
         plan = Plan(function, form)
         params = function.params
         positional_params = list(params.posonly_params) + list(params.params)
@@ -797,6 +884,14 @@ class XlaTranslationRule(Rule):
             # jax calls it without ``self``, which stays its first parameter.
             plan.skip = 1
             positional_params = positional_params[1:]
+        # ``partial(rule, name)``: jax passes the builder or context after the bound
+        # arguments, which the lowering rule receives the same way.
+        plan.bound = bound
+        plan.skip += bound
+        if any(p.default is not None for p in positional_params[:bound]) or len(positional_params) < bound:
+            plan.problem = "functools.partial binds more positional arguments than it has parameters without defaults"
+            return plan
+        positional_params = positional_params[bound:]
         needed = 3 if form == "ctx" else 1
         if len(positional_params) < needed:
             plan.problem = f"it takes fewer than {needed} positional parameters"
@@ -806,7 +901,7 @@ class XlaTranslationRule(Rule):
         star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
         avals = (positional_params[1].name.value, positional_params[2].name.value) if form == "ctx" else ()
         plan.ctx_name = "ctx" if form == "builder" else first
-        if function.decorators:
+        if any(d not in self._registering for d in function.decorators):
             decorator = _snippet(self.ctx, function.decorators[0].decorator)
             plan.problem = (f"it is wrapped by `@{decorator}`, whose effect on the rule's arguments and result "
                             "cannot be checked from here")
@@ -823,6 +918,11 @@ class XlaTranslationRule(Rule):
         if isinstance(returned, cst.Call) and isinstance(returned.func, cst.Name) and returned.args and self._is_builder_arg(returned.args[0], form, first):
             return self._plan_forward(plan, returned, form, first, avals, operand_params, star)
         plan.edits.clear()
+        if any(self._client_attr(c.func, "ops") in OPS_CONVERTED for c in _calls_in(function.body)):
+            if form != "builder":
+                plan.problem = "it uses xla_client.ops.Reshape/Transpose in a translation rule taking (ctx, avals_in, avals_out)"
+                return plan
+            return self._plan_ops(plan, first, operand_params, star)
         scan = _FunctionScan(self, function, form, first, avals, operand_params)
         walk.read(function.body, scan)
         scan.finish()
@@ -901,6 +1001,132 @@ class XlaTranslationRule(Rule):
             plan.edits.append((stmt, "the XlaBuilder is gone from MLIR lowering rules", lambda _n: cst.RemoveFromParent()))
         plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)", self._signature_edit(form, plan.ctx_name, plan.skip)))
         return plan
+
+    def _plan_ops(self, plan: Plan, builder: str, operand_params: list, star: Optional[str]) -> Plan:
+        """A builder rule that reshapes/transposes around its custom call: every XlaOp
+        becomes an MLIR value, each builder op the StableHLO op of the same semantics."""
+        scan = _OpsScan(self, plan.function, builder, operand_params, star)
+        problem = scan.run()
+        if problem is None and builder != "ctx" and "ctx" in scan.names_seen:
+            problem = "its body already uses the name `ctx`"
+        if problem is not None:
+            plan.problem = problem
+            return plan
+        call = scan.custom_call
+        kind = self._client_attr(call.func, "ops")
+        names = CUSTOM_CALL_PARAMS[kind]
+        values = _call_values(call, names)
+        if isinstance(values, str):
+            plan.problem = values
+            return plan
+        if kind == "CustomCall" and self.ctx.options.target_jax < SKIP_LAYOUTS:
+            plan.unsafe = "ops.CustomCall had no layouts; on jax < 0.7.0 ffi_lowering adds row-major layouts"
+        api = values.get("api_version")
+        number = API_VERSIONS.get((get_full_name_for_node(api) or "").rsplit(".", 1)[-1]) if api is not None else 1
+        if number is None:
+            plan.problem = f"api_version `{self.ctx.module.code_for_node(api)}` is not a CustomCallApiVersion member"
+            return plan
+        # What the op received and returned, as avals for ffi_lowering's types and layouts.
+        avals_in, aligned = [], True
+        for position, element in enumerate(values["operands"].elements):
+            name = element.value.value
+            if name in operand_params and name not in scan.rebound:
+                avals_in.append(f"ctx.avals_in[{operand_params.index(name)}]")
+                aligned = aligned and operand_params.index(name) == position
+            else:
+                avals_in.append(f"{AVAL_HELPER}({name})")
+                aligned = False
+        aligned = aligned and len(avals_in) == len(operand_params) and star is None
+        shape = values.get("shape_with_layout", values.get("shape"))
+        results = scan.result_avals(shape)
+        if results is None or (None in results and not scan.returned_directly):
+            plan.problem = ("the custom call's result is used by builder ops but its shape is not `c.get_shape(x)` of an op, "
+                            "so its aval is not known here")
+            return plan
+        code = self.ctx.module.code_for_node
+        result_avals = None if None in results else [code(r) if not isinstance(r, str) else r for r in results]
+        tuple_result = isinstance(shape, cst.Call) and self._client_attr(shape.func, "Shape") == "tuple_shape"
+
+        # Spellings once the plan holds: each may add an import.
+        hlo = self._module("jax.extend.mlir.dialects.stablehlo", "hlo")
+        ir = self._module("jax.extend.mlir.ir", "ir")
+        dense = self._mlir("dense_int_array")
+        if not aligned or any(isinstance(r, str) and r.startswith(AVAL_HELPER) for r in results):
+            self.ctx.add_helper(AVAL_HELPER, self._aval_helper_code())
+        ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
+        target_expr = values["call_target_name"]
+        decoded = literal_bytes_as_str(target_expr)
+        if decoded is None and not (isinstance(target_expr, cst.SimpleString) and "b" not in target_expr.prefix.lower()):
+            self.ctx.add_helper(TARGET_NAME_HELPER, TARGET_NAME_HELPER_CODE)
+        replace = []
+        if not aligned:
+            replace.append(f"avals_in=[{', '.join(avals_in)}]")
+        if result_avals is not None:
+            replace.append(f"avals_out=[{', '.join(result_avals)}]")
+        ctx_code = f"ctx.replace({', '.join(replace)})" if replace else "ctx"
+        skip = kind == "CustomCall" and self.ctx.options.target_jax >= SKIP_LAYOUTS
+        first_result = not tuple_result and not scan.returned_directly
+
+        def lowering(updated: cst.CSTNode) -> cst.CSTNode:
+            new = _call_values(updated, names)
+            target = decoded if decoded is not None else new["call_target_name"]
+            if decoded is None and not (isinstance(target, cst.SimpleString) and "b" not in target.prefix.lower()):
+                target = cst.Call(cst.Name(TARGET_NAME_HELPER), [cst.Arg(target)])
+            keywords = [("api_version", cst.Integer(str(number)))]
+            for legacy, modern in (("opaque", "backend_config"), ("has_side_effect", "has_side_effect")):
+                if legacy in new:
+                    keywords.append((modern, new[legacy]))
+            if kind == "CustomCallWithLayout":
+                result = new["shape_with_layout"]
+                keywords.append(("operand_layouts", new["operand_shapes_with_layout"]))
+                keywords.append(("result_layouts", result if tuple_result else cst.List([cst.Element(result)])))
+            elif skip:
+                keywords.append(("skip_ffi_layout_processing", cst.Name("True")))
+            lowering = _lowering_call(ffi_lowering, target, keywords, self.ctx.module.default_indent)
+            args = [cst.Arg(cst.parse_expression(ctx_code))] + [cst.Arg(e.value) for e in new["operands"].elements]
+            args = [a.with_changes(comma=_COMMA) for a in args[:-1]] + args[-1:]
+            lowered = cst.Call(lowering, args)
+            return cst.Subscript(lowered, [cst.SubscriptElement(cst.Index(cst.Integer("0")))]) if first_result else lowered
+
+        message = f"xla_client.ops.{kind} (removed in jax 0.6.0) -> jax.ffi.ffi_lowering(api_version={number}) in an MLIR lowering rule"
+        plan.edits.append((call, message, lowering))
+        for op_call, op in scan.ops:
+            plan.edits.append((op_call, f"xla_client.ops.{op} -> the StableHLO op of the same semantics",
+                               _reshape_edit(hlo, ir) if op == "Reshape" else _transpose_edit(hlo, dense)))
+        for const in scan.constants:
+            plan.edits.append((const, "ops.ConstantLiteral(c, v) / ops.Constant(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
+        for shape_call, shape_kind in scan.shape_calls:
+            plan.edits.append((shape_call, f"Shape.{shape_kind} used as a layout -> its minor_to_major layout", _shape_edit(shape_kind)))
+        for node in scan.default_layouts:
+            plan.edits.append((node, "an op's builder shape used as a layout -> None (its row-major default)", lambda _n: cst.Name("None")))
+        for get_shape, aval in scan.get_shapes:
+            plan.edits.append((get_shape, f"c.get_shape(x) -> {aval} (the op's aval)", lambda _n, a=aval: cst.parse_expression(a)))
+        for method_call in scan.shape_methods:
+            method = method_call.func.attr.value
+            plan.edits.append((method_call, f"Shape.{method}() -> aval.{SHAPE_METHODS[method]}",
+                               lambda updated, m=method: cst.Attribute(value=updated.func.value, attr=cst.Name(SHAPE_METHODS[m]))))
+        for value in scan.wrapped_returns:
+            plan.edits.append((value, "an MLIR lowering rule returns a list of results", lambda updated: cst.List([cst.Element(updated)])))
+        plan.consumed = {call}
+        plan.heads = {head_name(c.func) for c in scan.client_calls} - {None}
+        plan.edits.append((plan.function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)",
+                           self._signature_edit("builder", "ctx", plan.skip)))
+        return plan
+
+    def _aval_helper_code(self) -> str:
+        ir = self._module("jax.extend.mlir.ir", "ir")
+        np_ = self._numpy()
+        to_ir = self._mlir("dtype_to_ir_type")
+        return f'''
+def {AVAL_HELPER}(value):
+    """What XlaBuilder.get_shape gave for an op: the MLIR value's shape and dtype, as an aval (added by ccmigrate)."""
+    tensor = {ir}.RankedTensorType(value.type)
+    for dtype in map({np_}.dtype, ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                                "bfloat16", "float16", "float32", "float64", "complex64", "complex128")):
+        if {to_ir}(dtype) == tensor.element_type:
+            return {self._shaped_array()}(tuple(tensor.shape), dtype)
+    raise TypeError(f"no NumPy dtype for {{tensor.element_type}}")
+'''.strip()
 
     def _plan_call(self, plan: Plan, call: cst.Call, container, scan: "_FunctionScan", operand_params, star) -> Optional[str]:
         kind = self._client_attr(call.func, "ops")
@@ -998,21 +1224,7 @@ class XlaTranslationRule(Rule):
                 keywords.append(("result_layouts", result if layouts["result_tuple"] else cst.List([cst.Element(result)])))
             elif skip:
                 keywords.append(("skip_ffi_layout_processing", cst.Name("True")))
-            # One argument per line, one level deeper than the statement (indent=True adds its own).
-            line = cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
-                first_line=cst.TrailingWhitespace(), indent=True,
-                last_line=cst.SimpleWhitespace(self.ctx.module.default_indent)))
-            lowering_args = [cst.Arg(target, comma=line)] + [
-                cst.Arg(value, keyword=cst.Name(key), equal=_EQUAL, comma=line) for key, value in keywords
-            ]
-            lowering_args[-1] = lowering_args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
-                first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(""))))
-            lowering = cst.Call(
-                cst.parse_expression(ffi_lowering), lowering_args,
-                whitespace_before_args=cst.ParenthesizedWhitespace(
-                    first_line=cst.TrailingWhitespace(), indent=True,
-                    last_line=cst.SimpleWhitespace(self.ctx.module.default_indent)),
-            )
+            lowering = _lowering_call(ffi_lowering, target, keywords, self.ctx.module.default_indent)
             if aval_codes is None:
                 call_args = [cst.Arg(cst.parse_expression(ctx_code), comma=_COMMA), cst.Arg(cst.Name(star), star="*")]
             else:
@@ -1315,6 +1527,18 @@ class XlaTranslationRule(Rule):
         existing = self.ctx.names.binding_for(module)
         if existing is not None:
             return existing
+        parent, _, obj = module.rpartition(".")
+        if not self.ctx.names.is_bound(local):
+            self.ctx.add_import(parent, obj, None if obj == local else local)
+            return local
+        return self.ctx.name_for(module + ".__x__")[: -len(".__x__")]
+
+    def _module(self, module: str, local: str) -> str:
+        """Spell ``module`` through a binding of the module itself (``import jax`` alone
+        does not load ``jax.extend.mlir``), else import it as ``local``."""
+        found = self.ctx.names.binding_and_prefix(module)
+        if found is not None and found[1] == module:
+            return found[0]
         parent, _, obj = module.rpartition(".")
         if not self.ctx.names.is_bound(local):
             self.ctx.add_import(parent, obj, None if obj == local else local)
@@ -1826,6 +2050,435 @@ class _FunctionScan(cst.CSTVisitor):
                 self.problem = self.problem or f"`{node.value}` is bound to an XLA shape on some paths only"
 
 
+class _OpsScan(cst.CSTVisitor):
+    """A builder rule whose XlaOps all become MLIR values: what each name holds (an op,
+    an op's shape, a layout) and every use of them, each of which must have an exact
+    counterpart in an MLIR lowering rule."""
+
+    TRACKED = frozenset({"builder", "op", "aval", "layout"})
+
+    def __init__(self, rule: "XlaTranslationRule", function: cst.FunctionDef, builder: str, operand_params: list, star) -> None:
+        super().__init__()
+        self.rule, self.ctx, self.function = rule, rule.ctx, function
+        self.builder, self.operand_params, self.star = builder, operand_params, star
+        self.bindings: dict[str, list[cst.BaseExpression]] = {}
+        self.other_bound: set[str] = set()
+        self.calls: list[cst.Call] = []
+        self.names: list[cst.Name] = []
+        self.returns: list[cst.Return] = []
+        self.names_seen: set[str] = set()
+        self.problem: Optional[str] = None
+        self.custom_call: Optional[cst.Call] = None
+        self.returned_directly = False
+        self.rebound: set[str] = set()
+        self.ops: list[tuple[cst.Call, str]] = []
+        self.constants: list[cst.Call] = []
+        self.shape_calls: list[tuple[cst.Call, str]] = []
+        self.default_layouts: list[cst.CSTNode] = []
+        self.get_shapes: list[tuple[cst.Call, str]] = []
+        self.shape_methods: list[cst.Call] = []
+        self.wrapped_returns: list[cst.BaseExpression] = []
+        self.client_calls: list[cst.Call] = []
+        self.kinds: dict[str, str] = {}
+        self.transposed: set[str] = set()
+
+    def _fail(self, why: str) -> None:
+        self.problem = self.problem or why
+
+    # -- collection --------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self._fail("it defines a nested function")
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        self._fail("it defines a lambda")
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self._fail("it defines a class")
+        return False
+
+    def visit_For(self, node: cst.For) -> None:
+        self._fail("it loops around builder ops")
+
+    def visit_While(self, node: cst.While) -> None:
+        self._fail("it loops around builder ops")
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self._fail("it handles exceptions around builder ops")
+
+    def visit_With(self, node: cst.With) -> None:
+        self._fail("it uses `with` around builder ops")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self.bindings.setdefault(node.targets[0].target.value, []).append(node.value)
+        else:
+            for target in node.targets:
+                self.other_bound.update(_names_in(target.target))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.other_bound.update(_names_in(node.target))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.other_bound.update(_names_in(node.target))
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.other_bound.update(_names_in(node.target))
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self.other_bound.update(_names_in(node.name))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.returns.append(node)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names_seen.add(node.value)
+        parent = self.ctx.parents.get(node)
+        if (isinstance(parent, cst.Attribute) and parent.attr is node) or (isinstance(parent, cst.Arg) and parent.keyword is node) \
+                or isinstance(parent, cst.AssignTarget):
+            return
+        self.names.append(node)
+
+    # -- kinds -------------------------------------------------------------------
+    def kind(self, node: cst.BaseExpression) -> str:
+        if isinstance(node, cst.Name):
+            if node.value == self.builder:
+                return "builder"
+            if node.value == self.star:
+                return "star"
+            if node.value in self.kinds:
+                return self.kinds[node.value]
+            return "op" if node.value in self.operand_params else "other"
+        if isinstance(node, cst.Call):
+            if self.rule._client_attr(node.func, "ops") is not None:
+                return "op"  # ops this rule does not convert are reported where they are built
+            if self._get_shape_arg(node) is not None:
+                return "aval"
+            if self.rule._client_attr(node.func, "Shape") == "array_shape":
+                return "layout"
+        return "other"
+
+    def _get_shape_arg(self, call: cst.Call) -> Optional[cst.BaseExpression]:
+        func = call.func
+        if (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and isinstance(func.value, cst.Name)
+                and func.value.value == self.builder and len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star):
+            return call.args[0].value
+        return None
+
+    def _classify(self) -> None:
+        for _ in range(4):  # aliases of aliases settle in a few rounds
+            for name, values in self.bindings.items():
+                kinds = {self.kind(v) for v in values} | ({"op"} if name in self.operand_params else set())
+                if len(kinds) == 1:
+                    self.kinds[name] = kinds.pop()
+                elif kinds & self.TRACKED:
+                    self.kinds[name] = "mixed"
+        for name, values in self.bindings.items():
+            kind = self.kinds.get(name)
+            if kind == "mixed":
+                self._fail(f"`{name}` holds an XLA op or shape on some paths and something else on others")
+            if name in (self.builder, self.star):
+                self._fail(f"it reassigns its parameter `{name}`")
+            if name in self.operand_params:
+                self.rebound.add(name)
+            for value in values:
+                if isinstance(value, cst.Call) and self.rule._client_attr(value.func, "ops") == "Transpose":
+                    self.transposed.add(name)
+                elif isinstance(value, cst.Name) and value.value in self.transposed:
+                    self.transposed.add(name)
+        for name in self.other_bound:
+            if self.kind(cst.Name(name)) in self.TRACKED | {"star"}:
+                self._fail(f"`{name}`, an XLA op or shape, is bound by unpacking, a loop or `as`")
+
+    # -- checks ------------------------------------------------------------------
+    def run(self) -> Optional[str]:
+        walk.read(self.function.body, self)
+        if self.problem:
+            return self.problem
+        self._classify()
+        customs = [c for c in self.calls if self.rule._client_attr(c.func, "ops") in CUSTOM_CALLS]
+        if len(customs) != 1:
+            self._fail("it builds no custom call" if not customs else "it builds more than one custom call")
+            return self.problem
+        self.custom_call = customs[0]
+        self._check_custom_call()
+        for call in self.calls:
+            self._check_call(call)
+        for name in self.names:
+            self._check_name(name)
+        if not self.returns:
+            self._fail("it returns no op")
+        for ret in self.returns:
+            value = ret.value
+            if value is self.custom_call:
+                self.returned_directly = True
+            elif value is not None and self.kind(value) == "op" and not (isinstance(value, cst.Name) and value.value == self.star):
+                self.wrapped_returns.append(value)
+            else:
+                self._fail("it returns something other than one op")
+        return self.problem
+
+    def _check_custom_call(self) -> None:
+        call = self.custom_call
+        kind = self.rule._client_attr(call.func, "ops")
+        values = _call_values(call, CUSTOM_CALL_PARAMS[kind])
+        if isinstance(values, str):
+            return self._fail(values)
+        parent = self.ctx.parents.get(call)
+        if not isinstance(parent, cst.Return) and not (
+                isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+            return self._fail("the custom call is neither returned nor assigned to a name")
+        operands = values.get("operands")
+        if not isinstance(operands, (cst.Tuple, cst.List)) or not all(
+                isinstance(e, cst.Element) and not isinstance(e, cst.StarredElement) and isinstance(e.value, cst.Name)
+                and self.kind(e.value) == "op" for e in operands.elements):
+            return self._fail("the custom call's operands are not a tuple of ops named in the rule")
+        if "call_target_name" not in values:
+            return self._fail("a custom call lacks its target name")
+        if kind == "CustomCallWithLayout":
+            layouts = values.get("operand_shapes_with_layout")
+            if not isinstance(layouts, (cst.Tuple, cst.List)) or len(layouts.elements) != len(operands.elements) or any(
+                    isinstance(e, cst.StarredElement) for e in layouts.elements):
+                return self._fail("its operand shapes are not a tuple with one XLA shape per operand")
+            if "shape_with_layout" not in values:
+                return self._fail("a CustomCallWithLayout lacks its result shape")
+        shape = values.get("shape_with_layout", values.get("shape"))
+        if shape is None or self.result_avals(shape) is None:
+            self._fail("its result shape is not an XLA shape built in the rule")
+
+    def _layout_position(self, node: cst.CSTNode) -> bool:
+        """An XLA shape the custom call reads only for its layout (operand or result)."""
+        parent = self.ctx.parents.get(node)
+        holder = node
+        if isinstance(parent, cst.Element):
+            holder = self.ctx.parents.get(parent)
+            if not isinstance(holder, (cst.Tuple, cst.List)):
+                return False
+            arg = self.ctx.parents.get(holder)
+            call = self.ctx.parents.get(arg)
+            if isinstance(arg, cst.Arg) and isinstance(call, cst.Call) and self.rule._client_attr(call.func, "Shape") == "tuple_shape":
+                return self._layout_position(call)
+        arg = self.ctx.parents.get(holder)
+        call = self.ctx.parents.get(arg)
+        if call is not self.custom_call or not isinstance(arg, cst.Arg):
+            return False
+        kind = self.rule._client_attr(call.func, "ops")
+        values = _call_values(call, CUSTOM_CALL_PARAMS[kind])
+        if isinstance(values, str):
+            return False
+        wanted = ("operand_shapes_with_layout", "shape_with_layout", "shape") if holder is not node else ("shape_with_layout", "shape")
+        return any(values.get(key) is holder for key in wanted)
+
+    def _default_layout(self, op: cst.BaseExpression) -> bool:
+        """Whether the builder gave ``op``, where it is read, XLA's default (row-major)
+        layout: a Transpose result keeps its operand's physical order, so its shape's
+        layout is permuted. Decided by the binding of ``op`` that reaches the read in
+        straight-line code; when a branch in between may rebind it, by all its bindings."""
+        if not isinstance(op, cst.Name):
+            return False
+        if op.value not in self.transposed:
+            return True
+        node: cst.CSTNode = op
+        while node is not None and node is not self.function:
+            parent = self.ctx.parents.get(node)
+            if isinstance(parent, (cst.IndentedBlock, cst.SimpleStatementSuite)) and node in parent.body:
+                for stmt in reversed(parent.body[:list(parent.body).index(node)]):
+                    if op.value not in _assigned_names(stmt):
+                        continue
+                    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+                    if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
+                        return False
+                    value = small.value
+                    if isinstance(value, cst.Call) and self.rule._client_attr(value.func, "ops") == "Transpose":
+                        return False
+                    return not isinstance(value, cst.Name) or self._default_layout(value)
+            node = parent
+        return op.value in self.operand_params
+
+    def result_avals(self, shape: cst.BaseExpression) -> Optional[list]:
+        """One entry per result: the aval expression (a node or code), ``None`` when only
+        the layout is known; ``None`` overall when ``shape`` is not understood."""
+        if isinstance(shape, cst.Call) and self.rule._client_attr(shape.func, "Shape") == "tuple_shape":
+            args = positional(shape)
+            if len(shape.args) != 1 or len(args) != 1 or not isinstance(args[0].value, (cst.Tuple, cst.List)):
+                return None
+            found = []
+            for element in args[0].value.elements:
+                one = None if isinstance(element, cst.StarredElement) else self.result_avals(element.value)
+                if one is None:
+                    return None
+                found += one
+            return found
+        kind = self.kind(shape)
+        if kind == "layout":
+            return [None]
+        if kind == "aval":
+            if isinstance(shape, cst.Call):
+                return [self._aval_code(self._get_shape_arg(shape))]
+            return [shape]
+        return None
+
+    def _aval_code(self, op: cst.BaseExpression) -> str:
+        if isinstance(op, cst.Name) and op.value in self.operand_params and op.value not in self.rebound:
+            return f"ctx.avals_in[{self.operand_params.index(op.value)}]"
+        return f"{AVAL_HELPER}({self.ctx.module.code_for_node(op)})"
+
+    def _check_call(self, call: cst.Call) -> None:
+        ops = self.rule._client_attr(call.func, "ops")
+        shape = self.rule._client_attr(call.func, "Shape")
+        if ops is not None or shape is not None:
+            self.client_calls.append(call)
+        args = positional(call)
+        if ops in OPS_CONVERTED:
+            if len(args) != 2 or len(call.args) != 2 or self.kind(args[0].value) != "op":
+                return self._fail(f"an unusual ops.{ops} (two positional arguments, an op first, are converted)")
+            self.ops.append((call, ops))
+        elif ops in CONSTANTS:
+            if len(args) != 2 or len(call.args) != 2 or self.kind(args[0].value) != "builder":
+                return self._fail(f"an unusual ops.{ops}")
+            self.constants.append(call)
+        elif ops in CUSTOM_CALLS:
+            first = keyword_value(call, "builder") or (args[0].value if args else None)
+            if first is None or self.kind(first) != "builder":
+                self._fail("the custom call is not built on the rule's builder")
+        elif ops is not None:
+            self._fail(f"it uses xla_client.ops.{ops}, which has no StableHLO conversion here")
+        elif shape == "array_shape":
+            if len(args) not in (2, 3) or len(call.args) != len(args):
+                return self._fail("an unusual Shape.array_shape")
+            assign = self.ctx.parents.get(call)
+            if not self._layout_position(call) and not (isinstance(assign, cst.Assign) and assign.value is call):
+                return self._fail("an XLA shape is used for more than a layout")
+            self.shape_calls.append((call, shape))
+        elif shape == "tuple_shape":
+            if not self._layout_position(call):
+                return self._fail("Shape.tuple_shape is used other than as the custom call's result shape")
+            self.shape_calls.append((call, shape))
+        elif shape is not None:
+            self._fail(f"it uses xla_client.Shape.{shape}")
+        elif (op := self._get_shape_arg(call)) is not None:
+            if self.kind(op) != "op" or not isinstance(op, cst.Name):
+                return self._fail("it asks the builder for the shape of something other than an op named in the rule")
+            if self._layout_position(call):
+                if not self._default_layout(op):
+                    return self._fail(f"the layout of `{op.value}`, a transposed op, is the permuted one XlaBuilder chose")
+                self.default_layouts.append(call)
+            else:
+                self.get_shapes.append((call, self._aval_code(op)))
+        elif (isinstance(call.func, cst.Attribute) and call.func.attr.value in SHAPE_METHODS and not call.args
+              and self.kind(call.func.value) == "aval"):
+            self.shape_methods.append(call)
+
+    def _check_name(self, node: cst.Name) -> None:
+        kind = self.kind(node)
+        if kind not in self.TRACKED and kind != "star":
+            return
+        parent = self.ctx.parents.get(node)
+        grand = self.ctx.parents.get(parent)
+        if isinstance(parent, cst.Assign) and parent.value is node:
+            return  # an alias: same kind, checked where it is used
+        if kind == "builder":
+            if isinstance(parent, cst.Arg) and isinstance(grand, cst.Call) and self.rule._client_attr(grand.func, "ops") is not None:
+                return
+            if isinstance(parent, cst.Attribute) and isinstance(grand, cst.Call) and grand.func is parent and self._get_shape_arg(grand) is not None:
+                return
+            return self._fail(f"it uses the XlaBuilder beyond the ops it converts (`{_snippet(self.ctx, grand or node)}`)")
+        if kind == "op":
+            if isinstance(parent, cst.Return):
+                return
+            if isinstance(parent, cst.Arg) and isinstance(grand, cst.Call) and (
+                    self._get_shape_arg(grand) is node
+                    or (self.rule._client_attr(grand.func, "ops") in OPS_CONVERTED and positional(grand)[0] is parent)):
+                return
+            if isinstance(parent, cst.Element):
+                seq = self.ctx.parents.get(parent)
+                arg = self.ctx.parents.get(seq)
+                if isinstance(arg, cst.Arg) and self.ctx.parents.get(arg) is self.custom_call:
+                    values = _call_values(self.custom_call, CUSTOM_CALL_PARAMS[self.rule._client_attr(self.custom_call.func, "ops")])
+                    if not isinstance(values, str) and values.get("operands") is seq:
+                        return
+            return self._fail(f"the op `{node.value}` is used other than by the builder ops converted here")
+        if kind == "star":
+            return self._fail(f"its operands `*{node.value}` are spread into the custom call")
+        if self._layout_position(node):
+            if kind == "aval":
+                if not all(self._default_layout(self._get_shape_arg(v)) for v in self.bindings.get(node.value, [])
+                           if isinstance(v, cst.Call) and self._get_shape_arg(v) is not None):
+                    return self._fail(f"`{node.value}` is the shape of a transposed op, whose layout XlaBuilder permuted")
+                self.default_layouts.append(node)
+            return
+        if kind == "aval" and isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS and isinstance(grand, cst.Call) and not grand.args:
+            return
+        self._fail(f"the XLA shape `{node.value}` is used for more than a layout or its dimensions and element type")
+
+
+def _call_values(call: cst.Call, names: tuple) -> "dict | str":
+    """A custom call's arguments by parameter name (the builder left out), or why not."""
+    if any(a.star for a in call.args):
+        return "a custom call takes *args/**kwargs"
+    skip = 0 if keyword(call, "builder") is not None else 1
+    values: dict = {}
+    for index, arg in enumerate(positional(call)[skip:]):
+        if index >= len(names):
+            return "a custom call has too many positional arguments"
+        values[names[index]] = arg.value
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value != "builder":
+            if arg.keyword.value not in names:
+                return f"a custom call has an unknown argument `{arg.keyword.value}`"
+            values[arg.keyword.value] = arg.value
+    return values
+
+
+def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, n: cst.Call) -> None:
+            found.append(n)
+
+    walk.read(node, _Calls())
+    return found
+
+
+def _lowering_call(ffi_lowering: str, target: cst.BaseExpression, keywords: list, indent: str) -> cst.Call:
+    """``ffi_lowering(target, key=value, ...)``, one argument per line, one level deeper
+    than the statement (indent=True adds the statement's own)."""
+    line = cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
+        first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(indent)))
+    args = [cst.Arg(target, comma=line)] + [cst.Arg(value, keyword=cst.Name(key), equal=_EQUAL, comma=line) for key, value in keywords]
+    args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
+        first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(""))))
+    return cst.Call(cst.parse_expression(ffi_lowering), args, whitespace_before_args=cst.ParenthesizedWhitespace(
+        first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(indent)))
+
+
+def _reshape_edit(hlo: str, ir: str):
+    def edit(updated: cst.CSTNode) -> cst.CSTNode:
+        # ops.Reshape(x, dims) kept x's element type; StableHLO names the result type.
+        operand, dims = (a.value for a in updated.args)
+        return cst.parse_expression(
+            f"{hlo}.reshape({ir}.RankedTensorType.get({_code(dims)}, {ir}.RankedTensorType({_code(operand)}.type).element_type), {_code(operand)})")
+
+    return edit
+
+
+def _transpose_edit(hlo: str, dense: str):
+    def edit(updated: cst.CSTNode) -> cst.CSTNode:
+        operand, permutation = (a.value for a in updated.args)
+        return cst.parse_expression(f"{hlo}.transpose({_code(operand)}, {dense}({_code(permutation)}))")
+
+    return edit
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
 class _Substitute(cst.CSTTransformer):
     """``expr`` with each ``name`` replaced by ``value``."""
 
@@ -1884,6 +2537,61 @@ def _has_own_scope(node: cst.CSTNode) -> bool:
 
 class _NotConvertible(Exception):
     """Why a custom call cannot be rewritten faithfully."""
+
+
+def _bound_positionally(ctx, rule: cst.BaseExpression) -> int:
+    """How many arguments ``partial(f, a, b, key=...)`` binds positionally (2 here)."""
+    if isinstance(rule, cst.Call) and rule.args and ctx.qualified_name(rule.func) == "functools.partial":
+        return sum(1 for a in rule.args[1:] if a.keyword is None)
+    return 0
+
+
+def _ends_with_return(function: cst.FunctionDef, name: str) -> bool:
+    """Whether the last statement of ``function`` is ``return name`` (and no other returns)."""
+    statements = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
+    last = statements[-1] if statements else None
+    if not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return)):
+        return False
+    value = last.body[0].value
+    returns = []
+
+    class _Returns(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            returns.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    for stmt in statements:
+        walk.read(stmt, _Returns())
+    return isinstance(value, cst.Name) and value.value == name and len(returns) == 1
+
+
+def _assigned_names(body: cst.CSTNode) -> set[str]:
+    """Names bound anywhere in ``body`` other than by ``def`` (assignments, loops, ``as``)."""
+    found: set[str] = set()
+
+    class _Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            found.update(_names_in(node.target))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            found.update(_names_in(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            found.update(_names_in(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            found.update(_names_in(node.target))
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            found.update(_names_in(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            found.update(_names_in(node.name))
+
+    walk.read(body, _Targets())
+    return found
 
 
 def _raises_only(function: cst.FunctionDef) -> bool:
