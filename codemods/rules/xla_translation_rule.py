@@ -65,7 +65,9 @@ Replacement (minimum jax 0.5.0)
     v)``) becomes ``dims = np.asarray(v)``, evaluated where it was, and the operand
     ``mlir.ir_constant(np.asarray(dims))`` with aval ``ShapedArray(dims.shape, dims.dtype)``. Layouts
     may come from a list (or list comprehension) of ``Shape.array_shape`` passed whole or
-    spread (``(s, *shapes)``). An operand ``helper(c, x)`` where ``helper``, defined in
+    spread (``(s, *shapes)``) or concatenated (``(s1, s2) + shapes``), one shape may be
+    replicated for a variadic tail of operands (``tuple(s for _ in params)``) and named
+    again (``out_shape = s``). An operand ``helper(c, x)`` where ``helper``, defined in
     this module, only returns ``ops.Constant(c, expr)`` becomes
     ``mlir.ir_constant(np.asarray(expr))`` with ``x`` written in (only for a plain ``x``:
     a name, an attribute or a number, so nothing is evaluated twice); a private helper
@@ -1679,6 +1681,13 @@ class _FunctionScan(cst.CSTVisitor):
         self.values.setdefault(name, []).append(node.value)
 
     def _kind_of(self, value: cst.BaseExpression) -> str:
+        if isinstance(value, cst.Name) and value.value != self.first:
+            # ``out_shape = in_shape``: another name for the same XLA shape.
+            kinds = {kind for _, kind, _ in self.bindings.get(value.value, [])}
+            if len(kinds) == 1 and kinds & {"array", "tuple"} and value.value not in self.rebound:
+                return kinds.pop()
+        if self._replicated_shape(value):
+            return "shapes"
         if isinstance(value, cst.Call):
             shape = self.rule._client_attr(value.func, "Shape")
             if shape == "array_shape":
@@ -1705,6 +1714,33 @@ class _FunctionScan(cst.CSTVisitor):
         ):
             return "shapes"
         return "other"
+
+    def _replicated_shape(self, value: cst.BaseExpression) -> bool:
+        """``tuple(s for _ in xs)`` / ``[s for _ in xs]`` with ``s`` one XLA array shape:
+        the same layout once per element of ``xs`` (a variadic tail of operands)."""
+        if isinstance(value, cst.Call) and get_full_name_for_node(value.func) in ("tuple", "list") and len(value.args) == 1 \
+                and not value.args[0].keyword and not value.args[0].star and "tuple" not in self.bindings and "list" not in self.bindings:
+            value = value.args[0].value
+        if not isinstance(value, (cst.GeneratorExp, cst.ListComp)) or not isinstance(value.elt, cst.Name):
+            return False
+        comp = value.for_in
+        if comp.inner_for_in is not None or comp.ifs or comp.asynchronous is not None or value.elt.value in _names_in(comp.target):
+            return False
+        kinds = {kind for _, kind, _ in self.bindings.get(value.elt.value, [])}
+        return kinds == {"array"} and value.elt.value not in self.rebound
+
+    def _feeds_shapes(self, node: cst.Name) -> bool:
+        """``node`` is what a replicated-shape tuple or a shape alias is built from."""
+        parent = self.ctx.parents.get(node)
+        if isinstance(parent, cst.Assign) and parent.value is node:
+            return True
+        if isinstance(parent, (cst.GeneratorExp, cst.ListComp)) and parent.elt is node:
+            holder = self.ctx.parents.get(parent)
+            if isinstance(holder, cst.Arg):
+                holder = self.ctx.parents.get(holder)
+            assign = self.ctx.parents.get(holder)
+            return isinstance(assign, cst.Assign) and self._replicated_shape(assign.value)
+        return False
 
     def _get_shape_index(self, call: cst.Call) -> Optional[int]:
         """``c.get_shape(x)`` for operand ``x``: its index among the operands."""
@@ -1765,6 +1801,9 @@ class _FunctionScan(cst.CSTVisitor):
             return self.reaching(node.value, at) == "shapes"
         if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
             return isinstance(node.elt, cst.Call) and self.rule._client_attr(node.elt.func, "Shape") == "array_shape"
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            # ``(s1, s2) + rest``: XlaBuilder took the concatenated sequence.
+            return self.shapes_known(node.left, at) and self.shapes_known(node.right, at)
         if not isinstance(node, (cst.Tuple, cst.List)):
             return False
         for element in node.elements:
@@ -1904,6 +1943,9 @@ class _FunctionScan(cst.CSTVisitor):
 
     def _whole_layout_list(self, node: cst.Name) -> bool:
         parent = self.ctx.parents.get(node)
+        while isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add):
+            # one part of ``(s1, s2) + shapes``
+            node, parent = parent, self.ctx.parents.get(parent)
         if isinstance(parent, cst.Subscript) and parent.value is node:
             # ``shapes[0]``: one shape of the list, a layout after the rewrite like the rest.
             return self._in_layout_position(parent)
@@ -2037,7 +2079,7 @@ class _FunctionScan(cst.CSTVisitor):
                 return
             if kind in ("array", "tuple"):
                 # An XLA shape may only feed layouts: custom-call arguments or tuple_shape.
-                if not self._in_layout_position(node):
+                if not self._in_layout_position(node) and not self._feeds_shapes(node):
                     self.problem = self.problem or f"shape `{node.value}` is used for more than a layout"
             elif kind == "aval":
                 if self._in_layout_position(node):
