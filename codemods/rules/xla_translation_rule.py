@@ -39,7 +39,10 @@ Replacement (minimum jax 0.5.0)
                                              so layouts line up with the operands
     ``c.get_shape(x)`` (x an operand)        ``ctx.avals_in[i]``; ``.dimensions()`` ->
                                              ``.shape``, ``.element_type()`` -> ``.dtype``;
-                                             used as a layout: ``None`` (row-major)
+                                             used as a layout: ``None`` (row-major), also
+                                             in ``[c.get_shape(x) for x in operands]``
+    ``c: XlaBuilder``, ``x: XlaOp``          annotations dropped (with their import once
+                                             unused): the rule receives ctx and MLIR values
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
     ======================================  ==============================================
 
@@ -225,6 +228,8 @@ from codemods.rules._shared import (
 XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla", "jax.xla")
 CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client")
 CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
+#: Where XlaBuilder/XlaOp annotations come from besides xla_client.
+XLA_TYPE_MODULES = ("jaxlib.xla_extension", "jax.lib.xla_extension", "jax._src.lib.xla_extension")
 CONSTANTS = frozenset({"ConstantLiteral", "Constant"})
 #: Builder ops with a StableHLO op of the same semantics, converted one for one in a rule
 #: that reshapes or transposes operands and results around its custom call.
@@ -879,6 +884,7 @@ class XlaTranslationRule(Rule):
     # -- one rule function -------------------------------------------------------
     def _plan(self, function: cst.FunctionDef, form: str, bound: int = 0) -> Plan:
         plan = Plan(function, form)
+        self._xla_typed_now = self._xla_typed(function)
         params = function.params
         positional_params = list(params.posonly_params) + list(params.params)
         if self._is_method(function):
@@ -1463,10 +1469,33 @@ def {AVAL_HELPER}(value):
 
         return edit
 
+    def _xla_typed(self, function: cst.FunctionDef) -> set[str]:
+        """Parameters annotated with an XlaBuilder type (``XlaBuilder``, ``XlaOp``): the
+        lowering rule receives a context and MLIR values, and the annotation alone would
+        keep the removed module imported."""
+        params = function.params
+        found = set()
+        for param in [*params.posonly_params, *params.params, *params.kwonly_params, params.star_arg]:
+            if not isinstance(param, cst.Param) or param.annotation is None:
+                continue
+            qual = self.ctx.qualified_name(param.annotation.annotation) or ""
+            if any(qual.startswith(m + ".") for m in (*CLIENT_MODULES, *XLA_TYPE_MODULES)):
+                found.add(param.name.value)
+                head = head_name(param.annotation.annotation)
+                if head:
+                    drop_binding_if_unused(self.ctx, head)
+        return found
+
     def _signature_edit(self, form: str, ctx_name: str, skip: int = 0):
+        xla_typed = self._xla_typed_now
+
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(updated, cst.FunctionDef)
             params = updated.params
+            untyped = lambda p: p.with_changes(annotation=None) if isinstance(p, cst.Param) and p.name.value in xla_typed else p  # noqa: E731
+            params = params.with_changes(
+                posonly_params=[untyped(p) for p in params.posonly_params], params=[untyped(p) for p in params.params],
+                kwonly_params=[untyped(p) for p in params.kwonly_params], star_arg=untyped(params.star_arg))
             if params.posonly_params:
                 merged = list(params.posonly_params) + list(params.params)
                 params = params.with_changes(posonly_params=(), posonly_ind=cst.MaybeSentinel.DEFAULT, params=merged)
@@ -1600,6 +1629,7 @@ class _FunctionScan(cst.CSTVisitor):
         self.first = first
         self.avals = avals
         self.builder_names = {first} if form == "builder" else set()
+        self.star = function.params.star_arg.name.value if isinstance(function.params.star_arg, cst.Param) else None
         self.custom_calls: dict[cst.Call, Optional[cst.CSTNode]] = {}
         self.constants: list[cst.Call] = []
         self.shape_calls: list[tuple[cst.Call, str]] = []
@@ -1742,6 +1772,31 @@ class _FunctionScan(cst.CSTVisitor):
             return isinstance(assign, cst.Assign) and self._replicated_shape(assign.value)
         return False
 
+    def _operand_shape_in_comprehension(self, call: cst.Call) -> bool:
+        """``c.get_shape(x)`` as the element of ``[... for x in operands]``, where
+        ``operands`` is the rule's ``*operands`` or a tuple of its operand parameters."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and isinstance(func.value, cst.Name)
+                and func.value.value in self.builder_names and len(call.args) == 1 and not call.args[0].keyword
+                and not call.args[0].star and isinstance(call.args[0].value, cst.Name)):
+            return False
+        comp = self.ctx.parents.get(call)
+        if not isinstance(comp, (cst.ListComp, cst.GeneratorExp)) or comp.elt is not call:
+            return False
+        loop = comp.for_in
+        if loop.inner_for_in is not None or loop.ifs or not isinstance(loop.target, cst.Name) \
+                or loop.target.value != call.args[0].value.value or not isinstance(loop.iter, cst.Name):
+            return False
+        source = loop.iter.value
+        values = self.values.get(source, [])
+        if source in self.rebound or source in self.operand_params:
+            return False
+        if not values:
+            return source == self.star
+        return len(values) == 1 and isinstance(values[0], (cst.Tuple, cst.List)) and all(
+            isinstance(e, cst.Element) and not isinstance(e, cst.StarredElement) and isinstance(e.value, cst.Name)
+            and e.value.value in self.operand_params and e.value.value not in self.bindings for e in values[0].elements)
+
     def _get_shape_index(self, call: cst.Call) -> Optional[int]:
         """``c.get_shape(x)`` for operand ``x``: its index among the operands."""
         func = call.func
@@ -1799,8 +1854,12 @@ class _FunctionScan(cst.CSTVisitor):
         each one into its layout (anything else would reach ffi_lowering unchanged)."""
         if isinstance(node, cst.Name):
             return self.reaching(node.value, at) == "shapes"
+        if isinstance(node, cst.Call) and get_full_name_for_node(node.func) in ("tuple", "list") and len(node.args) == 1 \
+                and not node.args[0].keyword and not node.args[0].star and not {"tuple", "list"} & set(self.bindings):
+            return self.shapes_known(node.args[0].value, at)
         if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
-            return isinstance(node.elt, cst.Call) and self.rule._client_attr(node.elt.func, "Shape") == "array_shape"
+            return isinstance(node.elt, cst.Call) and (self.rule._client_attr(node.elt.func, "Shape") == "array_shape"
+                                                       or self._operand_shape_in_comprehension(node.elt))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             # ``(s1, s2) + rest``: XlaBuilder took the concatenated sequence.
             return self.shapes_known(node.left, at) and self.shapes_known(node.right, at)
@@ -1870,6 +1929,10 @@ class _FunctionScan(cst.CSTVisitor):
                 self.default_layouts.append(node)
             else:
                 self.get_shapes.append((node, self._get_shape_index(node)))
+        elif self._operand_shape_in_comprehension(node) and self._in_layout_position(node):
+            # ``tuple([c.get_shape(x) for x in operands])``: each operand's default layout.
+            self.allowed.add(node.func.value)
+            self.default_layouts.append(node)
         elif (
             isinstance(node.func, cst.Attribute) and node.func.attr.value in SHAPE_METHODS and not node.args
             and self._is_aval(node.func.value)
