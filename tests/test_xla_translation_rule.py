@@ -183,10 +183,12 @@ def test_from_jax_import_xla_used_only_to_register_is_not_reported_once_converte
     result = rewrite_source(source, path, select)
     assert b"from jax import xla" not in result.updated
     assert [c.message for c in result.changes if c.safety is Safety.MANUAL] == []
-    # Another use of `xla` keeps the import, which stays reported.
+    # Another use of `xla` keeps the import, moved where that member lives, in the same
+    # run as the conversion (the engine's self-check fails a rewrite a second run changes).
     kept = rewrite_source(source + b"\napply = xla.apply_primitive\n", path, select)
-    assert any(c.rule == "removed-jax-api" and "registers translation rules" in c.message
-               for c in kept.changes if c.safety is Safety.MANUAL)
+    assert kept.error is None and b"from jax.interpreters import mlir, xla" in kept.updated
+    assert b"from jax import xla" not in kept.updated and b"mlir.register_lowering(solve_p" in kept.updated
+    assert [c.message for c in kept.changes if c.safety is Safety.MANUAL] == []
 
 
 _FORWARD = b"""from jax.interpreters import xla

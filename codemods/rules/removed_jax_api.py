@@ -71,7 +71,7 @@ Moved names (safe: the same object under another name)
     avals)``) the import is reported. ``from jax import
     xla`` used only to register translation rules is left to xla-translation-rule, which
     converts them through it and drops it (or reports it, kept for the rules it could not
-    convert); with other uses it is reported.
+    convert); with other uses it moves like any other name.
 
 Type names (safe in annotations only)
     ``jax.random.KeyArray``, ``jax.random.PRNGKeyArray`` (removed 0.4.24) and
@@ -1041,13 +1041,12 @@ class RemovedJaxApi(Rule):
             local = asname or name
             qualified = f"{module}.{name}"
             found = self.move_for(qualified)
-            if found is not None and qualified == "jax.xla" and TRANSLATIONS.search(self.ctx.source):
-                if not self._only_registers_translations(local):
-                    # Moving it would let xla-translation-rule convert these rules only on
-                    # a second run; the import is left for the user instead.
-                    reports.append(("jax.xla", "moved to jax.interpreters.xla; this module registers translation rules"))
-                # Otherwise xla-translation-rule converts or reports each registration, and
-                # the import goes with the last one (or is reported as kept for them).
+            if found is not None and qualified == "jax.xla" and TRANSLATIONS.search(self.ctx.source) \
+                    and self._only_registers_translations(local):
+                # xla-translation-rule converts or reports each registration, and the import
+                # goes with the last one (or is reported as kept for them). With other uses
+                # it moves: that rule reads the registrations through either spelling in
+                # the same run, and the other uses need the import.
                 continue
             if found is not None and found[1].annotation_only and not self._imported_type_in_annotations_only(local):
                 if self.check_all:
