@@ -307,3 +307,49 @@ xla.backend_specific_translations["cpu"][q] = transposed
     assert any("`rule`" in m and "xla_client.ops.Sort, which has no StableHLO conversion" in m for m in messages)
     # XlaBuilder gave a transposed op a permuted layout; None (row-major) would change it.
     assert any("`transposed`" in m and "a transposed op" in m for m in messages)
+
+
+_BOUND = b"""from functools import partial
+
+import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def _rule(name, c, x):
+    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(c, name, operands=(x,), shape_with_layout=s, operand_shapes_with_layout=(s,))
+
+
+%(registration)s
+"""
+
+
+def test_rule_with_a_positionally_bound_leading_argument_keeps_it() -> None:
+    source = _BOUND % {b"registration": b'xla.backend_specific_translations["cpu"][p] = partial(_rule, b"k")'}
+    result = rewrite_source(source, "bound.py", ["--select", "xla-translation-rule"])
+    assert result.error is None and result.updated is not None
+    updated = result.updated.decode()
+    assert "def _rule(name, ctx, x):" in updated
+    assert 'mlir.register_lowering(p, partial(_rule, b"k"), platform="cpu")' in updated
+    assert "_ccmigrate_target_name(name)" in updated
+
+
+@pytest.mark.parametrize("registration, reason", [
+    # The decorator factory is also called directly: what it registers is not only the
+    # functions it decorates.
+    (b'def register(prim):\n    def decorator(fun):\n        xla.backend_specific_translations["cpu"][prim] = partial(fun, b"k")\n'
+     b'        return fun\n    return decorator\n\n\nregister(p)(_rule)\n', "also used other than as `@register(...)`"),
+    # The decorator returns a wrapper, not the rule.
+    (b'def register(prim):\n    def decorator(fun):\n        xla.backend_specific_translations["cpu"][prim] = partial(fun, b"k")\n'
+     b'        return lambda *a: fun(*a)\n    return decorator\n', "returning a decorator that returns `fun` unchanged"),
+    # XlaBuilder rejected a rank-2 shape with a rank-1 layout: the rule never built.
+    (b'xla.backend_specific_translations["cpu"][p] = _bad\n\n\ndef _bad(c, x):\n'
+     b'    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4, 4), (0,))\n'
+     b'    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(x,), shape_with_layout=s, operand_shapes_with_layout=(s,))\n',
+     "raised INVALID_ARGUMENT"),
+])
+def test_registrations_that_stay_manual_say_why(registration: bytes, reason: str) -> None:
+    result = rewrite_source(_BOUND % {b"registration": registration}, "manual.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any(reason in c.message for c in result.changes if c.safety is Safety.MANUAL), [c.message for c in result.changes]

@@ -132,7 +132,9 @@ Replacement (minimum jax 0.5.0)
     it with a builder), ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
     only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
     XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
-    meant are unknown. Layouts from XLA shapes built outside the rule (a helper returning
+    meant are unknown; likewise a literal layout whose length is not the shape's rank
+    (``INVALID_ARGUMENT``). An alias such as ``xops = xla_client.ops`` kept for code left
+    manual is reported with it. Layouts from XLA shapes built outside the rule (a helper returning
     them) or a method inherited from a base class stay manual too: what they hold is not
     visible here. Targets below jax 0.4.29 keep their working translation rules;
     targets below 0.5.0 lack ``jax.ffi`` and get a manual report.
@@ -1529,6 +1531,10 @@ def {AVAL_HELPER}(value):
                 continue
             accesses = [ref.node for assignment in scope.assignments[name.value] for ref in assignment.references]
             if accesses and not (consumed_calls and all(self._inside_consumed(a) for a in accesses)):
+                if jax_fallback_guard(self.ctx, assign) is None:
+                    self.report(assign, Safety.MANUAL, f"alias `{name.value}` of `{qual}` (removed with the XlaBuilder: "
+                                "xla_client.ops in jax 0.6.0, jax.lib.xla_client in 0.9.0) is kept for the code that uses it; "
+                                "it goes once that code is migrated")
                 continue
             if not accesses and (len(scope.assignments[name.value]) != 1 or jax_fallback_guard(self.ctx, assign) is not None
                                  or (exported and re.search(rf"[\'\"]{re.escape(name.value)}[\'\"]", self.ctx.module.code))):
@@ -1902,6 +1908,8 @@ class _FunctionScan(cst.CSTVisitor):
             args = [a for a in node.args if a.keyword is None]
             if shape == "array_shape" and len(args) not in (2, 3):
                 self.problem = self.problem or "an unusual Shape.array_shape"
+            elif shape == "array_shape" and (mismatch := _layout_rank_mismatch(self.ctx, node)):
+                self.problem = self.problem or mismatch
             if shape == "tuple_shape" and len(args) != 1:
                 self.problem = self.problem or "an unusual Shape.tuple_shape"
             elif shape == "tuple_shape" and not self.shapes_known(args[0].value, node) and not self._holds_token(args[0].value):
@@ -2455,6 +2463,8 @@ class _OpsScan(cst.CSTVisitor):
         elif shape == "array_shape":
             if len(args) not in (2, 3) or len(call.args) != len(args):
                 return self._fail("an unusual Shape.array_shape")
+            if mismatch := _layout_rank_mismatch(self.ctx, call):
+                return self._fail(mismatch)
             assign = self.ctx.parents.get(call)
             if not self._layout_position(call) and not (isinstance(assign, cst.Assign) and assign.value is call):
                 return self._fail("an XLA shape is used for more than a layout")
@@ -2519,6 +2529,22 @@ class _OpsScan(cst.CSTVisitor):
         if kind == "aval" and isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS and isinstance(grand, cst.Call) and not grand.args:
             return
         self._fail(f"the XLA shape `{node.value}` is used for more than a layout or its dimensions and element type")
+
+
+def _layout_rank_mismatch(ctx, call: cst.Call) -> Optional[str]:
+    """Why ``Shape.array_shape(dtype, dims, minor_to_major)`` written with literal tuples
+    never built: XlaBuilder raised INVALID_ARGUMENT when the layout's length is not the rank."""
+    args = positional(call)
+    if len(args) != 3:
+        return None
+    dims, layout = args[1].value, args[2].value
+    if not all(isinstance(n, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in n.elements)
+               for n in (dims, layout)):
+        return None
+    if len(dims.elements) == len(layout.elements):
+        return None
+    return (f"`{_snippet(ctx, call)}` gives a rank-{len(dims.elements)} shape a layout of {len(layout.elements)} entries: "
+            "XlaBuilder raised INVALID_ARGUMENT on it, so the rule never built and the layout it meant is unknown")
 
 
 def _call_values(call: cst.Call, names: tuple) -> "dict | str":
