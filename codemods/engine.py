@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import concurrent.futures
 import dataclasses
+import functools
 import gc
 import multiprocessing
 import os
@@ -612,7 +613,7 @@ def _code_of(
     """Code of a top-level statement of ``new``: the text the splice generated for it or
     kept from the original, else generated now."""
     if index is None or spliced is None:
-        return lambda stmt: positions.code_for_node(new, stmt)
+        return functools.partial(positions.code_for_node, new)
 
     def code(stmt: cst.CSTNode) -> str:
         text = spliced.generated.get(id(stmt))
@@ -641,6 +642,8 @@ def _reparse(original: cst.Module, new: cst.Module, code: Optional[Callable[[cst
     comments between statements, a changed header or footer, a piece that does not
     parse) is left to a parse of the whole text, which also words the syntax error.
     """
+    if code is None:
+        code = functools.partial(positions.code_for_node, new)
     if (
         new.header is not original.header
         or new.footer is not original.footer
@@ -666,7 +669,7 @@ def _reparse(original: cst.Module, new: cst.Module, code: Optional[Callable[[cst
         sentinel = body[end] if end < len(body) else None
         if sentinel is None and original.footer:
             return None  # trailing comments of the file: whose they are depends on what precedes them
-        text = "".join(code(stmt) if code is not None else positions.code_for_node(new, stmt) for stmt in body[i : end + 1])
+        text = "".join(map(code, body[i : end + 1]))
         try:
             piece = cst.parse_module(text, config)
         except (cst.ParserSyntaxError, RecursionError):

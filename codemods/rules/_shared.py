@@ -39,6 +39,19 @@ def keyword_value(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
     return arg.value if arg is not None else None
 
 
+def added_terms(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The pieces of ``a + b + c`` (``[node]`` when it is no ``+``), in no fixed order."""
+    terms: list[cst.BaseExpression] = []
+    stack = [node]
+    while stack:
+        term = stack.pop()
+        if isinstance(term, cst.BinaryOperation) and isinstance(term.operator, cst.Add):
+            stack += [term.left, term.right]
+        else:
+            terms.append(term)
+    return terms
+
+
 def literal_bytes_as_str(node: cst.BaseExpression) -> Optional[cst.SimpleString]:
     """``b"name"`` -> ``"name"`` when the literal is plain ASCII; else ``None``."""
     if not isinstance(node, cst.SimpleString):

@@ -102,6 +102,7 @@ from codemods import walk
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     LoweringRule,
+    added_terms,
     compatibility_guard,
     enclosing_lowering_rule,
     import_without,
@@ -473,16 +474,8 @@ class CustomCallApi(Rule):
                 return None
             value = bound
         # ``(mlir.ir_constant(size),) + args``: count each concatenated piece.
-        terms: list[cst.BaseExpression] = []
-        stack = [value]
-        while stack:
-            term = stack.pop()
-            if isinstance(term, cst.BinaryOperation) and isinstance(term.operator, cst.Add):
-                stack += [term.left, term.right]
-            else:
-                terms.append(term)
         extra = 0
-        for term in terms:
+        for term in added_terms(value):
             count = self._extra_in(term, rule)
             if count is None:
                 return None
@@ -516,17 +509,9 @@ class CustomCallApi(Rule):
         ``ctx.avals_in`` entry plus literal ones (``[()] + [... for a in ctx.avals_in]``);
         ``None`` when the expression is not of that form."""
         avals_in = f"{rule.ctx_name}.avals_in"
-        terms: list[cst.BaseExpression] = []
-        stack = [layouts]
-        while stack:
-            term = stack.pop()
-            if isinstance(term, cst.BinaryOperation) and isinstance(term.operator, cst.Add):
-                stack += [term.left, term.right]
-            else:
-                terms.append(term)
         per_input = 0
         extra = 0
-        for term in terms:
+        for term in added_terms(layouts):
             code = self.ctx.module.code_for_node(term)
             if isinstance(term, (cst.ListComp, cst.GeneratorExp)) and self.ctx.module.code_for_node(term.for_in.iter) == avals_in \
                     and term.for_in.inner_for_in is None:

@@ -710,44 +710,47 @@ class XlaTranslationRule(Rule):
 
     # -- registrations ---------------------------------------------------------
     def _report_registration(self, reg: Registration, plan: Plan) -> None:
+        safety = Safety.UNSAFE if plan.unsafe else Safety.SAFE
         register = self._mlir("register_lowering")
-        prim = reg.prim
-        rule = reg.rule
-        platform = reg.platform
-
-        def build() -> cst.Call:
-            args = [cst.Arg(prim, comma=_COMMA), cst.Arg(rule)]
-            if platform is not None:
-                args[-1] = args[-1].with_changes(comma=_COMMA)
-                args.append(cst.Arg(platform, keyword=cst.Name("platform"), equal=_EQUAL))
-            return cst.Call(cst.parse_expression(register), args)
-
         if isinstance(reg.node, cst.Call):
             edit = lambda updated: updated.with_changes(func=cst.parse_expression(register))  # noqa: E731
         else:
-            edit = lambda updated: cst.Expr(build())  # noqa: E731
+            edit = lambda updated: cst.Expr(self._register_lowering(reg, reg.rule, register))  # noqa: E731
+        self._drop_xla_head(reg)
+        if self._drop_if_lowered(reg, safety, "translation rule (removed in jax 0.4.29): registration dropped, the rule rewritten in place"):
+            return
+        self.report(reg.node, safety,
+                    "translation rules were removed in jax 0.4.29: registered as an MLIR lowering rule with mlir.register_lowering", edit)
+
+    def _register_lowering(self, reg: Registration, rule: cst.BaseExpression, register: str) -> cst.Call:
+        """``register(prim, rule[, platform=...])`` for ``reg``; ``register`` spells
+        ``mlir.register_lowering`` (spelled when the finding is made: imports are added then)."""
+        args = [cst.Arg(reg.prim, comma=_COMMA), cst.Arg(rule)]
+        if reg.platform is not None:
+            args[-1] = args[-1].with_changes(comma=_COMMA)
+            args.append(cst.Arg(reg.platform, keyword=cst.Name("platform"), equal=_EQUAL))
+        return cst.Call(cst.parse_expression(register), args)
+
+    def _drop_xla_head(self, reg: Registration) -> None:
+        """The ``xla`` import the registration went through goes once nothing else uses it."""
         head = head_name(reg.node.func if isinstance(reg.node, cst.Call) else reg.node.targets[0].target)
         if head:
             drop_binding_if_unused(self.ctx, head)
-        if self._has_mlir_lowering(reg):
-            statement = self.ctx.parents.get(reg.node)
-            if isinstance(statement, cst.Expr):
-                statement = self.ctx.parents.get(statement)
-            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
-                self.report(
-                    statement,
-                    Safety.UNSAFE if plan.unsafe else Safety.SAFE,
-                    "the primitive already has an MLIR lowering for this platform, which jax preferred over the "
-                    "translation rule (removed in jax 0.4.29): registration dropped, the rule rewritten in place",
-                    lambda _n: cst.RemoveFromParent(),
-                )
-                return
-        self.report(
-            reg.node,
-            Safety.UNSAFE if plan.unsafe else Safety.SAFE,
-            "translation rules were removed in jax 0.4.29: registered as an MLIR lowering rule with mlir.register_lowering",
-            edit,
-        )
+
+    def _drop_if_lowered(self, reg: Registration, safety: Safety, what: str) -> bool:
+        """Remove the registration's statement when the module also gives the primitive an
+        MLIR lowering for its platform (jax always preferred that one); ``what`` ends the
+        message: what was preferred over, and what happens to it."""
+        if not self._has_mlir_lowering(reg):
+            return False
+        statement = self.ctx.parents.get(reg.node)
+        if isinstance(statement, cst.Expr):
+            statement = self.ctx.parents.get(statement)
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+            return False
+        self.report(statement, safety, f"the primitive already has an MLIR lowering for this platform, which jax preferred over the {what}",
+                    lambda _n: cst.RemoveFromParent())
+        return True
 
     def _has_mlir_lowering(self, reg: Registration) -> bool:
         """Whether this module also registers an MLIR lowering covering ``reg``."""
@@ -804,16 +807,11 @@ class XlaTranslationRule(Rule):
             return True
         register = self._mlir("register_lowering")
         lower = self._mlir("lower_fun")
-        prim, platform = reg.prim, reg.platform
 
         def build(_updated: cst.CSTNode) -> cst.CSTNode:
             lowering = cst.Call(cst.parse_expression(lower), [
                 cst.Arg(fun, comma=_COMMA), cst.Arg(multiple, keyword=cst.Name("multiple_results"), equal=_EQUAL)])
-            new_args = [cst.Arg(prim, comma=_COMMA), cst.Arg(lowering)]
-            if platform is not None:
-                new_args[-1] = new_args[-1].with_changes(comma=_COMMA)
-                new_args.append(cst.Arg(platform, keyword=cst.Name("platform"), equal=_EQUAL))
-            register_call = cst.Call(cst.parse_expression(register), new_args)
+            register_call = self._register_lowering(reg, lowering, register)
             return register_call if isinstance(reg.node, cst.Call) else cst.Expr(register_call)
 
         if rule_def is not None:
@@ -827,17 +825,8 @@ class XlaTranslationRule(Rule):
                 self.report(reg.node, Safety.MANUAL, message)
                 self.report(call, Safety.MANUAL, message)
                 return True
-        head = head_name(reg.node.func if isinstance(reg.node, cst.Call) else reg.node.targets[0].target)
-        if head:
-            drop_binding_if_unused(self.ctx, head)
-        statement = self.ctx.parents.get(reg.node)
-        if isinstance(statement, cst.Expr):
-            statement = self.ctx.parents.get(statement)
-        if self._has_mlir_lowering(reg) and isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
-            self.report(statement, Safety.SAFE, "the primitive already has an MLIR lowering for this platform, which jax "
-                        "preferred over the xla.lower_fun translation (removed with translation rules): registration dropped",
-                        lambda _n: cst.RemoveFromParent())
-        else:
+        self._drop_xla_head(reg)
+        if not self._drop_if_lowered(reg, Safety.SAFE, "xla.lower_fun translation (removed with translation rules): registration dropped"):
             self.report(reg.node, Safety.SAFE, "xla.lower_fun was removed with translation rules: "
                         "mlir.lower_fun lowers the same function inline, registered with mlir.register_lowering", build)
         if rule_def is not None:
@@ -2640,27 +2629,18 @@ def _plain_value(node: cst.BaseExpression) -> bool:
     return False
 
 
+#: Expressions with a scope of their own (or, for ``:=``, a binding in the enclosing one).
+_OWN_SCOPES = (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp, cst.NamedExpr)
+
+
 def _has_own_scope(node: cst.CSTNode) -> bool:
     found = []
 
     class _Scopes(cst.CSTVisitor):
-        def visit_Lambda(self, n: cst.Lambda) -> None:
-            found.append(n)
-
-        def visit_ListComp(self, n: cst.ListComp) -> None:
-            found.append(n)
-
-        def visit_GeneratorExp(self, n: cst.GeneratorExp) -> None:
-            found.append(n)
-
-        def visit_SetComp(self, n: cst.SetComp) -> None:
-            found.append(n)
-
-        def visit_DictComp(self, n: cst.DictComp) -> None:
-            found.append(n)
-
-        def visit_NamedExpr(self, n: cst.NamedExpr) -> None:
-            found.append(n)
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            if isinstance(n, _OWN_SCOPES):
+                found.append(n)
+            return not found
 
     walk.read(node, _Scopes())
     return bool(found)
