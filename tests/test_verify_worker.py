@@ -71,3 +71,46 @@ def test_lowerings_share_a_context_and_renew_it(tmp_path):
     assert out["results"] == [[["cpu", None, [f"ctx_target{n}"]], ["cuda", None, [f"ctx_target{n}"]]] for n in range(4)]
     # Eight lowerings, three to a context (each listed by where it was first handed out).
     assert out["contexts"] == [0, 0, 0, 3, 3, 3, 6, 6]
+
+
+SHADOW_SCRIPT = '''
+import json, os, sys
+from codemods.verify import worker as worker_module
+
+worker = worker_module.Worker()
+shadow, plain = sys.argv[1], sys.argv[2]
+jobs = [
+    {"module": "jax", "path": os.path.join(shadow, "jax.py"), "sys_path": [shadow], "platforms": ["cpu"]},
+    {"module": "ops", "path": os.path.join(plain, "ops.py"), "sys_path": [plain], "platforms": ["cpu"]},
+]
+worker.user_files = {os.path.realpath(j["path"]) for j in jobs}
+path_before = list(sys.path)
+out = []
+for job in jobs:
+    result = worker.run(job, lambda text: None)
+    out.append({"import_error": result["import_error"], "notes": result["notes"],
+                "probes": [[p["platform"], p["error"], [e["target"] for e in p["emissions"]]] for p in result["probes"]]})
+import jax
+print(json.dumps({"jobs": out, "real_jax": jax.__file__ != os.path.join(shadow, "jax.py"),
+                  "path_restored": sys.path == path_before}))
+'''
+
+
+def test_a_file_named_like_an_installed_module_does_not_replace_it(tmp_path):
+    """A repository's own ``jax.py`` (an interop module, say) is verified without
+    evicting the worker's jax, so the modules after it still import the real one."""
+    shadow, plain = tmp_path / "interop", tmp_path / "plain"
+    shadow.mkdir()
+    plain.mkdir()
+    (shadow / "jax.py").write_text(MODULE.format(n=0))
+    (plain / "ops.py").write_text("import jax\n" + MODULE.format(n=1))
+    proc = subprocess.run([sys.executable, "-c", SHADOW_SCRIPT, str(shadow), str(plain)], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT, env={"PYTHONPATH": ROOT, "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    first, second = out["jobs"]
+    assert first["import_error"] is None
+    assert first["probes"] == [["cpu", None, ["ctx_target0"]]]
+    assert any("installed `jax`" in note for note in first["notes"]), first["notes"]
+    assert second == {"import_error": None, "notes": [], "probes": [["cpu", None, ["ctx_target1"]]]}
+    assert out["real_jax"] and out["path_restored"]

@@ -88,6 +88,7 @@ class Worker:
         self.local = threading.local()
         self._context = None
         self._context_uses = 0
+        self._environment_names: Optional[frozenset] = None
         self._install_interceptors()
         self.default_backend = jax.default_backend()
         jax.devices()  # initialise the backend now, not inside the first job's timeout
@@ -292,9 +293,28 @@ class Worker:
 
     # -- one job -----------------------------------------------------------------
     def run(self, job: dict, progress: Callable[[str], None]) -> dict:
+        # A job's import roots go when it ends: a later project's module must not be
+        # found in an earlier project's folder.
+        saved_path = list(sys.path)
+        self._environment()  # before any job's modules join sys.modules
         for entry in reversed(job.get("sys_path", ())):
             if entry not in sys.path:
                 sys.path.insert(0, entry)
+        try:
+            return self._run(job, progress)
+        finally:
+            sys.path[:] = saved_path
+
+    def _environment(self) -> frozenset:
+        """Top-level names of what the worker itself runs on (jax, numpy, the standard
+        library...), taken before the first job: a verified file of the same name must
+        not take their place in ``sys.modules``."""
+        if self._environment_names is None:
+            names = {name.partition(".")[0] for name in sys.modules}
+            self._environment_names = frozenset(names | set(getattr(sys, "stdlib_module_names", ())))
+        return self._environment_names
+
+    def _run(self, job: dict, progress: Callable[[str], None]) -> dict:
         platforms = job.get("platforms") or [self.default_backend]
         result: dict = {
             "module": job["module"],
@@ -354,13 +374,25 @@ class Worker:
         path = job.get("path")
         loaded = sys.modules.get(name)
         loaded_from = getattr(loaded, "__file__", None)
-        if path and loaded_from and os.path.realpath(loaded_from) != os.path.realpath(path):
+        shadowing = bool(path) and name.partition(".")[0] in self._environment() and not (
+            loaded_from and os.path.realpath(loaded_from) == os.path.realpath(path))
+        if shadowing:
+            if "." in name:
+                raise ImportError(f"`{name}` would be a module of the installed `{name.partition('.')[0]}` package, "
+                                  "which this worker runs on: verify it from a checkout where it has a name of its own")
+            # A repository's own ``jax.py`` (an interop module, a script): importing it as
+            # ``jax`` would evict the worker's jax for every module after it.
+            alias = f"_ccmigrate_verified_{name}"
+            result["notes"].append(f"`{os.path.basename(path)}` has the name of the installed `{name}` module: "
+                                   f"imported as `{alias}`, its own `import {name}` gets the installed one")
+            job["import_name"] = name = alias
+        elif path and loaded_from and os.path.realpath(loaded_from) != os.path.realpath(path):
             del sys.modules[name]  # another project's module of the same name, from an earlier job
         attempts = 0
         while True:
             before = set(sys.modules)
             try:
-                module = importlib.import_module(name)
+                module = _import_from_file(name, path) if shadowing else importlib.import_module(name)
                 break
             except ImportError as exc:
                 missing = stubs.missing_native(exc, job.get("package_dirs", ())) if job.get("stub_missing") else None
@@ -449,7 +481,7 @@ class Worker:
 
     def _probe(self, entry: dict, platforms: list, job: dict, out: list, module=None, shapes=None) -> Optional[tuple]:
         """Trace and lower one entry point for every platform; returns the shape used."""
-        module = module if module is not None else sys.modules[job["module"]]
+        module = module if module is not None else sys.modules[job.get("import_name", job["module"])]
         candidates = [None] if entry["kind"] == "explicit" else list(shapes or PROBE_SHAPES)
         wanted = platforms
         if entry["kind"] == "primitive" and None not in entry["platforms"]:
@@ -522,7 +554,7 @@ class Worker:
 
     # -- the original (pre-migration) code ----------------------------------------
     def _original(self, module, job: dict, entries: list, chosen: dict, platforms: list, result: dict) -> None:
-        name = job["module"]
+        name = job.get("import_name", job["module"])
         original = types.ModuleType(name)
         for attr in ("__file__", "__package__", "__spec__", "__path__", "__loader__"):
             if hasattr(module, attr):
@@ -710,6 +742,23 @@ def _limit_memory(megabytes: int) -> None:
         if hard != resource.RLIM_INFINITY:
             limit = min(limit, hard)
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _import_from_file(name: str, path: str) -> types.ModuleType:
+    """Import the file at ``path`` as the top-level module ``name``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path}", name=name, path=path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
 
 
 def main() -> None:
