@@ -166,3 +166,20 @@ def test_bad_paths_are_tool_errors(tmp_path):
     proc = ccmigrate("verify", "--static", str(tmp_path / "missing"), str(tmp_path / "broken.py"))
     assert proc.returncode == 2
     assert "missing" in proc.stderr and "broken.py: cannot parse" in proc.stderr
+
+
+def test_a_package_named_like_an_installed_one_is_taken_as_part_of_the_namespace_above(tmp_path):
+    # sphericart-jax's layout: python/sphericart/ is a namespace package (no __init__.py)
+    # holding the regular package ``jax``: the module is sphericart.jax.ops, not jax.ops.
+    pkg = tmp_path / "python" / "sphericart" / "jax"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "ops.py").write_text("")
+    assert module_location(str(pkg / "ops.py")) == (
+        str(tmp_path / "python"), "sphericart.jax.ops", [str(tmp_path / "python" / "sphericart")])
+    # A package of its own name stays as it is.
+    own = tmp_path / "mykernels"
+    own.mkdir()
+    (own / "__init__.py").write_text("")
+    (own / "ops.py").write_text("")
+    assert module_location(str(own / "ops.py"))[:2] == (str(tmp_path), "mykernels.ops")

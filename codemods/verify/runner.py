@@ -14,9 +14,11 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import io
 import os
 import subprocess
+import sys
 import tokenize
 from typing import Iterable, Optional, Sequence
 
@@ -143,6 +145,14 @@ def module_location(path: str) -> tuple[str, str, list[str]]:
         for _ in package.split(".")[1:]:
             top = os.path.dirname(top)
         name = package if stem == "__init__" else f"{package}.{stem}"
+        # A package named like an installed module (``jax``, ``numpy``) inside a folder
+        # without ``__init__.py`` is a namespace package's member (``sphericart.jax``):
+        # imported as ``jax.ops`` it would be looked up inside the installed jax.
+        while _installed_elsewhere(name.partition(".")[0], top):
+            parent = os.path.dirname(top)
+            if not os.path.basename(parent).isidentifier() or os.path.dirname(parent) == parent:
+                break
+            name, top = f"{os.path.basename(parent)}.{name}", parent
         return os.path.dirname(top), name, [top]
     # No __init__ chain: a namespace package under a project root, or a lone module.
     directory = os.path.dirname(path)
@@ -159,6 +169,22 @@ def module_location(path: str) -> tuple[str, str, list[str]]:
             break
         probe = parent
     return directory, stem, []
+
+
+def _installed_elsewhere(name: str, directory: str) -> bool:
+    """Whether ``name`` is a module of the standard library or of the environment that
+    is not the package at ``directory``."""
+    if name in getattr(sys, "stdlib_module_names", ()):
+        return True
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    places = list(spec.submodule_search_locations or ()) or ([spec.origin] if spec.origin else [])
+    return not any(os.path.realpath(p) == os.path.realpath(directory) or _within(os.path.realpath(p), os.path.realpath(directory))
+                   for p in places)
 
 
 def _within(path: str, directory: str) -> bool:
