@@ -63,7 +63,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -287,51 +287,57 @@ class BackendConfig(Rule):
         )
 
     def classify(self, value: cst.BaseExpression, depth: int = 0) -> tuple[str, str]:
-        code = short(positions.code_for_node(self.ctx.module, value), limit=60)
+        # The site's code only words a message: most configs pass and need none.
+        code = functools.partial(self._code, value)
         if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-            return Kind.PASS, code
+            return Kind.PASS, ""
         if isinstance(value, cst.Name):
             if value.value == "None":
-                return Kind.PASS, code
+                return Kind.PASS, ""
             if value.value in ("True", "False"):
                 return Kind.JSON, "bool literal"
             bound = self.ctx.value_bound_once(value) if depth < 4 else None
             if bound is None:
-                return Kind.UNKNOWN, f"`{code}` (not bound once to a literal in its scope)"
+                return Kind.UNKNOWN, f"`{code()}` (not bound once to a literal in its scope)"
             kind, detail = self.classify(bound, depth + 1)
             if kind == Kind.UNKNOWN:
-                return kind, f"`{code}` (bound to {detail})"
-            return kind, (detail if kind in (Kind.DATACLASS, Kind.PROTO) else f"`{code}`")
+                return kind, f"`{code()}` (bound to {detail})"
+            if kind == Kind.PASS:
+                return kind, ""
+            return kind, (detail if kind in (Kind.DATACLASS, Kind.PROTO) else f"`{code()}`")
         if isinstance(value, (cst.Integer, cst.Float)) or (
             isinstance(value, cst.UnaryOperation) and isinstance(value.expression, (cst.Integer, cst.Float))
         ):
             return Kind.JSON, "number literal"
         if isinstance(value, cst.Dict):
             if value.elements and self._all_attrs(value):
-                return Kind.ATTRS, code
+                return Kind.ATTRS, code()
             if not value.elements:
-                return Kind.ATTRS, code  # an empty dict is a (vacuous) typed-FFI config
+                return Kind.ATTRS, code()  # an empty dict is a (vacuous) typed-FFI config
             return Kind.JSON, "dict literal"
         if isinstance(value, (cst.List, cst.Tuple)):
             return Kind.JSON, "tuple literal" if isinstance(value, cst.Tuple) else "list literal"
         if isinstance(value, cst.Call):
             return self._classify_call(value, code)
-        return Kind.UNKNOWN, f"`{code}` ({_describe(value)})"
+        return Kind.UNKNOWN, f"`{code()}` ({_describe(value)})"
 
-    def _classify_call(self, call: cst.Call, code: str) -> tuple[str, str]:
+    def _code(self, value: cst.BaseExpression) -> str:
+        return short(positions.code_for_node(self.ctx.module, value), limit=60)
+
+    def _classify_call(self, call: cst.Call, code: Callable[[], str]) -> tuple[str, str]:
         func = call.func
         dotted = get_full_name_for_node(func) or ""
         qual = self.ctx.qualified_name(func)
         if isinstance(func, cst.Name) and func.value == HELPER:
-            return Kind.PASS, code
+            return Kind.PASS, ""
         if isinstance(func, cst.Name) and func.value in ("dict", "str", "bytes", "repr") and not self.ctx.names.is_bound(func.value):
-            return (Kind.JSON, "dict(...) call") if func.value == "dict" else (Kind.PASS, code)
+            return (Kind.JSON, "dict(...) call") if func.value == "dict" else (Kind.PASS, "")
         if qual in SERIALISED_CALLS:
-            return Kind.PASS, code
+            return Kind.PASS, ""
         if isinstance(func, cst.Attribute) and func.attr.value in SERIALISED_METHODS:
-            return Kind.PASS, code
+            return Kind.PASS, ""
         if _is_attr_constructor(qual or dotted):
-            return Kind.PASS, code
+            return Kind.PASS, ""
         if qual and any(part.endswith("_pb2") for part in qual.split(".")[:-1]):
             return Kind.PROTO, f"`{qual.rsplit('.', 1)[-1]}`"
         if isinstance(func, cst.Name):
@@ -340,7 +346,7 @@ class BackendConfig(Rule):
                 return Kind.DATACLASS, f"`{func.value}`"
         if qual and self._imported_dataclass(qual):
             return Kind.DATACLASS, f"`{qual.rsplit('.', 1)[-1]}`"
-        return Kind.UNKNOWN, f"`{code}` (the result of a call)"
+        return Kind.UNKNOWN, f"`{code()}` (the result of a call)"
 
     def _all_attrs(self, value: cst.Dict) -> bool:
         for element in value.elements:
