@@ -62,6 +62,10 @@ Moved names (safe: the same object under another name)
     ``process_count``
     ===============================================  ==========================================  =======  ======
 
+    A member that the new home lacks as well (``jax.xla._force``: ``jax.interpreters.xla``
+    has no ``_force``) is reported manual as a whole; its module part is not moved alone,
+    which would leave the reference as broken as before and unreported.
+
     ``jax.extend.linear_util`` holds the same members as the old ``jax.linear_util``;
     only ``wrap_init`` is now a wrapper that supplies the ``debug_info`` jax's own
     function requires, so the legacy call ``wrap_init(f, params)`` keeps working.
@@ -1144,6 +1148,8 @@ class RemovedJaxApi(Rule):
         if not qualified or qualified.split(".")[0] not in ("jax", "jaxlib"):
             return None
         head = (get_full_name_for_node(node) or "").split(".")[0]
+        if self._member_of_moved_missing(node, qualified):
+            return False
         found = self.move_for(qualified)
         if found is not None and not self._import_line_moves(head):
             if compatibility_guard(self.ctx, node):
@@ -1182,6 +1188,27 @@ class RemovedJaxApi(Rule):
         if not compatibility_guard(self.ctx, node):
             self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified) else "")
         return False
+
+    def _member_of_moved_missing(self, node: cst.Attribute, qualified: str) -> bool:
+        """``jax.xla._force``: the module moved (``jax.xla`` is ``jax.interpreters.xla``) but
+        the member is gone from the new home too. Moving only the module part would leave
+        a reference as broken as before and no finding: report the whole name instead."""
+        if not self.check_all:
+            return False
+        gone = self.missing(qualified)
+        if gone is None or gone == qualified:
+            return False
+        found = self.move_for(gone)
+        if found is None or found[1].module:
+            return False
+        new = found[0] + qualified[len(gone):]
+        if _owned(new) or first_missing(new) is None:
+            return False
+        self._handle_chain(node.value)
+        if not compatibility_guard(self.ctx, node):
+            self.manual(node, qualified, f"{gone} is {found[0]} now, which has no "
+                        f"{qualified[len(gone) + 1:]} either; no public replacement is known")
+        return True
 
     def _handle_chain(self, node: cst.BaseExpression) -> None:
         while isinstance(node, cst.Attribute):
