@@ -493,3 +493,28 @@ def test_builder_chosen_by_nested_guard_lowers_the_same():
     assert (call["target"], call["api_version"], call["operands"]) == ("cpu_chacha20_block", 2, 2)
     assert call["operand_layouts"] == [[], [2, 1, 0]] and call["result_layouts"] == [[2, 1, 0]]
     assert call["constant_operands"][0] == np.uint32(3).tobytes()
+
+
+def test_op_kept_in_a_name_whose_results_are_returned_keeps_layouts_and_subset_operands():
+    fwd = lower_both(
+        "custom-call-api",
+        "op_assigned_results_returned",
+        lambda m: m._scale_fwd_lowering,
+        [((2, 3), "float32"), ((2, 3), "float32")],
+        [((2, 3), "float32"), ((2, 3), "float32")],
+    )
+    assert [(c["target"], c["api_version"], c["backend_config"], c["results"]) for c in fwd] == [
+        ("scale_fwd_f32", 2, (6).to_bytes(8, "little"), 2)]
+    assert fwd[0]["operand_layouts"] == fwd[0]["result_layouts"] == [[1, 0], [1, 0]]
+    # Only three of the rule's five inputs reach the kernel; each keeps its own layout.
+    bwd = lower_both(
+        "custom-call-api",
+        "op_assigned_results_returned",
+        lambda m: m._scale_bwd_lowering,
+        [((2, 3), "float32"), ((2, 3), "float32"), ((2, 3), "float32"), ((2, 3), "float32"), ((4,), "float32")],
+        [((2, 3), "float32"), ((2, 3), "float32")],
+    )
+    (call,) = bwd
+    assert (call["target"], call["operands"], call["backend_config"]) == ("scale_bwd_f32", 3, b"\x00")
+    assert call["operand_layouts"] == [[1, 0], [1, 0], [0]]
+    assert call["result_layouts"] == [[1, 0], [1, 0]]

@@ -16,7 +16,9 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
       0.7.0).
     * Anything else (``.result``, ``.operation``, the op kept in a variable):
       ``jax.ffi.build_ffi_lowering_function(name, ...)(ctx, *operands)``, which returns the
-      op itself (0.7.1).
+      op itself (0.7.1). An op kept in a name bound once whose only reads are
+      ``return op.results`` is as good as returned results: jax checks that a rule returns
+      one value per output, so explicit result layouts pair with ``ctx.avals_out``.
     * Old ``out_types`` signatures (jaxlib <= 0.4.14) returned a list of values, or one
       value for one result on jaxlib <= 0.4.7 / ``mhlo_helpers``; the rewrite returns the
       same: the list from ``ffi_lowering`` where the call is returned or indexed (``[C]``
@@ -526,8 +528,9 @@ class CustomCallApi(Rule):
                 return None
         return extra if per_input == 1 else None
 
-    def _returned_through_name(self, up, replaced, rule: LoweringRule) -> bool:
-        """``out = custom_call(...).results`` then ``return out``, ``out`` bound only there."""
+    def _returned_through_name(self, up, replaced, rule: LoweringRule, attr: Optional[str] = None) -> bool:
+        """``out = custom_call(...).results`` then ``return out``, ``out`` bound only there;
+        with ``attr="results"``: ``out = custom_call(...)`` then ``return out.results``."""
         if not (isinstance(up, cst.Assign) and up.value is replaced and len(up.targets) == 1):
             return False
         target = up.targets[0].target
@@ -536,7 +539,7 @@ class CustomCallApi(Rule):
         bound = self.ctx.value_bound_once(target)
         if bound is not replaced:
             return False
-        returns = _Returns(target.value)
+        returns = _Returns(target.value, attr)
         walk.read(rule.function.body, returns)
         return returns.plain > 0 and returns.other == 0
 
@@ -547,6 +550,8 @@ class CustomCallApi(Rule):
             return True  # jax checks that a rule returns one value per output
         if usage in ("results", "list") and self._returned_through_name(up, replaced, rule):
             return True
+        if usage == "op" and self._returned_through_name(up, replaced, rule, attr="results"):
+            return True  # the op kept in a name whose results are all the rule returns
         layouts = site.layout("result_layouts")
         if layouts is not None and f"{rule.ctx_name}.avals_out" in self.ctx.module.code_for_node(layouts.value):
             return True
@@ -807,11 +812,13 @@ def _find_call(updated: cst.CSTNode, usage: str) -> cst.Call:
 
 
 class _Returns(cst.CSTVisitor):
-    """Uses of one name in a function: ``return name`` versus anything else."""
+    """Uses of one name in a function: ``return name`` (``return name.<attr>`` when
+    ``attr`` is given) versus anything else."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, attr: Optional[str] = None) -> None:
         super().__init__()
         self.name = name
+        self.attr = attr
         self.plain = 0
         self.other = 0
 
@@ -819,7 +826,12 @@ class _Returns(cst.CSTVisitor):
         return False  # nested functions have their own returns
 
     def visit_Return(self, node: cst.Return) -> bool:
-        if isinstance(node.value, cst.Name) and node.value.value == self.name:
+        value = node.value
+        if self.attr is not None:
+            if not (isinstance(value, cst.Attribute) and value.attr.value == self.attr):
+                return True
+            value = value.value
+        if isinstance(value, cst.Name) and value.value == self.name:
             self.plain += 1
             return False
         return True
