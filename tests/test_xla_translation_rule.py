@@ -353,3 +353,22 @@ def test_registrations_that_stay_manual_say_why(registration: bytes, reason: str
     result = rewrite_source(_BOUND % {b"registration": registration}, "manual.py", ["--select", "xla-translation-rule"])
     assert result.updated is None
     assert any(reason in c.message for c in result.changes if c.safety is Safety.MANUAL), [c.message for c in result.changes]
+
+
+def test_old_builder_api_get_shape_rule_lowers_with_the_count_constant_and_no_layouts(tmp_path) -> None:
+    """``c.GetShape(x)`` of the old builder API reads the operand's aval like
+    ``get_shape``; the kernel is still chosen per dtype and the count constant leads."""
+    from tests.compat.custom_calls import custom_calls
+
+    result = _rewrite("old_builder_get_shape.py")
+    assert result.error is None and result.updated is not None
+    assert not [c for c in result.changes if c.safety is not Safety.SAFE]
+    code = result.updated.split(b'"""', 2)[2]  # past the module docstring, which names them
+    assert b"xla_client" not in code and b"GetShape" not in code
+    path = tmp_path / "rewritten_old_builder_get_shape.py"
+    path.write_bytes(result.updated)
+    (call,) = custom_calls(lower_entry(load_module(str(path)), "compat_entry"))
+    assert call["target"] == "bcast_f32" and call["api_version"] == 1
+    assert call["operand_types"] == ["tensor<i32>", "tensor<2x3xf32>"] and call["result_types"] == ["tensor<2x3xf32>"]
+    # ops.CustomCall gave the op no layouts: none are added.
+    assert call["operand_layouts"] is None and call["result_layouts"] is None

@@ -37,8 +37,8 @@ Replacement (minimum jax 0.5.0)
     ``ops.ConstantLiteral(c, v)`` or         ``mlir.ir_constant(np.asarray(v))``, and
     ``ops.Constant(c, v)``                   ``ctx.replace(avals_in=...)`` with its aval,
                                              so layouts line up with the operands
-    ``c.get_shape(x)`` (x an operand)        ``ctx.avals_in[i]``; ``.dimensions()`` ->
-                                             ``.shape``, ``.element_type()`` -> ``.dtype``;
+    ``c.get_shape(x)`` (x an operand;        ``ctx.avals_in[i]``; ``.dimensions()`` ->
+    the older builder's ``c.GetShape(x)``)   ``.shape``, ``.element_type()`` -> ``.dtype``;
                                              used as a layout: ``None`` (row-major), also
                                              in ``[c.get_shape(x) for x in operands]``
     ``c: XlaBuilder``, ``x: XlaOp``          annotations dropped (with their import once
@@ -74,7 +74,8 @@ Replacement (minimum jax 0.5.0)
     this module, only returns ``ops.Constant(c, expr)`` becomes
     ``mlir.ir_constant(np.asarray(expr))`` with ``x`` written in (only for a plain ``x``:
     a name, an attribute or a number, so nothing is evaluated twice); a private helper
-    left without calls is removed, since it would keep the module importing xla_client. A rule whose body only raises becomes
+    left without calls is removed, since it would keep the module importing xla_client;
+    so is such a private helper that nothing called in the first place. A rule whose body only raises becomes
     ``rule(ctx, *operands, **params)`` raising the same, so jax reports that exception.
 
     A rule whose body only hands its builder on, ``return _helper(c, *operands)`` (or
@@ -225,6 +226,10 @@ from codemods.rules._shared import (
     positional,
     qualified_through_alias,
 )
+
+#: XlaBuilder's shape query: ``get_shape`` and the ``GetShape`` of the older builder API
+#: (``getattr(c, "_builder", c)`` era), both returning an ``xla_client.Shape``.
+GET_SHAPE = frozenset({"get_shape", "GetShape"})
 
 #: ``jax.xla`` is the old alias of ``jax.interpreters.xla`` (``from jax import xla``).
 XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla", "jax.xla")
@@ -460,6 +465,7 @@ class XlaTranslationRule(Rule):
                 else "it is not in a translation rule registered in this module")
             self.report(call, Safety.MANUAL, f"xla_client.ops custom call (removed in jax 0.6.0) not rewritten ({reason}): {GUIDANCE}")
         self._removed_helpers = self._drop_constant_helpers(plans)
+        self._removed_helpers |= self._drop_uncalled_constant_helpers()
         self._report_stray(collector, custom_calls, plans)
         self._drop_aliases(collector, consumed_calls)
 
@@ -495,6 +501,38 @@ class XlaTranslationRule(Rule):
                         else "built XlaBuilder constants; every call of it was inlined")
                 self.report(helper, Safety.UNSAFE if helper in unsafe else Safety.SAFE,
                             f"private helper `{name}` {what}: removed", lambda _n: cst.RemoveFromParent())
+        return removed
+
+    def _drop_uncalled_constant_helpers(self) -> set:
+        """Remove a private module-level ``_helper(c, x): return ops.Constant(c, ...)`` that
+        nothing calls (copied along with old translation-rule code): dead, it would still
+        keep the module importing xla_client, which fails at import time."""
+        removed = set()
+        code = self.ctx.module.code
+        for stmt in self.ctx.module.body:
+            if not isinstance(stmt, cst.FunctionDef) or stmt.decorators or not stmt.name.value.startswith("_") \
+                    or stmt.name.value.startswith("__"):
+                continue
+            name = stmt.name.value
+            params = stmt.params
+            made = _sole_return_call(stmt)
+            if made is None or len(params.params) != 2 or params.posonly_params or params.kwonly_params \
+                    or not isinstance(params.star_arg, cst.MaybeSentinel) or params.star_kwarg is not None:
+                continue
+            if self._client_attr(made.func, "ops") not in CONSTANTS or not made.args \
+                    or not (isinstance(made.args[0].value, cst.Name) and made.args[0].value.value == params.params[0].name.value):
+                continue
+            if re.search(rf"[\'\"]{re.escape(name)}[\'\"]", code):
+                continue  # named in __all__ or looked up by name
+            scope = self.ctx.scopes.get(stmt)
+            if scope is None:
+                continue
+            assignments = scope.assignments[name]
+            if len(assignments) != 1 or any(a.references for a in assignments):
+                continue
+            removed.add(stmt)
+            self.report(stmt, Safety.SAFE, f"private helper `{name}` built XlaBuilder constants and nothing calls it: removed "
+                        "(it only kept the module importing xla_client)", lambda _n: cst.RemoveFromParent())
         return removed
 
     def _report_stray(self, collector: _Collector, custom_calls: list, plans: dict) -> None:
@@ -1771,7 +1809,7 @@ class _FunctionScan(cst.CSTVisitor):
         """``c.get_shape(x)`` as the element of ``[... for x in operands]``, where
         ``operands`` is the rule's ``*operands`` or a tuple of its operand parameters."""
         func = call.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and isinstance(func.value, cst.Name)
+        if not (isinstance(func, cst.Attribute) and func.attr.value in GET_SHAPE and isinstance(func.value, cst.Name)
                 and func.value.value in self.builder_names and len(call.args) == 1 and not call.args[0].keyword
                 and not call.args[0].star and isinstance(call.args[0].value, cst.Name)):
             return False
@@ -1795,7 +1833,7 @@ class _FunctionScan(cst.CSTVisitor):
     def _get_shape_index(self, call: cst.Call) -> Optional[int]:
         """``c.get_shape(x)`` for operand ``x``: its index among the operands."""
         func = call.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and (
+        if not (isinstance(func, cst.Attribute) and func.attr.value in GET_SHAPE and (
                 (isinstance(func.value, cst.Name) and func.value.value in self.builder_names)
                 or self._is_ctx_builder(func.value))):
             return None
@@ -2266,7 +2304,7 @@ class _OpsScan(cst.CSTVisitor):
 
     def _get_shape_arg(self, call: cst.Call) -> Optional[cst.BaseExpression]:
         func = call.func
-        if (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and isinstance(func.value, cst.Name)
+        if (isinstance(func, cst.Attribute) and func.attr.value in GET_SHAPE and isinstance(func.value, cst.Name)
                 and func.value.value == self.builder and len(call.args) == 1 and not call.args[0].keyword and not call.args[0].star):
             return call.args[0].value
         return None
