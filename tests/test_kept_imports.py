@@ -174,3 +174,22 @@ def test_deleted_custom_call_name_goes_when_every_site_is_rewritten() -> None:
     result = rewrite_source(source.encode(), "/tmp/module.py", [])
     assert all(c.safety is not Safety.MANUAL for c in result.changes)
     assert b"custom_call" not in result.updated.split(b"\n")[0]
+
+
+def test_builder_wrapped_in_a_helper_names_its_callers_here_and_in_other_modules() -> None:
+    folder = os.path.join(TESTDATA, "rules", "custom-call-api")
+    found = {}
+    for case in ("wrapped_builder.py", "wrapped_builder_caller.py"):
+        path = os.path.join(folder, case)
+        with open(path, "rb") as f:
+            result = rewrite_source(f.read(), path, ["--select", "custom-call-api"])
+        assert result.updated is None and result.error is None
+        found[case] = [(c.line, c.safety, c.message) for c in result.changes]
+    (line, safety, message), = [c for c in found["wrapped_builder.py"] if c[0] == 8]
+    assert safety is Safety.MANUAL
+    assert "`call_kernel` is a helper, not a lowering rule (called from line 13 in `_norm_lowering` (context `ctx`), " \
+           "line 17 in `_norm_grad_lowering` (context `ctx`))" in message
+    (line, safety, message), = found["wrapped_builder_caller.py"]
+    assert (line, safety) == (7, Safety.MANUAL)
+    assert "`call_kernel` (defined in wrapped_builder.py) wraps jaxlib.hlo_helpers.custom_call" in message
+    assert "pass this lowering rule's context `ctx` here" in message

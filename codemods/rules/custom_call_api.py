@@ -70,6 +70,12 @@ Safety
     compatibility guard that keeps it for older jax (rewriting it would break those
     releases); an old single-value return that cannot be told from the list return.
 
+    Files are migrated one at a time. A builder call inside a plain helper (no lowering
+    context of its own) names the helper's callers in the module and the context each
+    holds, since the helper must take one; a call, in another module, of such a project
+    helper (imported by name; its module read from disk next to this file, also under a
+    ``src/`` layout) is reported too, naming the defining module and the context to pass.
+
 Before::
 
     from jaxlib.hlo_helpers import custom_call
@@ -105,6 +111,7 @@ from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     LoweringRule,
     added_terms,
+    ancestors,
     compatibility_guard,
     enclosing_lowering_rule,
     import_without,
@@ -208,6 +215,7 @@ class CustomCallApi(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         legacy = self.legacy_name(node.func)
         if legacy is None:
+            self._call_of_project_wrapper(node)
             return
         target = self.ctx.options.target_jax
         if target < REMOVED_IN[legacy]:
@@ -215,7 +223,8 @@ class CustomCallApi(Rule):
         where = legacy.rsplit(".", 1)[0] + ".custom_call"
         site = Site.read(node, legacy)
         if isinstance(site, str):
-            self.report(node, Safety.MANUAL, f"{where} call cannot be rewritten automatically: {site}; {GUIDANCE}")
+            self.report(node, Safety.MANUAL, f"{where} call cannot be rewritten automatically: {site}; "
+                        f"{self._wrapper_note(node)}{GUIDANCE}")
             return
         missing = [api for api in site.needs() if target < NEEDS[api]]
         if missing:
@@ -237,7 +246,8 @@ class CustomCallApi(Rule):
                 node,
                 Safety.MANUAL,
                 f"{where} was removed in jax {version_text(REMOVED_IN[legacy])} and no enclosing lowering rule "
-                f"(a function whose first parameter is the LoweringRuleContext) is in reach; {GUIDANCE}",
+                f"(a function whose first parameter is the LoweringRuleContext) is in reach; "
+                f"{self._wrapper_note(node)}{GUIDANCE}",
             )
             return
         safety, notes, ctx_expr = self.check_layouts(node, site, rule, usage, replaced)
@@ -277,6 +287,52 @@ class CustomCallApi(Rule):
             edit,
             kernel_receives=f"the same custom call: target, api_version {site.api_version_text()}, operands, "
             "backend_config bytes and layouts unchanged",
+        )
+
+    # -- builders wrapped in helpers --------------------------------------------------------
+    def _wrapper_note(self, node: cst.Call) -> str:
+        """For a builder call inside a plain helper (no lowering context of its own): the
+        helper's callers in this module, which hold the context it needs."""
+        function = next((a for a in ancestors(self.ctx, node) if isinstance(a, cst.FunctionDef)), None)
+        if function is None or enclosing_lowering_rule(self.ctx, node) is not None:
+            return ""
+        name = function.name.value
+        finder = _CallsOf(name)
+        walk.read(self.ctx.module, finder)
+        ranges = self.ctx.locate(finder.found)
+        callers = []
+        for call in finder.found:
+            where = f"line {ranges[call].start.line}" if call in ranges else "a call"
+            rule = enclosing_lowering_rule(self.ctx, call)
+            callers.append(f"{where} in `{rule.function.name.value}` (context `{rule.ctx_name}`)" if rule else where)
+        called = f"called from {', '.join(callers)}" if callers else "not called in this module"
+        return (f"`{name}` is a helper, not a lowering rule ({called}): give it the lowering context as a parameter, "
+                f"pass each caller's context, and have other modules that import `{name}` pass theirs; then ")
+
+    def _call_of_project_wrapper(self, node: cst.Call) -> None:
+        """``helper(...)`` imported from another module of the project whose ``helper`` calls
+        a removed builder: reported there, but this call must change with it."""
+        if not isinstance(node.func, cst.Name):
+            return
+        local = node.func.value
+        binding = next((b for b in self.ctx.names.imports if b.local == local and b.from_module is not None), None)
+        if binding is None or binding.qualified.split(".")[0] in ("jax", "jaxlib"):
+            return
+        module, _, function = binding.qualified.rpartition(".")
+        found = _project_wrapper(self.ctx.path, self.ctx.package, module, function)
+        if found is None:
+            return
+        where, legacy = found
+        if self.ctx.options.target_jax < REMOVED_IN[legacy]:
+            return
+        rule = enclosing_lowering_rule(self.ctx, node)
+        context = f"this lowering rule's context `{rule.ctx_name}`" if rule else "the enclosing lowering rule's context"
+        self.report(
+            node,
+            Safety.MANUAL,
+            f"`{local}` (defined in {where}) wraps {legacy}, removed in jax {version_text(REMOVED_IN[legacy])} and "
+            f"reported there: this file is migrated on its own, so once `{local}` takes the lowering context, "
+            f"pass {context} here",
         )
 
     def _drop_legacy_import(self, func: cst.BaseExpression) -> None:
@@ -880,6 +936,83 @@ def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx) -> bool:
                     if get_full_name_for_node(alias.name) != "custom_call" or local not in names:
                         return False
     return True
+
+
+class _CallsOf(cst.CSTVisitor):
+    """Calls of one module-level name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.found: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == self.name:
+            self.found.append(node)
+
+
+def _module_file(path: str, package: Optional[str], module: str) -> Optional[str]:
+    """The source file of project module ``module`` imported by ``path``: under the root
+    the file's package implies, else under a parent directory (or its ``src/``), as in a
+    test script next to a ``src/`` layout."""
+    directory = os.path.dirname(os.path.abspath(path))
+    root = directory
+    for _ in range(len(package.split(".")) if package else 0):
+        root = os.path.dirname(root)
+    roots = [root]
+    current = directory
+    for _ in range(3):
+        roots += [current, os.path.join(current, "src")]
+        current = os.path.dirname(current)
+    for base_root in dict.fromkeys(roots):
+        base = os.path.join(base_root, *module.split("."))
+        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+    return None
+
+
+def _project_wrapper(path: str, package: Optional[str], module: str, function: str) -> Optional[tuple[str, str]]:
+    """(where, removed builder) when ``module.function`` of this project calls a removed
+    builder imported in that module."""
+    if not function or module.split(".")[0] in ("", "numpy", "functools", "os", "sys"):
+        return None
+    candidate = _module_file(path, package, module)
+    if candidate is None or os.path.abspath(candidate) == os.path.abspath(path):
+        return None
+    legacy = _wrapped_builder(candidate, function)
+    if legacy is None:
+        return None
+    try:
+        where = os.path.relpath(candidate, os.path.dirname(os.path.abspath(path)))
+    except ValueError:
+        where = candidate
+    return where, legacy
+
+
+@lru_cache(maxsize=256)
+def _wrapped_builder(path: str, function: str) -> Optional[str]:
+    """The removed builder that module-level function ``function`` in ``path`` calls."""
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read()
+        if b"custom_call" not in source:
+            return None
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    builders: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in LEGACY_MODULES:
+            for alias in node.names:
+                if alias.name == "custom_call":
+                    builders[alias.asname or alias.name] = LEGACY_MODULES[node.module]
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in builders:
+                    return builders[sub.func.id]
+    return None
 
 
 def _reexported(path: str, package: Optional[str], qual: str) -> Optional[str]:
