@@ -372,3 +372,11 @@ def test_old_builder_api_get_shape_rule_lowers_with_the_count_constant_and_no_la
     assert call["operand_types"] == ["tensor<i32>", "tensor<2x3xf32>"] and call["result_types"] == ["tensor<2x3xf32>"]
     # ops.CustomCall gave the op no layouts: none are added.
     assert call["operand_layouts"] is None and call["result_layouts"] is None
+
+
+def test_rule_imported_from_another_module_names_that_module() -> None:
+    messages = _manual_messages("imported_rule.py")
+    assert any("`cpu_encode` is `encode` of module `kernels.cpu_backend`, another file" in m
+               and "make `encode` an MLIR lowering rule in `kernels.cpu_backend`" in m for m in messages)
+    assert any("`gpu_backend.encode` is `encode` of module `kernels.gpu_backend`" in m
+               and "register `partial(gpu_backend.encode, b\"solve_gpu\")` here" in m for m in messages)

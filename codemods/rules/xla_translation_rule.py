@@ -125,6 +125,11 @@ Replacement (minimum jax 0.5.0)
     ``_rule``): it keeps ``self``, and the registration keeps the partial. Operands may be
     named parameters followed by ``*rest`` (``operands=(handle, *rest)``).
 
+    A rule imported from another module of the project (``from .backends import cpu``,
+    registered as ``cpu.encode`` or ``partial(cpu.encode, ...)``) is converted where it is
+    defined, not here: files are migrated one at a time, so the registration's finding
+    names that module and the function to convert there, and what to register here.
+
     Everything else is reported as manual with the reason, among them: a rule wrapped by a
     decorator other than a registering one above (what it does to arguments and results is not visible), a token threaded
     through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
@@ -638,6 +643,9 @@ class XlaTranslationRule(Rule):
                 # positional partial arguments shift the operands
                 return None, f"the registered rule `{code}` binds positional arguments with functools.partial"
             rule = rule.args[0].value
+        imported = self._imported_rule(rule, _snippet(self.ctx, rule), code)
+        if imported is not None:
+            return None, imported
         if isinstance(rule, cst.Attribute):
             return self._bound_method(rule, site, collector)
         if not isinstance(rule, cst.Name):
@@ -652,6 +660,19 @@ class XlaTranslationRule(Rule):
             if here:
                 return None, f"`{rule.value}` is defined more than once where it is registered"
         return None, f"`{rule.value}` is not defined with `def` in this module (imported or assigned)"
+
+    def _imported_rule(self, rule: cst.BaseExpression, name: str, registered: str) -> Optional[str]:
+        """Why a rule imported from another module cannot be converted here, and what to do
+        in each of the two files (the engine migrates files one at a time)."""
+        if not isinstance(rule, (cst.Name, cst.Attribute)):
+            return None
+        qual = self.ctx.qualified_name(rule)
+        if qual is None or (not qual.startswith(".") and qual.split(".")[0] in ("jax", "jaxlib")):
+            return None
+        module, _, function = qual.rpartition(".")
+        return (f"the registered rule `{name}` is `{function}` of module `{module}`, another file, and files are "
+                f"migrated one at a time: make `{function}` an MLIR lowering rule in `{module}` (steps below), then "
+                f"register `{registered}` here with `mlir.register_lowering(<primitive>, ..., platform=...)`")
 
     def _decorated_rules(self, reg: Registration, collector: _Collector):
         """``(functions, None)`` when ``reg`` sits in a local registering decorator,
