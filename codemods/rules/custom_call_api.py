@@ -955,7 +955,11 @@ def _module_file(path: str, package: Optional[str], module: str) -> Optional[str
     """The source file of project module ``module`` imported by ``path``: under the root
     the file's package implies, else under a parent directory (or its ``src/``), as in a
     test script next to a ``src/`` layout."""
-    directory = os.path.dirname(os.path.abspath(path))
+    return _module_file_from(os.path.dirname(os.path.abspath(path)), package, module)
+
+
+@lru_cache(maxsize=1024)
+def _module_file_from(directory: str, package: Optional[str], module: str) -> Optional[str]:
     root = directory
     for _ in range(len(package.split(".")) if package else 0):
         root = os.path.dirname(root)
