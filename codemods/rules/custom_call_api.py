@@ -278,6 +278,11 @@ class CustomCallApi(Rule):
             call = _find_call(updated, usage)
             spelt = self.ctx.name_for(helper)
             self._drop_legacy_import(node.func)
+            version = site.args.get("api_version")
+            if version is not None and _api_version_number(version.value) is not None:
+                # The enum becomes an integer: an xla_client import it alone used would
+                # otherwise survive this pass and be removed by the next (not a fixed point).
+                self._drop_legacy_import(version.value)
             return site.rewrite(call, usage, spelt, ctx_expr)
 
         self.report(

@@ -1,5 +1,4 @@
 from jax.interpreters import mlir
-from jax.lib import xla_client
 import jax
 
 
