@@ -183,7 +183,7 @@ def read(op) -> dict:
         "op": op.name,
         "target": ir.StringAttr(attrs["call_target_name"]).value,
         "api_version": ir.IntegerAttr(attrs["api_version"]).value if "api_version" in attrs else 1,
-        "backend_config": ir.StringAttr(attrs["backend_config"]).value_bytes,
+        "backend_config": ir.StringAttr(attrs["backend_config"]).value_bytes if "backend_config" in attrs else b"",
         "operand_layouts": layouts("operand_layouts"),
         "result_layouts": layouts("result_layouts"),
         "has_side_effect": ir.BoolAttr(attrs["has_side_effect"]).value if "has_side_effect" in attrs else False,
