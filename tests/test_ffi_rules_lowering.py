@@ -11,9 +11,12 @@ from tests.compat.custom_calls import custom_calls, load_module, lower_entry, ru
 from tests.compat.declarations import cases, mismatches, rewritten_source
 
 CASES = cases()
+#: A rewrite for an older --target-jax that the installed jax rejects is lowered by make
+#: test-compat on that release only.
+INSTALLED = [c for c in CASES if c.rewrite_jax is None]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", INSTALLED, ids=[c.id for c in INSTALLED])
 def test_rewrite_lowers_to_declared_custom_call(case, tmp_path) -> None:
     path = tmp_path / ("rewritten_" + case.id.replace("/", "_").replace("-", "_").replace(":", "_") + ".py")
     path.write_bytes(rewritten_source(case))

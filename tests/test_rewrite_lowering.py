@@ -211,16 +211,6 @@ def test_translation_rule_beside_an_mlir_lowering_is_rewritten_where_it_stands()
     assert call["operand_layouts"] == [[0], [0], [0]] and call["result_layouts"] == [[0]]
 
 
-def test_custom_call_for_an_old_target_gains_row_major_layouts() -> None:
-    # ops.CustomCall gave no layouts; ffi_lowering before jax 0.7.0 cannot skip them, so
-    # the rewrite (unsafe, said in the rule) pins XLA's default, row-major.
-    m = applied("xla-translation-rule", "custom_call_old_target")
-    (call,) = lower(m._allreduce_translation, [((5,), "float32")], [((5,), "float32")], op=1)
-    assert summary(call) == ("mpi_allreduce", 1, b"\x01\x00\x00\x00")
-    assert call["has_side_effect"] is True
-    assert call["operand_layouts"] == [[0]] and call["result_layouts"] == [[0]]
-
-
 def test_module_without_its_unused_xla_client_aliases_imports_and_lowers() -> None:
     m = applied("xla-translation-rule", "unused_client_alias")
     (call,) = lower(m.lowering, F32, F32)

@@ -11,6 +11,12 @@
     entry = "compat_entry"        # optional; returns (function, example_args)
     run = false                   # optional; also execute and compare outputs
     rules = ["xla-translation-rule"]   # optional; default: every rule
+    rewrite_jax = "0.4.30"        # optional: lower the rewrite on this release instead of
+                                  # the installed one (a --target-jax rewrite that only
+                                  # that release accepts); make test skips the case
+    differs = ["operand_layouts"] # optional: fields the rewrite changes on purpose (the
+                                  # rule's docstring says why, the change is not safe);
+                                  # reported, not failed; every other field must match
     [case.expect]                 # what the rewrite lowers to on the installed jax
     target = "solve_f32"
     api_version = 1
@@ -40,6 +46,8 @@ class Case:
     entry: str = "compat_entry"
     run: bool = False
     rules: Optional[tuple[str, ...]] = None
+    rewrite_jax: Optional[str] = None
+    differs: tuple[str, ...] = ()
     expect: dict = dataclasses.field(default_factory=dict, hash=False, compare=False)
 
     @property
@@ -68,6 +76,8 @@ def cases() -> list[Case]:
                     entry=item.get("entry", "compat_entry"),
                     run=bool(item.get("run", False)),
                     rules=tuple(item["rules"]) if "rules" in item else None,
+                    rewrite_jax=str(item["rewrite_jax"]) if "rewrite_jax" in item else None,
+                    differs=tuple(item.get("differs", ())),
                     expect=dict(item.get("expect", {})),
                 )
             )

@@ -24,3 +24,8 @@ def _translation(ctx, x, *, platform="cpu"):
 
 p = Primitive("op")
 mlir.register_lowering(p, partial(_translation, platform="cpu"), platform="cpu")
+
+
+def compat_entry():
+    p.def_abstract_eval(lambda x, **_: x)
+    return p.bind, (np.arange(6, dtype=np.float32).reshape(2, 3),)

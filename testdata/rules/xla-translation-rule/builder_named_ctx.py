@@ -16,3 +16,8 @@ def _translation(ctx, x, *, platform="cpu"):
 
 p = Primitive("op")
 xla.backend_specific_translations["cpu"][p] = partial(_translation, platform="cpu")
+
+
+def compat_entry():
+    p.def_abstract_eval(lambda x, **_: x)
+    return p.bind, (np.arange(6, dtype=np.float32).reshape(2, 3),)

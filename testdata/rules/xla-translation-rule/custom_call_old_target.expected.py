@@ -26,3 +26,7 @@ def _allreduce_translation(ctx, x, *, op):
 
 
 mlir.register_lowering(allreduce_p, _allreduce_translation, platform="cpu")
+
+
+def compat_entry():
+    return allreduce, (np.ones(5, np.float32),)

@@ -28,3 +28,7 @@ def _allreduce_translation(c, x, *, op):
 
 
 xla.backend_specific_translations["cpu"][allreduce_p] = _allreduce_translation
+
+
+def compat_entry():
+    return allreduce, (np.ones(5, np.float32),)

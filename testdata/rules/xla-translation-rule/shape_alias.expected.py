@@ -16,3 +16,8 @@ def _prod_translation(ctx, x):
 
 
 mlir.register_lowering(prod_p, _prod_translation, platform="cpu")
+
+
+def compat_entry():
+    prod_p.def_abstract_eval(lambda x: x)
+    return prod_p.bind, (np.ones(4, np.float32),)

@@ -14,3 +14,8 @@ def _prod_translation(c, x):
 
 
 xla.backend_specific_translations["cpu"][prod_p] = _prod_translation
+
+
+def compat_entry():
+    prod_p.def_abstract_eval(lambda x: x)
+    return prod_p.bind, (np.ones(4, np.float32),)
