@@ -72,6 +72,7 @@ def applied(rule: str, case: str, *, package: str | None = None, leave_out: tupl
     module = types.ModuleType(f"{package}.{case}" if package else f"applied_{case}")
     module.__file__ = path
     module.__package__ = package or ""
+    module.migrated_source = result.updated
     # A dataclass looks its module up in sys.modules while the class is made.
     sys.modules[module.__name__] = module
     try:
@@ -152,6 +153,27 @@ def test_only_the_call_that_means_jax_builder_is_serialised() -> None:
     assert call["results"] == 0
 
 
+def test_tuple_and_numeric_key_configs_lower_as_json() -> None:
+    # Each rule of the fixture also holds a config json.dumps cannot take (left or unsafe,
+    # by design), so the calls serialised safely are lowered in one rule of their own.
+    m = applied("backend-config", "lossy_tuple")
+    calls = [
+        stmt.value
+        for function in ast.parse(m.migrated_source).body if isinstance(function, ast.FunctionDef)
+        for stmt in function.body
+        if isinstance(stmt.value, ast.Call) and ast.literal_eval(stmt.value.args[0]) in ("a", "b", "g")
+    ]
+    rule = ast.parse("def safe_calls(ctx, x):\n    pass")
+    rule.body[0].body = [ast.Expr(call) for call in calls]
+    exec(compile(ast.fix_missing_locations(rule), m.__file__, "exec"), m.__dict__)
+    emitted = lower(zero_results(m.safe_calls), F32, F32)
+    assert [summary(c) for c in emitted] == [
+        ("a", 2, b"[1,2]"),
+        ("b", 2, b'{"1":"one","2":"two"}'),
+        ("g", 2, b'{"-1":"neg","2":"pos"}'),
+    ]
+
+
 def test_typed_ffi_plain_values_become_attributes() -> None:
     # The module-level call needs an MLIR context at import; the fixture keeps it as is.
     m = applied("backend-config", "typed_ffi", leave_out=("rule",))
@@ -215,3 +237,9 @@ def test_module_without_its_unused_xla_client_aliases_imports_and_lowers() -> No
     m = applied("xla-translation-rule", "unused_client_alias")
     (call,) = lower(m.lowering, F32, F32)
     assert summary(call) == ("gpu_fft", 1, b"")
+
+
+def test_module_that_kept_the_builder_imports_imports_and_lowers() -> None:
+    m = applied("custom-call-api", "unused_import")
+    (call,) = lower(m.lowering, F32, F32)
+    assert (call["target"], call["api_version"], call["typed_ffi_config"]) == ("f", 1, "{}")  # ffi_lowering's 4
