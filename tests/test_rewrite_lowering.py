@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import os
 import struct
 import sys
@@ -94,6 +95,30 @@ def zero_results(rule_fn):
 
 def summary(call: dict) -> tuple:
     return call["target"], call["api_version"], call["backend_config"]
+
+
+def test_dict_literal_config_becomes_sorted_compact_json() -> None:
+    m = applied("backend-config", "dict_literal")
+    (call,) = lower(m._scale_lowering, F32, F32, alpha=2.0)
+    assert summary(call) == ("scale_f32", 3, b'{"alpha":2.0,"mode":"fast","sizes":[1,2]}')
+
+
+def test_config_spread_over_commented_lines_lowers_as_json() -> None:
+    m = applied("backend-config", "multiline_comments")
+    (call,) = lower(zero_results(m.lower), F32, F32)
+    assert summary(call) == ("legacy_target", 2, b'{"alpha":2.0,"mode":"fast"}')
+    assert call["results"] == 0
+
+
+@dataclasses.dataclass(frozen=True)
+class _KernelOptions:
+    opaque: str = "raw"
+
+
+def test_values_of_unknown_type_go_through_the_runtime_serialiser() -> None:
+    m = applied("backend-config", "unsafe_helper")
+    calls = lower(m.lower, F32, F32, config=_KernelOptions())
+    assert [summary(c) for c in calls] == [("a", 2, b'{"opaque":"raw"}'), ("b", 2, b"raw")]
 
 
 def test_names_bound_once_are_serialised_and_lower() -> None:
@@ -231,6 +256,20 @@ def test_translation_rule_beside_an_mlir_lowering_is_rewritten_where_it_stands()
     (call,) = lower(m._lfilter_translation, [((16,), "complex64")] * 3, [((16,), "complex64")])
     assert summary(call) == ("lfilter", 1, b"")
     assert call["operand_layouts"] == [[0], [0], [0]] and call["result_layouts"] == [[0]]
+
+
+def test_module_alias_goes_once_the_enum_and_registrations_are_rewritten() -> None:
+    m = applied("xla-client-import", "module_alias_rewritten")
+    (call,) = lower(m._lowering, F32, F32)
+    assert summary(call) == ("kernel", 2, b"")
+    assert call["operand_layouts"] is None and call["result_layouts"] is None
+
+
+def test_translation_rule_registered_through_from_jax_import_xla() -> None:
+    m = applied("xla-translation-rule", "from_jax_import_xla")
+    (call,) = lower(m._solve_translation, [((4,), "float32")], [((4,), "float32")])
+    assert summary(call) == ("solve_f32", 1, b"")
+    assert call["operand_layouts"] == [[0]] and call["result_layouts"] == [[0]]
 
 
 def test_module_without_its_unused_xla_client_aliases_imports_and_lowers() -> None:
