@@ -827,7 +827,10 @@ def _punctuate(args: list[cst.Arg], originals: list[cst.Arg]) -> list[cst.Arg]:
     out = []
     for index, arg in enumerate(args):
         if index < len(args) - 1:
-            own = arg.comma if isinstance(arg.comma, cst.Comma) and arg is not last else sep
+            # The original last comma (with the line break before ``)``) may now sit on an
+            # argument that is no longer last: it would indent the next one like the paren.
+            trailing = last is not None and arg.comma is last.comma
+            own = arg.comma if isinstance(arg.comma, cst.Comma) and arg is not last and not trailing else sep
             out.append(arg.with_changes(comma=own, whitespace_after_arg=cst.SimpleWhitespace("")))
         else:
             out.append(

@@ -13,5 +13,5 @@ def _lowering(ctx, x):
         result_types=[x.type],
         backend_config=b"",
         api_version=2,
-    skip_ffi_layout_processing=True,
+        skip_ffi_layout_processing=True,
     )(ctx, x)
