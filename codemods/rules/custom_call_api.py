@@ -1002,16 +1002,24 @@ def _project_wrapper(path: str, package: Optional[str], module: str, function: s
     return where, legacy
 
 
-@lru_cache(maxsize=256)
-def _wrapped_builder(path: str, function: str) -> Optional[str]:
-    """The removed builder that module-level function ``function`` in ``path`` calls."""
+@lru_cache(maxsize=64)
+def _builder_module_ast(path: str) -> Optional[ast.Module]:
+    """Python's tree of another project module, if it mentions ``custom_call`` at all."""
     try:
         with open(path, "rb") as fh:
             source = fh.read()
         if b"custom_call" not in source:
             return None
-        tree = ast.parse(source)
+        return ast.parse(source)
     except (OSError, SyntaxError, ValueError):
+        return None
+
+
+@lru_cache(maxsize=256)
+def _wrapped_builder(path: str, function: str) -> Optional[str]:
+    """The removed builder that module-level function ``function`` in ``path`` calls."""
+    tree = _builder_module_ast(path)
+    if tree is None:
         return None
     builders: dict[str, str] = {}
     for node in tree.body:
@@ -1043,13 +1051,8 @@ def _reexported(path: str, package: Optional[str], qual: str) -> Optional[str]:
 
 @lru_cache(maxsize=256)
 def _legacy_binding(path: str, name: str) -> Optional[str]:
-    try:
-        with open(path, "rb") as fh:
-            source = fh.read()
-        if b"custom_call" not in source:
-            return None
-        tree = ast.parse(source)
-    except (OSError, SyntaxError, ValueError):
+    tree = _builder_module_ast(path)
+    if tree is None:
         return None
     found: list[str] = []
     for node in ast.walk(tree):
