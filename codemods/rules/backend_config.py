@@ -315,6 +315,12 @@ class BackendConfig(Rule):
             if not value.elements:
                 return Kind.ATTRS, code()  # an empty dict is a (vacuous) typed-FFI config
             return Kind.JSON, "dict literal"
+        if isinstance(value, cst.DictComp) and isinstance(value.value, cst.Call):
+            # ``{k: mlir.ir_attribute(v) for k, v in CONFIG.items()}``: what the typed edit
+            # writes for a dict bound to a name; already attributes, never reported again.
+            func = value.value.func
+            if _is_attr_constructor(self.ctx.qualified_name(func) or get_full_name_for_node(func) or ""):
+                return Kind.ATTRS, code
         if isinstance(value, (cst.List, cst.Tuple)):
             return Kind.JSON, "tuple literal" if isinstance(value, cst.Tuple) else "list literal"
         if isinstance(value, cst.Call):
