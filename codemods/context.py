@@ -115,6 +115,9 @@ class FileContext:
         self._aliases: Optional[frozenset] = None
         self._stubbed: dict[cst.CSTNode, cst.CSTNode] = {}  # signature-only stand-in -> original
         self._pending_imports: set[tuple[str, Optional[str], Optional[str]]] = set()
+        #: Plain dotted imports (``import jax.lib.xla_client``) to drop once nothing spells
+        #: the module: LibCST counts any use of the root (``jax.ffi``) as a use of them.
+        self.dotted_removals: set[str] = set()
         self._unreported_imports: list[tuple[str, Optional[str], Optional[str]]] = []
         self._statement_index: object = _UNKNOWN
 
@@ -206,6 +209,10 @@ class FileContext:
         from libcst.codemod.visitors import RemoveImportsVisitor
 
         RemoveImportsVisitor.remove_unused_import(self.codemod_context, module, obj, asname)
+
+    def remove_dotted_import_if_unused(self, module: str) -> None:
+        """Drop ``import a.b.module`` (no ``as``) once no ``a.b.module.x`` is left."""
+        self.dotted_removals.add(module)
 
     def add_helper(self, name: str, code: str) -> str:
         """Ensure a module-level helper ``def name`` exists; returns the name to call."""

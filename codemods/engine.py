@@ -168,17 +168,37 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
                 reported.add(id(binding.statement))
                 added.append(ctx.findings[-1])
             continue
-        lines = sorted({f.change.line for f in users})
-        rule = users[0].change.rule
-        # Annotations shift lines, and the comment must read the same on a second run.
-        where = (f"{len(lines)} manual site(s) annotated with TODO(ccmigrate)" if ctx.options.annotate
-                 else f"manual sites at line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}")
-        ctx.report(rule, binding.statement, Safety.MANUAL,
-                   f"import of `{qual}` (deleted from jax) kept for the {where}: "
-                   "it fails at import time until they are migrated")
+        _report_kept(ctx, qual, binding.statement, users)
         reported.add(id(binding.statement))
         added.append(ctx.findings[-1])
+    for binding in ctx.names.imports:
+        # ``import jax.lib.xla_client`` binds ``jax``: the deleted module is the dotted
+        # name, and the manual sites spell it in full.
+        stmt = binding.statement
+        if not binding.top_level or id(stmt) in reported or not isinstance(stmt, cst.Import) or binding.local != binding.qualified:
+            continue
+        for alias in stmt.names:
+            full = get_full_name_for_node(alias.name) or ""
+            if alias.asname is not None or not full.startswith(binding.local + ".") or not _under(full, GONE_MODULES):
+                continue
+            users = [f for f in manual if full + "." in positions.code_for_node(ctx.module, f.node)]
+            if users:
+                _report_kept(ctx, full, stmt, users)
+                reported.add(id(stmt))
+                added.append(ctx.findings[-1])
+                break
     return added
+
+
+def _report_kept(ctx: FileContext, qual: str, statement: cst.CSTNode, users: list[Finding]) -> None:
+    lines = sorted({f.change.line for f in users})
+    rule = users[0].change.rule
+    # Annotations shift lines, and the comment must read the same on a second run.
+    where = (f"{len(lines)} manual site(s) annotated with TODO(ccmigrate)" if ctx.options.annotate
+             else f"manual sites at line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}")
+    ctx.report(rule, statement, Safety.MANUAL,
+               f"import of `{qual}` (deleted from jax) kept for the {where}: "
+               "it fails at import time until they are migrated")
 
 
 def _names_binding(message: str, binding) -> bool:
@@ -224,13 +244,16 @@ def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule
 
 def _report_unmigrated_import(ctx: FileContext, binding, lines: list[int], rules: Sequence[type[Rule]]) -> None:
     where = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
+    # Annotations shift lines, and the comment must read the same on a second run.
+    where = (f"{len(lines)} line(s)" if ctx.options.annotate
+             else f"line{'s' if len(lines) > 1 else ''} {where}")
     # Attributed to the rule whose triggers the import statement holds (the module's owner).
     text = positions.code_for_node(ctx.module, binding.statement).encode()
     owner = next((r.name for r in rules if any(t in text for t in r.triggers)), rules[0].name if rules else "ccmigrate")
     ctx.report(
         owner, binding.statement, Safety.MANUAL,
         f"import of `{binding.qualified}` (deleted from jax) stays for uses no rule migrates, at "
-        f"line{'s' if len(lines) > 1 else ''} {where} (type annotations, XlaBuilder objects...): "
+        f"{where} (type annotations, XlaBuilder objects...): "
         "it fails at import time; replace or drop those uses, then the import",
     )
 
@@ -309,6 +332,7 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
     saved_scratch = {key: list(value) if isinstance(value, list) else value for key, value in scratch.items()}
     saved_helpers = dict(ctx.helpers)
     saved_pending = set(ctx._pending_imports)
+    saved_dotted = set(ctx.dotted_removals)
     try:
         if len(chosen) < len(fixable) and had_context:
             _drop_declined_imports(ctx, fixable, chosen)
@@ -319,14 +343,27 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
         if ctx.has_pending_imports:
             from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-            if ctx.codemod_context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+            wanted = ctx.codemod_context.scratch.get(AddImportsVisitor.CONTEXT_KEY)
+            if wanted:
                 before = module
-                module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
+                # LibCST sorts the aliases of one name together and fails on ``from m import
+                # x`` asked for both plainly and ``as y``: such requests go in a second pass.
+                first, again, seen = [], [], set()
+                for item in wanted:
+                    key = (item.module_name, item.obj_name)
+                    (again if key in seen and item.obj_name is not None else first).append(item)
+                    seen.add(key)
+                for batch in (first, again) if again else (first,):
+                    ctx.codemod_context.scratch[AddImportsVisitor.CONTEXT_KEY] = batch
+                    module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
+                ctx.codemod_context.scratch[AddImportsVisitor.CONTEXT_KEY] = wanted
                 module = _keep_after_prelude_code(before, module)
             if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
                 before = module
                 module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
                 module = _keep_lines_of_removed_imports(before, module, ctx.module)
+        if ctx.dotted_removals:
+            module = _drop_unused_dotted_imports(module, ctx.dotted_removals)
         module = _no_blank_top(ctx.module, module)
     finally:
         if had_context:
@@ -336,7 +373,67 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
             ctx._codemod_context = None
         ctx.helpers = saved_helpers
         ctx._pending_imports = saved_pending
+        ctx.dotted_removals = saved_dotted
     return module
+
+
+def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Module:
+    """Remove top-level ``import a.b.c`` aliases (no ``as``) of ``dotted`` modules that no
+    attribute chain of the new text spells any more."""
+    used: set[str] = set()
+    names_read: set[str] = set()
+
+    class _Spelt(cst.CSTVisitor):
+        def visit_Import(self, node: cst.Import) -> bool:
+            return False
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            name = get_full_name_for_node(node) or ""
+            used.update(d for d in dotted if name == d or name.startswith(d + "."))
+            return True
+
+        def visit_Name(self, node: cst.Name) -> None:
+            names_read.add(node.value)
+
+    walk.read(module, _Spelt())
+    gone = dotted - used
+    if not gone:
+        return module
+    # ``import jax.lib.xla_client`` also binds ``jax``: when the new text reads ``jax`` and
+    # no other import binds it, the alias becomes ``import jax``.
+    kept_roots = set()
+    for stmt in module.body:
+        if _is_import(stmt):
+            for small in stmt.body:
+                if isinstance(small, cst.Import):
+                    for a in small.names:
+                        full = get_full_name_for_node(a.name) or ""
+                        if a.asname is None and full not in gone:
+                            kept_roots.add(full.split(".")[0])
+    body = []
+    changed = False
+    for stmt in module.body:
+        if _is_import(stmt) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Import):
+            names = []
+            for a in stmt.body[0].names:
+                full = get_full_name_for_node(a.name) or ""
+                if a.asname is not None or full not in gone:
+                    names.append(a)
+                    continue
+                changed = True
+                root = full.split(".")[0]
+                if root in names_read and root not in kept_roots:
+                    names.append(a.with_changes(name=cst.Name(root)))
+                    kept_roots.add(root)
+            if not names:
+                continue
+            names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            stmt = stmt.with_changes(body=[stmt.body[0].with_changes(names=names)])
+        body.append(stmt)
+    return module.with_changes(body=body) if changed else module
 
 
 def _keep_after_prelude_code(before: cst.Module, after: cst.Module) -> cst.Module:

@@ -193,3 +193,16 @@ def test_builder_wrapped_in_a_helper_names_its_callers_here_and_in_other_modules
     assert (line, safety) == (7, Safety.MANUAL)
     assert "`call_kernel` (defined in wrapped_builder.py) wraps jaxlib.hlo_helpers.custom_call" in message
     assert "pass this lowering rule's context `ctx` here" in message
+
+
+def test_plain_dotted_import_kept_for_manual_sites_is_reported() -> None:
+    """``import jax.lib.xla_client`` binds ``jax``; the deleted module is the dotted name."""
+    path = os.path.join(TESTDATA, "rules", "register-custom-call-target", "dotted_module_import_kept.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    result = rewrite_source(source, path, ["--select", "register-custom-call-target"])
+    assert result.updated is None and result.error is None
+    at_import = [c for c in result.changes if c.line == 4]
+    assert [c.safety for c in at_import] == [Safety.MANUAL]
+    assert "import of `jax.lib.xla_client`" in at_import[0].message
+    assert "kept for the manual sites at line 9" in at_import[0].message

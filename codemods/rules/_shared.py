@@ -138,6 +138,20 @@ def drop_binding_if_unused(ctx: FileContext, head: str) -> None:
             ctx.remove_import_if_unused(binding.from_module, obj, head if head != obj else None)
         elif binding.qualified != head:  # import a.b as head
             ctx.remove_import_if_unused(binding.qualified, None, head)
+        elif isinstance(binding.statement, cst.Import):
+            # ``import jaxlib.hlo_helpers`` binds ``jaxlib``: the dotted module is what goes
+            # (the import fails on the jax that deleted it), once no ``jaxlib.hlo_helpers.x``
+            # is left. A plain ``import jax`` beside it is never touched.
+            for alias in binding.statement.names:
+                full = get_full_name_for_node(alias.name) or ""
+                if alias.asname is None and full.startswith(head + ".") and _is_deleted(full):
+                    ctx.remove_dotted_import_if_unused(full)
+
+
+def _is_deleted(module: str) -> bool:
+    from codemods.engine import DELETED_MODULES
+
+    return any(module == m or module.startswith(m + ".") for m in DELETED_MODULES)
 
 
 def imported_aliases(node: cst.ImportFrom, module: str, name: str) -> list[cst.ImportAlias]:
@@ -466,6 +480,16 @@ def version_text(version: Sequence[int]) -> str:
     return ".".join(str(v) for v in version)
 
 
+#: A ``# TODO(ccmigrate): ...`` line ``--annotate`` wrote: never part of a message's code.
+_ANNOTATION = re.compile(r"#\s*TODO\(ccmigrate\)[^\n]*")
+
+
+def one_line(code: str) -> str:
+    """Code on one line for a message, without the annotations an earlier run wrote
+    (they would change the message, and so the annotation, on every run)."""
+    return " ".join(_ANNOTATION.sub("", code).split())
+
+
 def short(code: str, limit: int = 70) -> str:
-    code = " ".join(code.split())
+    code = one_line(code)
     return code if len(code) <= limit else code[: limit - 3] + "..."

@@ -279,10 +279,12 @@ class BackendConfig(Rule):
             "attributes can only be built inside a lowering rule" if self.function_depth == 0
             else f"{detail} cannot become typed FFI attributes"
         )
+        # The callee is not named: custom-call-api may rewrite it in this run, and the
+        # message (an annotation under --annotate) must read the same on the next run.
         self.report(
             value,
             Safety.MANUAL,
-            f"backend_config {detail} passed to {where} with api_version=4 must be a dict of MLIR attributes; "
+            f"backend_config {detail} passed with api_version=4 must be a dict of MLIR attributes; "
             f"{reason}: pass the values as keyword attributes of the ffi_lowering call, or use an api_version < 4 with a serialised string",
         )
 

@@ -351,6 +351,8 @@ class CustomCallApi(Rule):
                 obj = binding.qualified.rsplit(".", 1)[1]
                 asname = head if head != obj else None
                 self.ctx.remove_import_if_unused(binding.from_module, obj, asname)
+            else:
+                drop_binding_if_unused(self.ctx, head)
 
     def leave_Module(self, original_node: cst.Module) -> None:
         """Delete ``try``/``if`` blocks that only chose between legacy builder imports,

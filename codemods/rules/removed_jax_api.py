@@ -211,7 +211,13 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, import_without, member_spelling, parent
+from codemods.rules._shared import (
+    compatibility_guard,
+    drop_binding_if_unused,
+    import_without,
+    member_spelling,
+    parent,
+)
 
 ANY = (0, 0, 0)
 
@@ -336,6 +342,7 @@ GUIDANCE = {
     "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
 }
 
+_COMMENT_LINE = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)
 TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[|translations_with_avals\[|lower_fun\(")
 
 #: Prefixes other rules migrate or report; this rule says nothing about them.
@@ -931,7 +938,9 @@ class RemovedJaxApi(Rule):
     def _only_member_uses(self, local: str, members) -> bool:
         """``local`` is imported once, and every other mention of it is ``local.<member>``."""
         member = "(?:" + "|".join(map(re.escape, members)) + ")"
-        text = self.ctx.source.decode("utf-8", "replace")
+        # Comment lines are no uses, the annotations of an earlier --annotate run above all
+        # (they name rules: ``[xla-translation-rule]``).
+        text = _COMMENT_LINE.sub("", self.ctx.source.decode("utf-8", "replace"))
         uses = len(re.findall(rf"(?<![.\w]){re.escape(local)}\b", text))
         member_uses = len(re.findall(rf"(?<![.\w]){re.escape(local)}\s*\.\s*{member}\b", text))
         imports = len(re.findall(rf"\bimport\b[^\n]*(?<![.\w]){re.escape(local)}\b", text))

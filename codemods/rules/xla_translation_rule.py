@@ -228,6 +228,7 @@ from codemods.rules._shared import (
     keyword,
     keyword_value,
     literal_bytes_as_str,
+    one_line,
     positional,
     qualified_through_alias,
 )
@@ -1373,7 +1374,7 @@ def {AVAL_HELPER}(value):
                 constant = scan.constant_value(value)
                 if constant is None:
                     raise _NotConvertible(
-                        f"operand `{' '.join(self.ctx.module.code_for_node(value).split())[:60]}` is neither a parameter of the rule nor an ops.Constant/ConstantLiteral")
+                        f"operand `{one_line(self.ctx.module.code_for_node(value))[:60]}` is neither a parameter of the rule nor an ops.Constant/ConstantLiteral")
                 text = self.ctx.module.code_for_node(constant)
                 found.append((f"{self._shaped_array()}({self._numpy()}.shape({text}), {self._numpy()}.asarray({text}).dtype)", None))
         return found
@@ -2173,7 +2174,7 @@ class _FunctionScan(cst.CSTVisitor):
                     "give the custom call the helper's value as `mlir.ir_constant(np.asarray(value))` instead")
                 return
             text = self.ctx.module.code_for_node(self.ctx.parents.get(parent) if isinstance(parent, cst.Attribute) else parent)
-            self.problem = self.problem or f"it uses the XlaBuilder beyond CustomCall (`{' '.join(text.split())[:60]}`)"
+            self.problem = self.problem or f"it uses the XlaBuilder beyond CustomCall (`{one_line(text)[:60]}`)"
         elif node.value in self.avals:
             self.aval_names.append(node)
         elif node.value in self.bindings:
@@ -2880,7 +2881,7 @@ def _shape_edit(kind: str):
 
 def _snippet(ctx, node: cst.CSTNode) -> str:
     """``node``'s code on one line, cut at 60 characters, for a report."""
-    return " ".join(ctx.module.code_for_node(node).split())[:60]
+    return one_line(ctx.module.code_for_node(node))[:60]
 
 
 def _platform_text(text: str) -> str:
