@@ -127,6 +127,29 @@ def _imported_names(stmt: cst.Import) -> list[str]:
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _SPACE = frozenset(b" \t\n\r\f\v")
 _IMPORT_LINE = re.compile(rb"\s*(from\s+\S+\s+)?import\b")
+#: ``name = None`` (or ``a = b = None``) alone on its line ...
+_NONE_LINE = re.compile(rb"[ \t]*(?:\w+[ \t]*=[ \t]*)+None[ \t]*(?:#[^\r\n]*)?\r?$")
+#: ... right under an ``except ...:`` line: the fallback of an optional import.
+_EXCEPT_LINE = re.compile(rb"[ \t]*except\b[^\r\n]*:[ \t]*(?:#[^\r\n]*)?\r?$")
+
+
+def _import_fallback(source: bytes, start: int) -> bool:
+    """Whether the binding at ``start`` is ``name = None`` as the whole body of an
+    ``except`` clause (``try: from jaxlib import hlo_helpers / except ImportError:
+    hlo_helpers = None``): every other use of the name means the import."""
+    line_start = source.rfind(b"\n", 0, start) + 1
+    line_end = source.find(b"\n", start)
+    line_end = len(source) if line_end == -1 else line_end
+    if not _NONE_LINE.fullmatch(source, line_start, line_end):
+        return False
+    previous_end = line_start - 1
+    while previous_end > 0:
+        previous_start = source.rfind(b"\n", 0, previous_end) + 1
+        text = source[previous_start:previous_end].strip()
+        if text and not text.startswith(b"#"):
+            return bool(_EXCEPT_LINE.fullmatch(source, previous_start, previous_end))
+        previous_end = previous_start - 1
+    return False
 
 
 def _word_at(source: bytes, index: int) -> bool:
@@ -321,6 +344,8 @@ class NameResolver:
                     line_start = self.source.rfind(b"\n", 0, start) + 1
                     if _IMPORT_LINE.match(self.source[line_start:end]):
                         continue
+                if name in self._by_local and _import_fallback(self.source, start):
+                    continue
                 hit = True
                 break
             self._ambiguous[name] = hit
