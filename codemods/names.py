@@ -281,8 +281,12 @@ class NameResolver:
             return frozenset()
         head, _, rest = dotted.partition(".")
         bindings = self._by_local.get(head)
-        if not bindings or self._maybe_rebound(head):
+        if not bindings:
             return frozenset()
+        if self._maybe_rebound(head):
+            # The text test is conservative (``(custom_call)(...)`` looks like a parameter):
+            # scope analysis decides, and only imports count.
+            return self._exact_names(node)
         return frozenset(f"{b.qualified}.{rest}" if rest else b.qualified for b in bindings)
 
     def binding_for(self, qualified: str) -> Optional[str]:
@@ -361,6 +365,16 @@ class NameResolver:
         if len(imported) == 1 and len(names) == 1:
             return self._absolutise(imported[0])
         return None
+
+    def _exact_names(self, node: cst.CSTNode) -> frozenset[str]:
+        if self._exact is None:
+            self._exact = dict(self.wrapper.resolve(QualifiedNameProvider))
+        names = self._exact.get(node, set())
+        if callable(names):
+            names = names()
+        if not names or any(q.source != QualifiedNameSource.IMPORT for q in names):
+            return frozenset()
+        return frozenset(self._absolutise(q.name) for q in names)
 
     def _absolutise(self, name: str) -> str:
         if not name.startswith("."):

@@ -259,7 +259,12 @@ class CustomCallApi(Rule):
         helper = FFI_LOWERING if usage in ("results", "list") else BUILD_FFI
         guard = compatibility_guard(self.ctx, node)
         if guard is not None:
-            suggestion = short(self.ctx.module.code_for_node(site.rewrite(node, usage, "jax.ffi." + helper.rsplit(".", 1)[1], ctx_expr)), 200)
+            # Only the target and api_version: the arguments may carry other rules' edits of
+            # this run, and the message (an annotation under --annotate) must not change.
+            target = site.args.get("call_target_name")
+            target_text = short(self.ctx.module.code_for_node(_decoded(target.value)), 60) if target is not None else "name"
+            suggestion = (f"jax.ffi.{helper.rsplit('.', 1)[1]}({target_text}, api_version={site.api_version_text()}, "
+                          "<the other arguments as they are>)(ctx, *operands)")
             self.report(
                 replaced,
                 Safety.MANUAL,
