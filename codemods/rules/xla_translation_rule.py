@@ -2208,7 +2208,7 @@ class _FunctionScan(cst.CSTVisitor):
                     pass  # x.dimensions() / x.element_type(): rewritten to the aval's shape / dtype
                 elif not isinstance(parent, (cst.Comparison, cst.ComparisonTarget)):
                     self.problem = self.problem or f"the builder shape `{node.value}` is used beyond dimensions()/element_type()"
-            elif kind == "ambiguous" and any(k in ("array", "tuple", "aval") for _, k in self.bindings[node.value]):
+            elif kind == "ambiguous" and any(binding[1] in ("array", "tuple", "aval") for binding in self.bindings[node.value]):
                 self.problem = self.problem or f"`{node.value}` is bound to an XLA shape on some paths only"
 
 
