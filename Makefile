@@ -30,9 +30,14 @@ test-pre-commit: $(STAMP)
 test-compat: $(STAMP)
 	$(BIN)/python tests/compat/run_compat.py
 
-# Thousands of generated sites instead of a couple of hundred (property tests).
+# Thousands of generated sites instead of a couple of hundred (property tests), then
+# every rule fixture under every mutation kind plus stacked random kinds, the compat
+# cases' mutants lowered (benchmarks/fuzz.py; about an hour on 2 cores; FUZZ_ARGS="--every 4"
+# for a quarter of the pairs in about 10 minutes).
+FUZZ_ARGS ?=
 test-nightly: $(STAMP)
 	HYPOTHESIS_PROFILE=nightly $(BIN)/python -m pytest -q tests/test_properties.py
+	$(BIN)/python benchmarks/fuzz.py -j 2 --stack 3 --rounds 2 --lower $(FUZZ_ARGS)
 
 # Side by side with LibCST's runner and Bowler on a synthetic 1M-line repository
 # (about 25 minutes on 2 cores, most of it the peers); BENCH_ARGS="--files 500
