@@ -344,10 +344,11 @@ class NameResolver:
             for start, end in rebinding_sites(self.source, name):
                 # ``import x as name`` / ``from m import x as name`` are import bindings,
                 # already in the table; everything else may shadow.
-                if self.source.startswith(b"as", start):
-                    line_start = self.source.rfind(b"\n", 0, start) + 1
-                    if _IMPORT_LINE.match(self.source[line_start:end]):
-                        continue
+                # ``from m import a, name, b`` reads like a parameter list; ``import x as
+                # name`` like a binding: import bindings, already in the table.
+                line_start = self.source.rfind(b"\n", 0, start) + 1
+                if _IMPORT_LINE.match(self.source[line_start:end]) and b";" not in self.source[line_start:end]:
+                    continue
                 if name in self._by_local and _import_fallback(self.source, start):
                     continue
                 hit = True
