@@ -67,8 +67,10 @@ class AvalToIrType(Rule):
         qual = self.ctx.qualified_name(node.func)
         if qual not in FUNCTIONS:
             return
-        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+        if len(node.args) != 1 or node.args[0].star:
             return  # already (ctx, aval), or spelled in a way this rule does not guess at
+        if node.args[0].keyword is not None and node.args[0].keyword.value != "aval":
+            return
         function = qual.rsplit(".", 1)[1]
         rule = enclosing_lowering_rule(self.ctx, node)
         if rule is None:
