@@ -413,27 +413,45 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
                         full = get_full_name_for_node(a.name) or ""
                         if a.asname is None and full not in gone:
                             kept_roots.add(full.split(".")[0])
-    body = []
-    changed = False
-    for stmt in module.body:
-        if _is_import(stmt) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Import):
+    class _Drop(cst.CSTTransformer):
+        def __init__(self) -> None:
+            self.changed = False
+            self.depth = 0
+
+        def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+            self.depth += 1
+
+        def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+            self.depth -= 1
+            if not updated.body:
+                return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+            return updated
+
+        def leave_SimpleStatementLine(self, original, updated):
+            if not (len(updated.body) == 1 and isinstance(updated.body[0], cst.Import)):
+                return updated
             names = []
-            for a in stmt.body[0].names:
+            for a in updated.body[0].names:
                 full = get_full_name_for_node(a.name) or ""
                 if a.asname is not None or full not in gone:
                     names.append(a)
                     continue
-                changed = True
+                self.changed = True
                 root = full.split(".")[0]
-                if root in names_read and root not in kept_roots:
+                if root in names_read and (self.depth or root not in kept_roots):
                     names.append(a.with_changes(name=cst.Name(root)))
-                    kept_roots.add(root)
+                    if not self.depth:
+                        kept_roots.add(root)
             if not names:
-                continue
+                return cst.RemovalSentinel.REMOVE
+            if len(names) == len(updated.body[0].names):
+                return updated
             names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            stmt = stmt.with_changes(body=[stmt.body[0].with_changes(names=names)])
-        body.append(stmt)
-    return module.with_changes(body=body) if changed else module
+            return updated.with_changes(body=[updated.body[0].with_changes(names=names)])
+
+    drop = _Drop()
+    new = module.visit(drop)
+    return new if drop.changed else module
 
 
 def _keep_after_prelude_code(before: cst.Module, after: cst.Module) -> cst.Module:

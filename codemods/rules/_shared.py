@@ -131,8 +131,10 @@ def heads_importing(ctx: FileContext, prefixes: tuple[str, ...]) -> set[str]:
 def drop_binding_if_unused(ctx: FileContext, head: str) -> None:
     """Ask for the import binding ``head`` to be removed once nothing uses it."""
     for binding in ctx.names.imports:
-        if binding.local != head or not binding.top_level:
+        if binding.local != head:
             continue
+        if not binding.top_level and not (isinstance(binding.statement, cst.Import) and binding.qualified == head):
+            continue  # (a plain dotted import inside a function is dropped the same way)
         if binding.from_module is not None:
             obj = binding.qualified[len(binding.from_module) + 1:]
             ctx.remove_import_if_unused(binding.from_module, obj, head if head != obj else None)

@@ -107,6 +107,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
+from codemods.names import iter_statements
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     LoweringRule,
@@ -160,6 +161,7 @@ class CustomCallApi(Rule):
         # what decides, at the end, whether an import is unused or every use rewritten
         # (a walk of its own would cost as much as the rule's whole visit).
         self._name_uses: dict[str, int] = {}
+        self._attribute_names: set[int] = set()
         self._import_depth = 0
 
     def visit_Import(self, node: cst.Import) -> None:
@@ -174,8 +176,12 @@ class CustomCallApi(Rule):
     def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
         self._import_depth -= 1
 
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        # ``jaxlib.hlo_helpers.custom_call``: the attribute is no use of a name ``custom_call``.
+        self._attribute_names.add(id(node.attr))
+
     def visit_Name(self, node: cst.Name) -> None:
-        if not self._import_depth:
+        if not self._import_depth and id(node) not in self._attribute_names:
             uses = self._name_uses
             uses[node.value] = uses.get(node.value, 0) + 1
 
@@ -379,21 +385,19 @@ class CustomCallApi(Rule):
                 )
 
     def _drop_unused_imports(self, module: cst.Module) -> None:
-        """A module-level import of a removed builder that nothing uses fails at import time
-        for nothing: drop it."""
+        """An import of a removed builder that nothing uses fails for nothing (at import
+        time, or when the function holding it runs): drop it. Uses are counted over the
+        whole module, so a name used anywhere keeps every import of it."""
         unused: list[tuple[cst.ImportFrom, cst.ImportAlias, str]] = []
-        for stmt in module.body:
-            if not isinstance(stmt, cst.SimpleStatementLine):
+        for small, _top in iter_statements(module.body, True):
+            if not isinstance(small, cst.ImportFrom) or small.relative or isinstance(small.names, cst.ImportStar):
                 continue
-            for small in stmt.body:
-                if not isinstance(small, cst.ImportFrom) or small.relative or isinstance(small.names, cst.ImportStar):
-                    continue
-                legacy = LEGACY_MODULES.get(get_full_name_for_node(small.module) or "")
-                if legacy is None or self.ctx.options.target_jax < REMOVED_IN[legacy]:
-                    continue
-                for alias in small.names:
-                    if get_full_name_for_node(alias.name) == "custom_call":
-                        unused.append((small, alias, get_full_name_for_node(alias.asname.name if alias.asname else alias.name) or ""))
+            legacy = LEGACY_MODULES.get(get_full_name_for_node(small.module) or "")
+            if legacy is None or self.ctx.options.target_jax < REMOVED_IN[legacy]:
+                continue
+            for alias in small.names:
+                if get_full_name_for_node(alias.name) == "custom_call":
+                    unused.append((small, alias, get_full_name_for_node(alias.asname.name if alias.asname else alias.name) or ""))
         if not unused:
             return
         for node, alias, local in unused:
