@@ -184,9 +184,17 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             users = [f for f in manual if full + "." in positions.code_for_node(ctx.module, f.node)]
             if users:
                 _report_kept(ctx, full, stmt, users)
-                reported.add(id(stmt))
-                added.append(ctx.findings[-1])
-                break
+            elif ctx.options.every_rule and (full + ".").encode() not in ctx.source:
+                # Nothing spells the module: no rule has a use to migrate and drop it with.
+                owner = next((r.name for r in rules if any(t in full.encode() for t in r.triggers)),
+                             rules[0].name if rules else "ccmigrate")
+                ctx.report(owner, stmt, Safety.MANUAL,
+                           f"import of `{full}` (deleted from jax) is not used and fails at import time: delete it")
+            else:
+                continue
+            reported.add(id(stmt))
+            added.append(ctx.findings[-1])
+            break
     return added
 
 
@@ -319,7 +327,7 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
                 stmt = _statement_of(ctx, finding.node)
                 text = f"{TODO_PREFIX}[{finding.change.rule}] {finding.change.message}"
                 text = " ".join(text.split())
-                if stmt is not None and not _has_comment(stmt, text):
+                if stmt is not None and not _has_comment(stmt, text, ctx.module):
                     notes.setdefault(stmt, []).append(text)
     for finding in fixable:
         finding.change.applied = False
@@ -593,8 +601,12 @@ def _statement_of(ctx: FileContext, node: cst.CSTNode) -> Optional[cst.CSTNode]:
     return None
 
 
-def _has_comment(stmt: cst.CSTNode, text: str) -> bool:
-    return any(line.comment is not None and line.comment.value == text for line in getattr(stmt, "leading_lines", ()))
+def _has_comment(stmt: cst.CSTNode, text: str, module: Optional[cst.Module] = None) -> bool:
+    lines = list(getattr(stmt, "leading_lines", ()))
+    if module is not None and module.body and stmt is module.body[0]:
+        # Comment lines above a file's first statement are the module's header when parsed.
+        lines = [*module.header, *lines]
+    return any(line.comment is not None and line.comment.value == text for line in lines)
 
 
 class _Apply(cst.CSTTransformer):

@@ -361,7 +361,9 @@ def _rebinding_pattern(name: str) -> "re.Pattern[bytes]":
 def _rebound_by_pattern(source: bytes, name: str) -> bool:
     for match in _rebinding_pattern(name).finditer(source):
         line = source[source.rfind(b"\n", 0, match.start()) + 1 : match.end()]
-        if not (match.group(0).startswith(b"as") and re.match(rb"\s*(from\s+\S+\s+)?import\b", line)):
+        # Every site on an import line (``as name``, ``, name,``) is an import binding,
+        # unless a ``;`` lets another statement share the line.
+        if not (re.match(rb"\s*(from\s+\S+\s+)?import\b", line) and b";" not in line):
             return True
     return False
 
@@ -391,6 +393,8 @@ REBINDINGS = textwrap.dedent(
     asd = 1; ast: int = 2; as_ = 3
     import ast as asd
     xé = 1
+    from n import w, v, u; w = 1
+    from n import t, s
     """
 ).encode()
 
@@ -399,7 +403,7 @@ def test_rebinding_scan_agrees_with_the_pattern():
     checked = 0
     for path, source in [*_sources(), ("rebindings.py", REBINDINGS), ("syntax.py", SYNTAX)]:
         names = sorted(set(re.findall(rb"[A-Za-z_]\w*", source)))
-        for name in [n.decode() for n in names[:: max(1, len(names) // 8)]] + ["x", "y", "z", "p", "q", "k", "asd", "ast", "as_", "a", "xé"]:
+        for name in [n.decode() for n in names[:: max(1, len(names) // 8)]] + ["x", "y", "z", "p", "q", "k", "asd", "ast", "as_", "a", "xé", "w", "v", "t"]:
             resolver = NameResolver(MetadataWrapper(cst.parse_module(b""), unsafe_skip_copy=True), source)
             assert resolver._maybe_rebound(name) == _rebound_by_pattern(source, name), (path, name)
             checked += 1

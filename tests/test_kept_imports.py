@@ -206,3 +206,11 @@ def test_plain_dotted_import_kept_for_manual_sites_is_reported() -> None:
     assert [c.safety for c in at_import] == [Safety.MANUAL]
     assert "import of `jax.lib.xla_client`" in at_import[0].message
     assert "kept for the manual sites at line 9" in at_import[0].message
+
+
+def test_unused_plain_dotted_import_of_a_deleted_module_is_reported() -> None:
+    source = b'import jaxlib.hlo_helpers\nfrom jax.interpreters import mlir\n\nmlir.register_lowering(None, None)\n'
+    result = rewrite_source(source, "mod.py")
+    assert result.updated is None and result.error is None
+    assert [(c.line, c.safety) for c in result.changes] == [(1, Safety.MANUAL)]
+    assert "`jaxlib.hlo_helpers` (deleted from jax) is not used" in result.changes[0].message

@@ -1,0 +1,14 @@
+# ccmigrate-args: --annotate --select aval-to-ir-type,backend-config,core-primitive,custom-call-api,ffi-call-inline,hlo-helpers,ir-constant,jax-extend-ffi,register-custom-call-target,removed-jax-api,stablehlo-custom-call-op,xla-client-import,xla-translation-rule
+from jax.lib import xla_client
+from jax.interpreters import mlir
+
+
+def _typed_lowering(ctx, x):
+    return mlir.custom_call(
+        "typed_kernel", operands=[x], result_types=[x.type],
+        api_version=xla_client.ops.CustomCallApiVersion.API_VERSION_TYPED_FFI,
+    ).results
+
+
+def builder_shape(x):
+    return xla_client.Shape.array_shape(x.dtype, x.shape)
