@@ -386,8 +386,8 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
 
 
 def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Module:
-    """Remove top-level ``import a.b.c`` aliases (no ``as``) of ``dotted`` modules that no
-    attribute chain of the new text spells any more."""
+    """Remove ``import a.b.c`` aliases (no ``as``, at any depth) of ``dotted`` modules that
+    no attribute chain of the new text spells any more."""
     used: set[str] = set()
     names_read: set[str] = set()
 
@@ -439,12 +439,13 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
             if not (len(updated.body) == 1 and isinstance(updated.body[0], cst.Import)):
                 return updated
             names = []
+            here = False
             for a in updated.body[0].names:
                 full = get_full_name_for_node(a.name) or ""
                 if a.asname is not None or full not in gone:
                     names.append(a)
                     continue
-                self.changed = True
+                self.changed = here = True
                 root = full.split(".")[0]
                 if root in names_read and (self.depth or root not in kept_roots):
                     names.append(a.with_changes(name=cst.Name(root)))
@@ -452,7 +453,7 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
                         kept_roots.add(root)
             if not names:
                 return cst.RemovalSentinel.REMOVE
-            if len(names) == len(updated.body[0].names):
+            if not here:
                 return updated
             names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(body=[updated.body[0].with_changes(names=names)])

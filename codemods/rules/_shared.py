@@ -352,7 +352,7 @@ def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
         if isinstance(current, cst.Try) and child is current.body:
             # Only a try whose handler offers another jax spelling chooses between
             # releases; a handler that just gives up (pass, ``x = None``) does not.
-            handlers = [h for h in current.handlers if _catches_failure(h)]
+            handlers = [h for h in current.handlers if _catches_failure(h) and not _none_fallback(h)]
             if any(_mentions_jax(ctx, h.body) for h in handlers):
                 return "a try/except ImportError guard"
         elif isinstance(current, cst.ExceptHandler) and _catches_failure(current):
@@ -366,6 +366,16 @@ def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
         child = current
         current = parents.get(current)
     return None
+
+
+def _none_fallback(handler: cst.ExceptHandler) -> bool:
+    """``except ImportError: hlo = None``: names the import would bind, set to None, which
+    offers no other spelling even though the names are jax's."""
+    body = handler.body.body if isinstance(handler.body, cst.IndentedBlock) else []
+    if not body or not all(isinstance(stmt, cst.SimpleStatementLine) for stmt in body):
+        return False
+    return all(isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and small.value.value == "None"
+               for stmt in body for small in stmt.body)
 
 
 def _catches_failure(handler: cst.ExceptHandler) -> bool:

@@ -60,7 +60,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import compatibility_guard, imported_aliases, keyword, member_spelling, short
+from codemods.rules._shared import compatibility_guard, imported_aliases, jax_fallback_guard, keyword, member_spelling, short
 
 PUBLIC_HLO = "jax.interpreters.mlir.hlo"
 STABLEHLO_DIALECTS = frozenset(
@@ -90,8 +90,10 @@ class StablehloCustomCallOp(Rule):
         hlo = imported_aliases(node, "jax.interpreters.mlir", "hlo")
         if not hlo:
             return False
-        if compatibility_guard(self.ctx, node) is not None:
-            return False  # a guard that falls back to another hlo import already works
+        if jax_fallback_guard(self.ctx, node) is not None:
+            # A guard that falls back to another hlo import already works; one whose
+            # except clause only sets ``hlo = None`` does not (the import fails on 0.6.0+).
+            return False
         alias = hlo[0]
         local = get_full_name_for_node(alias.asname.name) if alias.asname else "hlo"
 
