@@ -387,9 +387,13 @@ class CustomCallApi(Rule):
     def _drop_unused_imports(self, module: cst.Module) -> None:
         """An import of a removed builder that nothing uses fails for nothing (at import
         time, or when the function holding it runs): drop it. Uses are counted over the
-        whole module, so a name used anywhere keeps every import of it."""
+        whole module, so a name used anywhere keeps every import of it. Module-level
+        imports under an ``if``/``try`` are left: there they are re-exports chosen by
+        release (a function's own imports cannot be re-exported)."""
         unused: list[tuple[cst.ImportFrom, cst.ImportAlias, str]] = []
-        for small, _top in iter_statements(module.body, True):
+        direct = [small for stmt in module.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body]
+        nested = [small for small, top in iter_statements(module.body, True) if not top]
+        for small in [*direct, *nested]:
             if not isinstance(small, cst.ImportFrom) or small.relative or isinstance(small.names, cst.ImportStar):
                 continue
             legacy = LEGACY_MODULES.get(get_full_name_for_node(small.module) or "")
