@@ -721,6 +721,8 @@ def process_source(
         result.error = f"internal error, file not rewritten: {exc}"
     except cst.ParserSyntaxError as exc:
         result.error = _syntax_error(path, source, exc)
+    except cst.CSTValidationError as exc:  # a SyntaxError, but raised by an edit, not the input
+        result.error = f"internal error, file not rewritten: a rule built invalid code ({_one_line(exc)})"
     except (UnicodeDecodeError, LookupError, SyntaxError) as exc:
         result.error = f"cannot decode: {_one_line(exc)}"
     except RecursionError:

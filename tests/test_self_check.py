@@ -213,3 +213,27 @@ def test_two_rules_removing_one_statement_compose() -> None:
     assert result.error is None, result.error
     assert result.updated == b"import os\n\nprint(os.sep)\n"
     assert all(c.applied for c in result.changes) and len(result.changes) == 2
+
+
+class BuildsInvalidNode(Rule):
+    """Moves a keyword argument before the positional one: LibCST refuses to build it."""
+
+    name = "builds-invalid-node"
+    summary = "test rule"
+    triggers = (b"custom_call",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if len(node.args) == 2 and node.args[1].keyword is not None:
+
+            def edit(updated: cst.CSTNode) -> cst.CSTNode:
+                first, second = updated.args
+                return updated.with_changes(args=[second.with_changes(comma=cst.Comma()), first.with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+
+            self.report(node, Safety.SAFE, "reorder", edit)
+
+
+def test_a_node_a_rule_builds_invalid_is_an_internal_error_not_bad_input() -> None:
+    """LibCST's validation error is a SyntaxError: it must not read as undecodable input."""
+    result = engine.process_source("m.py", SOURCE, [BuildsInvalidNode], Options())
+    assert result.updated is None
+    assert result.error.startswith("internal error, file not rewritten: a rule built invalid code")

@@ -740,9 +740,11 @@ class Site:
                     version = cst.Arg(cst.Integer("2"), keyword=cst.Name("api_version"), equal=_TIGHT, comma=arg.comma)
                     if isinstance(arg.comma, cst.Comma):
                         arg = arg.with_changes(comma=_clean(arg.comma))
-                    new_args += [arg, version]
+                    taken = [arg, version]
                 else:
-                    new_args.append(arg)
+                    taken = [arg]
+                # Now positional, the target goes first (it may have come after keywords).
+                new_args[0:0] = taken
                 continue
             name = "result_types" if key == "out_types" else key
             if key == "api_version":
