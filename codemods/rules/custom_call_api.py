@@ -116,7 +116,6 @@ from codemods.rules._shared import (
     compatibility_guard,
     drop_binding_if_unused,
     enclosing_lowering_rule,
-    head_name,
     import_without,
     keyword,
     parent,
