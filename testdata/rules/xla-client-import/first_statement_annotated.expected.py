@@ -7,8 +7,7 @@ import jax
 def _typed_lowering(ctx, x):
     return jax.ffi.ffi_lowering(
         "typed_kernel", result_types=[x.type],
-        api_version=4,
-    skip_ffi_layout_processing=True,
+        api_version=4, skip_ffi_layout_processing=True,
     )(ctx, x)
 
 
