@@ -55,7 +55,7 @@ import libcst as cst  # noqa: E402
 
 from benchmarks import missing_apis  # noqa: E402
 from codemods.context import Options  # noqa: E402
-from codemods.engine import process_source  # noqa: E402
+from codemods.engine import process_candidate  # noqa: E402
 from codemods.rule import Safety  # noqa: E402
 from codemods.rules import all_rules  # noqa: E402
 
@@ -1247,17 +1247,7 @@ OPTION_SETS = {
 
 
 def run_engine(path: str, source: bytes, options: Options = OPTIONS):
-    from codemods.engine import package_of, triggered
-    from codemods.fileio import text_problem
-
-    chosen = triggered(rules(), source)
-    if not chosen:
-        return None
-    problem = text_problem(source)
-    if problem:
-        from codemods.engine import FileResult
-        return FileResult(path=path, original=source, error=problem)
-    return process_source(path, source, chosen, options, package_of(path))
+    return process_candidate(path, source, rules(), options)
 
 
 def missing_references(source: bytes) -> list[tuple[int, str]]:
