@@ -175,6 +175,18 @@ def _keyword_in(source: bytes, keyword: bytes, start: int, end: int) -> int:
     return -1
 
 
+def _in_comment(source: bytes, index: int) -> bool:
+    """Whether ``index`` follows a ``#`` with no quote before it on its line: a comment
+    (or text of a string spanning lines), never code. The TODO lines ``--annotate``
+    writes read like code (``for the XlaBuilder (xla_client.ops in 0.6.0``), and must
+    not change how the next run resolves names."""
+    line_start = source.rfind(b"\n", 0, index) + 1
+    hash_at = source.find(b"#", line_start, index)
+    if hash_at == -1:
+        return False
+    return source.find(b"'", line_start, hash_at) == -1 and source.find(b'"', line_start, hash_at) == -1
+
+
 def rebinding_sites(source: bytes, name: str) -> Iterator[tuple[int, int]]:
     """``(start, end)`` of each place where ``name`` may be bound other than by an import.
 
@@ -194,7 +206,9 @@ def rebinding_sites(source: bytes, name: str) -> Iterator[tuple[int, int]]:
     while occ != -1:
         after = occ + len(n)
         before = source[occ - 1] if occ else None
-        if before is None or (before not in _WORD and before != 0x2E):  # not after a word or "."
+        if _in_comment(source, occ):
+            pass
+        elif before is None or (before not in _WORD and before != 0x2E):  # not after a word or "."
             # ``name = ...``, ``name += ...``, ``name: T = ...``, ``name := ...``
             if assigned is None:
                 assigned = _assigned_after(n)
