@@ -236,6 +236,13 @@ def test_python_scalar_constants_reach_the_kernel_as_64_bit_numpy_values() -> No
     assert call["constant_operands"][1:] == [np.int64(3).tobytes(), np.bool_(True).tobytes(), np.int64(3).tobytes()]
 
 
+def test_constants_given_by_keyword_reach_the_kernel_as_64_bit_numpy_values() -> None:
+    m = applied("ir-constant", "keyword_value")
+    (call,) = lower(m._scaled_lowering, [((3,), "float32")], [((3,), "float32")], n=4, scale=1.0)
+    assert summary(call) == ("cpu_scaled", 2, b"")
+    assert call["constant_operands"][1:] == [np.int64(4).tobytes(), np.float64(2.5).tobytes()]
+
+
 def test_xla_ops_opaque_from_the_extension_reaches_the_kernel() -> None:
     gpu_ops = types.ModuleType("gpu_ops")
     gpu_ops.build_descriptor = lambda n: struct.pack("<q", n)

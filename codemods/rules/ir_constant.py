@@ -22,7 +22,8 @@ Replacement (every jax release)
     ``jax.dtypes.canonicalize_dtype`` of its type (``i32`` for an ``int`` unless
     ``jax_enable_x64``), as that keyword did. A computed ``canonicalize_types`` value is
     reported as manual. Calls that pass ``aval=``, or whose value is already a NumPy call
-    (``np.asarray(...)``, ``np.int32(...)``...), are left alone.
+    (``np.asarray(...)``, ``np.int32(...)``...), are left alone. The value may be given
+    by keyword (``ir_constant(val=n)``): it is wrapped where it stands.
 
 What the kernel receives afterwards
     The same constant operand: the dtype jax 0.4.28 built for the value. Code written for
@@ -75,10 +76,10 @@ class IrConstant(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.qualified_name(node.func) not in IR_CONSTANT:
             return
-        args = positional(node)
-        if len(args) != 1 or keyword(node, "aval") is not None or any(a.star for a in node.args):
+        value_arg = self._value_arg(node)
+        if value_arg is None or keyword(node, "aval") is not None:
             return
-        value = args[0].value
+        value = value_arg.value
         canonicalize = keyword(node, "canonicalize_types")
         fn = self.ctx.module.code_for_node(node.func)
         code = short(self.ctx.module.code_for_node(value), limit=50)
@@ -113,6 +114,20 @@ class IrConstant(Rule):
             kernel_receives="the same constant operand (same dtype as with canonicalize_types)",
         )
 
+    @staticmethod
+    def _value_arg(node: cst.Call) -> Optional[cst.Arg]:
+        """The argument carrying the value: the one positional argument, or ``val=``
+        (the parameter's name in every release)."""
+        if any(a.star for a in node.args):
+            return None
+        args = positional(node)
+        by_keyword = keyword(node, "val")
+        if len(args) == 1 and by_keyword is None:
+            return args[0]
+        if not args and by_keyword is not None:
+            return by_keyword
+        return None
+
     def _numpy_value(self, value: cst.BaseExpression) -> bool:
         if isinstance(value, cst.Call):
             if isinstance(value.func, cst.Name) and value.func.value == HELPER:
@@ -131,14 +146,15 @@ class IrConstant(Rule):
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(updated, cst.Call)
             kept = [a for a in updated.args if not (a.keyword is not None and a.keyword.value == "canonicalize_types")]
-            first = kept[0]
+            at = next(i for i, a in enumerate(kept) if a.keyword is None or a.keyword.value == "val")
+            first = kept[at]
             if canonical:
                 wrapper: Optional[str] = self.ctx.add_helper(HELPER, HELPER_CODE)
             else:
                 wrapper = None if already_numpy else self.ctx.name_for("numpy.asarray")
             if wrapper is not None:
                 first = first.with_changes(value=cst.Call(cst.parse_expression(wrapper), [cst.Arg(first.value)]))
-            kept[0] = first
+            kept[at] = first
             kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(args=kept)
 
