@@ -39,6 +39,8 @@ SAMPLE = [
     ("rules/ffi-call-inline/options_and_attrs.py", "keyword_order", "default"),
     ("rules/core-primitive/extending_jax_tutorial.py", "truncated", "default"),
     ("rules/aval-to-ir-type/mapped_over_avals.py", "nul_byte", "default"),
+    ("rules/xla-translation-rule/factory_nested_layouts.py", "try_import_guard", "annotate"),
+    ("rules/xla-translation-rule/lower_fun_manual.py", "import_in_function", "default"),
 ]
 
 

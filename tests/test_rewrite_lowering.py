@@ -289,3 +289,29 @@ def test_module_that_kept_the_builder_imports_imports_and_lowers() -> None:
     m = applied("custom-call-api", "unused_import")
     (call,) = lower(m.lowering, F32, F32)
     assert (call["target"], call["api_version"], call["typed_ffi_config"]) == ("f", 1, "{}")  # ffi_lowering's 4
+
+
+def test_lower_fun_reached_through_local_imports_lowers_its_implementation_inline() -> None:
+    import jax
+
+    m = applied("xla-translation-rule", "lower_fun_local_import")
+    m.register()
+    for prim in (m.axpy_p, m.scale_p):
+        prim.def_abstract_eval(lambda *avals, **params: avals[-1])
+    spec = jax.ShapeDtypeStruct((3,), np.float32)
+    lowered = jax.jit(lambda a, x, y: m.scale_p.bind(m.axpy_p.bind(a, x, y))).trace(spec, spec, spec)
+    module = lowered.lower(lowering_platforms=("cpu",)).compiler_ir("stablehlo")
+    found = []
+
+    def walk(operation):
+        for region in operation.regions:
+            for block in region.blocks:
+                for op in block.operations:
+                    found.append(op.operation.name)
+                    walk(op.operation)
+
+    walk(module.operation)
+    arithmetic = [name for name in found if name in ("stablehlo.multiply", "stablehlo.add")]
+    # a * x + y, then 2 * (that): traced from the implementations, no custom call.
+    assert arithmetic == ["stablehlo.multiply", "stablehlo.add", "stablehlo.multiply"]
+    assert not any(name.endswith("custom_call") for name in found)

@@ -95,7 +95,9 @@ Replacement (minimum jax 0.5.0)
     ``translations_with_avals`` is gone from jax 0.3.17; ``mlir.lower_fun`` exists in every
     release since. A rule that only returns ``xla.lower_fun(f, ...)(c, *args, **params)``
     (``f`` reading none of its parameters) is registered the same way and removed when the
-    registration was its only use. ``instantiate=`` (the oldest signature, without
+    registration was its only use (imports at the top of such a rule go with it, and a
+    function-local ``from jax.interpreters.xla import lower_fun`` goes once the rewritten
+    registration no longer reads it). ``instantiate=`` (the oldest signature, without
     ``multiple_results``), ``backend=`` or ``parallel=`` stay manual.
 
     A rule that reshapes or transposes its operands or result around the custom call
@@ -886,19 +888,52 @@ class XlaTranslationRule(Rule):
                 self.report(call, Safety.MANUAL, message)
                 return True
         self._drop_xla_head(reg)
+        if isinstance(call.func, cst.Name):
+            # ``from jax.interpreters.xla import lower_fun``: the name is gone from that module.
+            drop_binding_if_unused(self.ctx, call.func.value)
         if not self._drop_if_lowered(reg, Safety.SAFE, "xla.lower_fun translation (removed with translation rules): registration dropped"):
             self.report(reg.node, Safety.SAFE, "xla.lower_fun was removed with translation rules: "
                         "mlir.lower_fun lowers the same function inline, registered with mlir.register_lowering", build)
+            if rule_def is None and isinstance(call.func, cst.Name):
+                self._drop_local_import(call.func)
         if rule_def is not None:
             self.report(rule_def, Safety.SAFE, f"`{rule_def.name.value}` only called xla.lower_fun for its registration, "
                         "now registered directly: removed", lambda _n: cst.RemoveFromParent())
         return True
 
+    def _drop_local_import(self, name: cst.Name) -> None:
+        """``from jax.interpreters.xla import lower_fun`` inside the function registering it:
+        the import fails on current jax, and the rewritten registration no longer reads it."""
+        scope = self.ctx.scopes.get(name)
+        if scope is None or scope is scope.globals:
+            return
+        assignments = list(scope.assignments[name.value])
+        if len(assignments) != 1:
+            return
+        imported = assignments[0].node
+        if not isinstance(imported, cst.ImportFrom) or len(imported.names) != 1:
+            return
+        if [access.node for access in assignments[0].references] != [name]:
+            return
+        statement = self.ctx.parents.get(imported)
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            self.report(statement, Safety.SAFE, "the local import of xla.lower_fun (removed with translation rules) "
+                        "is no longer read: removed", lambda _n: cst.RemoveFromParent())
+
     def _forwards_to_lower_fun(self, function: cst.FunctionDef) -> Optional[cst.Call]:
         """The ``xla.lower_fun(...)`` call when ``function(c, *args, **params)`` only returns
         it applied to its own parameters (``t = xla.lower_fun(...); return t(c, *args,
-        **params)``), with ``f`` not reading those parameters."""
+        **params)``), with ``f`` not reading those parameters. Imports may come first
+        (``from jax.interpreters import xla`` kept lazy): they go with the function, so
+        ``f`` and ``multiple_results`` must not read what they bind."""
         statements = _statements(function)
+        local: set[str] = set()
+        while statements and isinstance(statements[0], (cst.Import, cst.ImportFrom)):
+            bound = _import_bindings(statements[0])
+            if bound is None:
+                return None
+            local |= bound
+            statements = statements[1:]
         if statements is None or not 1 <= len(statements) <= 2 or not isinstance(statements[-1], cst.Return):
             return None
         applied = statements[-1].value
@@ -929,6 +964,8 @@ class XlaTranslationRule(Rule):
             return None
         names = set(expected) | {star, kwargs}
         if any(n in names for n in walk.names_in(lower)):
+            return None
+        if local and any(local & walk.names_in(arg) for arg in lower.args):
             return None
         return lower
 
@@ -2783,6 +2820,23 @@ def _sole_return(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:
     if statements is not None and len(statements) == 1 and isinstance(statements[0], cst.Return):
         return statements[0].value
     return None
+
+
+def _import_bindings(statement: cst.Import | cst.ImportFrom) -> Optional[set[str]]:
+    """The local names an import statement binds; None for ``from m import *``."""
+    if isinstance(statement.names, cst.ImportStar):
+        return None
+    bound = set()
+    for alias in statement.names:
+        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            bound.add(alias.asname.name.value)
+        else:
+            name = alias.name
+            while isinstance(name, cst.Attribute):
+                name = name.value
+            if isinstance(name, cst.Name):
+                bound.add(name.value)
+    return bound
 
 
 def _statements(function: cst.FunctionDef) -> Optional[list[cst.BaseSmallStatement]]:
