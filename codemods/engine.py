@@ -171,6 +171,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
         _report_kept(ctx, qual, binding.statement, users)
         reported.add(id(binding.statement))
         added.append(ctx.findings[-1])
+    manual_code: Optional[list[tuple[Finding, str]]] = None  # each manual site's code, generated once
     for binding in ctx.names.imports:
         # ``import jax.lib.xla_client`` binds ``jax``: the deleted module is the dotted
         # name, and the manual sites spell it in full.
@@ -181,7 +182,9 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             full = get_full_name_for_node(alias.name) or ""
             if alias.asname is not None or not full.startswith(binding.local + ".") or not _under(full, GONE_MODULES):
                 continue
-            users = [f for f in manual if full + "." in positions.code_for_node(ctx.module, f.node)]
+            if manual_code is None:
+                manual_code = [(f, positions.code_for_node(ctx.module, f.node)) for f in manual]
+            users = [f for f, code in manual_code if full + "." in code]
             if users:
                 _report_kept(ctx, full, stmt, users)
             elif ctx.options.every_rule and (full + ".").encode() not in ctx.source:

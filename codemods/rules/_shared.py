@@ -9,8 +9,11 @@ imports it and finds nothing to register.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import os
 import re
+from functools import lru_cache
 from typing import Callable, Iterator, Optional, Sequence, Union
 
 import libcst as cst
@@ -505,3 +508,44 @@ def one_line(code: str) -> str:
 def short(code: str, limit: int = 70) -> str:
     code = one_line(code)
     return code if len(code) <= limit else code[: limit - 3] + "..."
+
+
+# -- other modules of the project ------------------------------------------------------
+def project_module_file(path: str, package: Optional[str], module: str, nearby: bool = False) -> Optional[str]:
+    """The source file of project module ``module`` imported by the file at ``path``:
+    under the root its package implies; with ``nearby``, also under up to three parent
+    directories (or their ``src/``), as for a test script next to a ``src/`` layout."""
+    return _project_module_file(os.path.dirname(os.path.abspath(path)), package, module, nearby)
+
+
+@lru_cache(maxsize=1024)
+def _project_module_file(directory: str, package: Optional[str], module: str, nearby: bool) -> Optional[str]:
+    root = directory
+    for _ in range(len(package.split(".")) if package else 0):
+        root = os.path.dirname(root)
+    roots = [root]
+    if nearby:
+        current = directory
+        for _ in range(3):
+            roots += [current, os.path.join(current, "src")]
+            current = os.path.dirname(current)
+    for base_root in dict.fromkeys(roots):
+        base = os.path.join(base_root, *module.split("."))
+        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+    return None
+
+
+@lru_cache(maxsize=64)
+def project_module_ast(path: str, mentions: bytes = b"") -> Optional[ast.Module]:
+    """Python's tree of another project module (read once per run), or None when it
+    cannot be read or parsed, or lacks ``mentions``."""
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read()
+        if mentions not in source:
+            return None
+        return ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return None

@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import os
 from typing import Callable, Optional
 
 import libcst as cst
@@ -70,7 +69,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import positions
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import keyword_value, positional, qualified_through_alias, short
+from codemods.rules._shared import keyword_value, positional, project_module_ast, project_module_file, qualified_through_alias, short
 
 CUSTOM_CALL = frozenset(
     {
@@ -372,7 +371,7 @@ class BackendConfig(Rule):
 
     def _imported_dataclass(self, qual: str) -> bool:
         module, _, cls = qual.rpartition(".")
-        path = _module_file(self.ctx.path, self.ctx.package, module)
+        path = project_module_file(self.ctx.path, self.ctx.package, module)
         return path is not None and _file_defines_dataclass(path, cls)
 
     # -- edits -------------------------------------------------------------------
@@ -524,25 +523,9 @@ def _is_dataclass_def(cls: cst.ClassDef) -> bool:
     return False
 
 
-def _module_file(path: str, package: Optional[str], module: str) -> Optional[str]:
-    """File of ``module`` inside the project that holds ``path``, if it is there."""
-    directory = os.path.dirname(os.path.abspath(path))
-    depth = len(package.split(".")) if package else 0
-    root = directory
-    for _ in range(depth):
-        root = os.path.dirname(root)
-    base = os.path.join(root, *module.split("."))
-    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
-        if os.path.isfile(candidate):
-            return candidate
-    return None
-
-
 def _file_defines_dataclass(path: str, cls: str) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            tree = ast.parse(fh.read())
-    except (OSError, SyntaxError, ValueError):
+    tree = project_module_ast(path)
+    if tree is None:
         return False
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == cls:

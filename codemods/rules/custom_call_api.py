@@ -117,6 +117,8 @@ from codemods.rules._shared import (
     drop_binding_if_unused,
     enclosing_lowering_rule,
     import_without,
+    project_module_ast,
+    project_module_file,
     keyword,
     parent,
     short,
@@ -977,37 +979,12 @@ class _CallsOf(cst.CSTVisitor):
             self.found.append(node)
 
 
-def _module_file(path: str, package: Optional[str], module: str) -> Optional[str]:
-    """The source file of project module ``module`` imported by ``path``: under the root
-    the file's package implies, else under a parent directory (or its ``src/``), as in a
-    test script next to a ``src/`` layout."""
-    return _module_file_from(os.path.dirname(os.path.abspath(path)), package, module)
-
-
-@lru_cache(maxsize=1024)
-def _module_file_from(directory: str, package: Optional[str], module: str) -> Optional[str]:
-    root = directory
-    for _ in range(len(package.split(".")) if package else 0):
-        root = os.path.dirname(root)
-    roots = [root]
-    current = directory
-    for _ in range(3):
-        roots += [current, os.path.join(current, "src")]
-        current = os.path.dirname(current)
-    for base_root in dict.fromkeys(roots):
-        base = os.path.join(base_root, *module.split("."))
-        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
-            if os.path.isfile(candidate):
-                return candidate
-    return None
-
-
 def _project_wrapper(path: str, package: Optional[str], module: str, function: str) -> Optional[tuple[str, str]]:
     """(where, removed builder) when ``module.function`` of this project calls a removed
     builder imported in that module."""
     if not function or module.split(".")[0] in ("", "numpy", "functools", "os", "sys"):
         return None
-    candidate = _module_file(path, package, module)
+    candidate = project_module_file(path, package, module, nearby=True)
     if candidate is None or os.path.abspath(candidate) == os.path.abspath(path):
         return None
     legacy = _wrapped_builder(candidate, function)
@@ -1020,23 +997,10 @@ def _project_wrapper(path: str, package: Optional[str], module: str, function: s
     return where, legacy
 
 
-@lru_cache(maxsize=64)
-def _builder_module_ast(path: str) -> Optional[ast.Module]:
-    """Python's tree of another project module, if it mentions ``custom_call`` at all."""
-    try:
-        with open(path, "rb") as fh:
-            source = fh.read()
-        if b"custom_call" not in source:
-            return None
-        return ast.parse(source)
-    except (OSError, SyntaxError, ValueError):
-        return None
-
-
 @lru_cache(maxsize=256)
 def _wrapped_builder(path: str, function: str) -> Optional[str]:
     """The removed builder that module-level function ``function`` in ``path`` calls."""
-    tree = _builder_module_ast(path)
+    tree = project_module_ast(path, b"custom_call")
     if tree is None:
         return None
     builders: dict[str, str] = {}
@@ -1056,20 +1020,13 @@ def _wrapped_builder(path: str, function: str) -> Optional[str]:
 def _reexported(path: str, package: Optional[str], qual: str) -> Optional[str]:
     """The legacy builder that project module ``a.b`` binds as ``name``, for ``a.b.name``."""
     module, _, name = qual.rpartition(".")
-    directory = os.path.dirname(os.path.abspath(path))
-    root = directory
-    for _ in range(len(package.split(".")) if package else 0):
-        root = os.path.dirname(root)
-    base = os.path.join(root, *module.split("."))
-    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
-        if os.path.isfile(candidate):
-            return _legacy_binding(candidate, name)
-    return None
+    candidate = project_module_file(path, package, module)
+    return _legacy_binding(candidate, name) if candidate is not None else None
 
 
 @lru_cache(maxsize=256)
 def _legacy_binding(path: str, name: str) -> Optional[str]:
-    tree = _builder_module_ast(path)
+    tree = project_module_ast(path, b"custom_call")
     if tree is None:
         return None
     found: list[str] = []
