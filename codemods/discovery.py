@@ -108,10 +108,14 @@ def discover(
 def _walk(
     root: str, root_real: str, excludes: tuple[str, ...], ignored: set[str], seen: set[str], clean_temps: bool
 ) -> Iterator[Found]:
-    stack = [root]
+    # Each directory travels with its real path: below a directory reached without a
+    # symbolic link, an entry's real path is that path joined with its name, so only
+    # links need ``realpath`` (one ``lstat`` per path component, per file otherwise).
+    # Entry types come from the directory listing itself, not from a ``stat`` each.
+    stack = [(root, root_real)]
     visited_dirs: set[tuple[int, int]] = set()
     while stack:
-        directory = stack.pop()
+        directory, directory_real = stack.pop()
         try:
             st = os.stat(directory)
             key = (st.st_dev, st.st_ino)
@@ -123,46 +127,51 @@ def _walk(
         except OSError as exc:
             yield Found(directory, exc.strerror or str(exc))
             continue
-        subdirs: list[str] = []
+        subdirs: list[tuple[str, str]] = []
         for entry in entries:
             path = entry.path
-            rel = os.path.relpath(path, root)
-            if _excluded(rel, entry.name, excludes):
-                continue
-            if ignored and os.path.normpath(os.path.join(root_real, rel)) in ignored:
-                continue
+            name = entry.name
+            if excludes or ignored:
+                rel = os.path.relpath(path, root)
+                if _excluded(rel, name, excludes):
+                    continue
+                if ignored and os.path.normpath(os.path.join(root_real, rel)) in ignored:
+                    continue
             try:
-                is_link = entry.is_symlink()
-                if is_link:
-                    target = os.path.realpath(path)
+                if entry.is_symlink():
+                    real = os.path.realpath(path)
                     if not os.path.exists(path):
-                        if entry.name.endswith(".py"):
+                        if name.endswith(".py"):
                             yield Found(path, _link_error(path))
                         continue
-                    if target != root_real and not target.startswith(root_real + os.sep):
-                        if entry.name.endswith(".py") or os.path.isdir(path):
+                    if real != root_real and not real.startswith(root_real + os.sep):
+                        if name.endswith(".py") or os.path.isdir(path):
                             yield Found(path, "symbolic link points outside the given root; not followed")
                         continue
-                mode = os.stat(path).st_mode
+                    mode = os.stat(path).st_mode
+                    is_dir, is_regular = stat.S_ISDIR(mode), stat.S_ISREG(mode)
+                else:
+                    real = os.path.join(directory_real, name)
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                    is_regular = not is_dir and entry.is_file(follow_symlinks=False)
             except OSError as exc:
                 yield Found(path, exc.strerror or str(exc))
                 continue
-            if stat.S_ISDIR(mode):
-                if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info") or _is_venv(path):
+            if is_dir:
+                if name in SKIP_DIRS or name.endswith(".egg-info") or _is_venv(path):
                     continue
-                if entry.name.endswith(".py"):
+                if name.endswith(".py"):
                     yield Found(path, "is a directory, not a Python file")
-                subdirs.append(path)
-            elif entry.name.endswith(".py"):
-                if not stat.S_ISREG(mode):
+                subdirs.append((path, real))
+            elif name.endswith(".py"):
+                if not is_regular:
                     yield Found(path, "not a regular file")
                     continue
-                real = os.path.realpath(path)
                 if real in seen:
                     continue
                 seen.add(real)
                 yield Found(path)
-            elif clean_temps and TEMP_NAME.fullmatch(entry.name):
+            elif clean_temps and TEMP_NAME.fullmatch(name):
                 # Left by an apply that was killed between writing and renaming.
                 try:
                     os.unlink(path)

@@ -75,6 +75,18 @@ def triggered(rules: Sequence[type[Rule]], source: bytes) -> list[type[Rule]]:
     return [r for r in rules if any(t in source for t in r.triggers)]
 
 
+def needles(triggers: Iterable[bytes]) -> tuple[bytes, ...]:
+    """The triggers a file is searched for: one that contains another is found only where
+    the other is, so it is dropped (every file is searched once per needle, and on most
+    files every search fails)."""
+    ordered = sorted(set(triggers), key=len)
+    kept: list[bytes] = []
+    for trigger in ordered:
+        if not any(shorter in trigger for shorter in kept):
+            kept.append(trigger)
+    return tuple(kept)
+
+
 # -- one file -------------------------------------------------------------------
 
 
@@ -969,7 +981,7 @@ def run(
     errors = {f.path: FileResult(path=f.path, error=f.error) for f in found if f.error}
     files = [f.path for f in found if not f.error]
     results: dict[str, FileResult] = dict(errors)
-    triggers = tuple({t for r in rules for t in r.triggers})
+    triggers = needles({t for r in rules for t in r.triggers})
     candidates: list[tuple[str, bytes]] = []
     # With several jobs, workers start on the candidates while the rest of the tree is
     # still being read (reading every file is the floor of a run, and most of it at
