@@ -106,6 +106,8 @@ class FileContext:
         # Whether the parents below whitespace and punctuation are recorded too (the
         # engine's walk skips them: no rule looks there).
         self._trivia_complete = True
+        self._unwalked: list = []
+        self._module_bindings: dict[str, tuple[bool, list]] = {}
         #: The engine's walk while it runs, so a question can be answered from the
         #: subtree being visited rather than the whole module.
         self.walk = None
@@ -238,6 +240,14 @@ class FileContext:
         if found is not _UNKNOWN:
             return found
         if self._parents_complete:
+            if self._unwalked:
+                # Statements the walk's plan skipped: their parents, on first demand.
+                pending, self._unwalked = self._unwalked, []
+                for stmt in pending:
+                    walk.record_parents(stmt, parents)
+                found = parents.get(node, _UNKNOWN)
+                if found is not _UNKNOWN:
+                    return found
             if self._trivia_complete or type(node) not in walk.TRIVIA:
                 return None
             self._trivia_complete = True
@@ -256,17 +266,20 @@ class FileContext:
 
     def complete_parents(self) -> None:
         """Record the parent of every node the engine's walk has not reached."""
-        if not self._parents_complete:
+        if not self._parents_complete or self._unwalked:
             self._parent_of[self.module] = None
             walk.record_parents(self.module, self._parent_of)
             self._parents_complete = True
             self._trivia_complete = True
+            self._unwalked = []
 
     def walked(self) -> None:
         """The engine's walk has visited every node: the parents it recorded are all,
         but for those below the trivia it skipped."""
         if self.walk is not None and self.walk.skipped and not self._parents_complete:
             self._trivia_complete = False
+        if self.walk is not None:
+            self._unwalked = self.walk.unwalked
         self.walk = None
         self._parents_complete = True
 
@@ -284,6 +297,7 @@ class FileContext:
         self._partial_scopes = {}
         self._stubbed = {}
         self._statement_index = None
+        self._module_bindings = {}
 
     # -- positions (computed for the nodes that need them, in one partial pass) ----
     @property
@@ -446,10 +460,12 @@ class FileContext:
                 return False, []
             if found.bindings:
                 return True, found.bindings
-        found = _ScopeBindings(text)
-        if not found.scan_body(self.module.body):
-            return False, []
-        return True, found.bindings
+        module_level = self._module_bindings.get(text)
+        if module_level is None:
+            # Rules ask about the same few names (a config, a helper) at many sites.
+            found = _ScopeBindings(text)
+            module_level = self._module_bindings[text] = (True, found.bindings) if found.scan_body(self.module.body) else (False, [])
+        return module_level
 
     def scope_of(self, node: cst.CSTNode):
         """The LibCST ``Scope`` ``node`` is in, analysing as little of the module as exact.
@@ -478,6 +494,8 @@ class FileContext:
         return scopes.get(node)
 
     def _walrus_binds(self, name: str) -> bool:
+        if b":=" not in self.source:
+            return False
         return re.search(rb"(?<![.\w])" + re.escape(name.encode()) + rb"\s*:=", self.source) is not None
 
 

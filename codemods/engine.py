@@ -120,7 +120,7 @@ def analyse(
         methods = walk.visitor_methods(visitors)
         if walk.walkable(methods):
             ctx.walk = walk.Walk(methods, ctx._parent_of)
-            ctx.walk.run(module)
+            ctx.walk.run(module, _plan(ctx, visitors))
             ctx.walked()
         else:
             ctx.wrapper.visit_batched(visitors)
@@ -130,6 +130,21 @@ def analyse(
     if locate and added:
         locate_findings(ctx, added)
     return ctx
+
+
+def _plan(ctx: FileContext, visitors: list[Rule]) -> Optional[walk.Plan]:
+    """Which top-level statements each rule's visitor walks (see :attr:`Rule.statement_scoped`)."""
+    if not any(v.statement_scoped for v in visitors):
+        return None
+    index = ctx.statement_index
+    if index is None:
+        return None
+    if index.lines is None:  # a spliced rewrite's index: its text is the new source
+        index.lines = ctx.source.splitlines(keepends=True)
+    texts = [index.text_of(k) for k in range(len(ctx.module.body))]
+    return walk.statement_plan(
+        ctx.module, texts, visitors, [v.triggers for v in visitors], [v.statement_scoped for v in visitors]
+    )
 
 
 #: Modules jax deleted, and names deleted from modules that remain: an import of one that
@@ -722,6 +737,7 @@ def process_source(
             if updated != source:
                 declined = [f.change.rule for f in ctx.findings if accepted(f, options) and not f.change.applied]
                 reparsed = _reparse(ctx.module, new_module, _code_of(new_module, index, spliced))
+                changed = _changed_code(new_module, spliced, updated)
                 statements = None
                 if reparsed is not None and spliced is not None:
                     # The new tree's statements are where the spliced text put them.
@@ -730,7 +746,7 @@ def process_source(
                 ctx.release()
                 del new_module, index, spliced
                 _self_check(path, updated, rules, options, package, declined, reparsed, statements)
-                _check_python(path, source, updated)
+                _check_python(path, source, updated, changed)
                 result.updated = updated
     except RewriteError as exc:
         result.error = f"internal error, file not rewritten: {exc}"
@@ -814,7 +830,12 @@ def _reparse(original: cst.Module, new: cst.Module, code: Optional[Callable[[cst
         sentinel = body[end] if end < len(body) else None
         if sentinel is None and original.footer:
             return None  # trailing comments of the file: whose they are depends on what precedes them
-        text = "".join(map(code, body[i : end + 1]))
+        text = "".join(map(code, body[i:end]))
+        if sentinel is not None:
+            # Only the kept statement's leading lines can come out differently, and they
+            # do not depend on what the statement is: a ``pass`` stands in for it (the
+            # kept statement may be a long function, parsed already).
+            text += positions.lines_code(new, sentinel.leading_lines) + "pass" + new.default_newline
         try:
             piece = cst.parse_module(text, config)
         except (cst.ParserSyntaxError, RecursionError):
@@ -890,11 +911,35 @@ def _syntax_error(path: str, source: bytes, exc: cst.ParserSyntaxError) -> str:
     return f"cannot parse (syntax the parser does not support): {_one_line(exc)}"
 
 
-def _check_python(path: str, source: bytes, updated: bytes) -> None:
+def _changed_code(new: cst.Module, spliced: Optional[positions.Spliced], updated: bytes) -> Optional[list[str]]:
+    """The code of the top-level statements a rewrite generated, each preceded by as many
+    blank lines as come before it in ``updated`` (so errors name the file's lines);
+    ``None`` when the whole text must be compiled: without a splice, or where a
+    ``from __future__`` import must stay first in the file."""
+    if spliced is None or b"__future__" in updated:
+        return None
+    return [
+        "\n" * spliced.starts[k] + spliced.generated[id(stmt)]
+        for k, stmt in enumerate(new.body)
+        if id(stmt) in spliced.generated
+    ]
+
+
+def _check_python(path: str, source: bytes, updated: bytes, changed: Optional[list[str]] = None) -> None:
     """Python's own compiler must accept the rewrite wherever it accepted the original
-    (LibCST accepts some text Python rejects, such as a keyword argument given twice)."""
+    (LibCST accepts some text Python rejects, such as a keyword argument given twice).
+
+    With ``changed`` (see :func:`_changed_code`), only those statements are compiled:
+    what the compiler rejects in a top-level statement it rejects in that statement
+    alone (a misplaced ``from __future__`` import aside), and the kept statements are
+    the original's.
+    """
     try:
-        compile(updated, path, "exec", dont_inherit=True)
+        if changed is None:
+            compile(updated, path, "exec", dont_inherit=True)
+        else:
+            for code in changed:
+                compile(code, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
         try:
             compile(source, path, "exec", dont_inherit=True)
@@ -951,6 +996,12 @@ def _worker_run(path: str, source: bytes) -> Optional[FileResult]:
 def _pool(jobs: int, rules: Sequence[type[Rule]], options: Options) -> concurrent.futures.ProcessPoolExecutor:
     cst.parse_module("")  # forked workers inherit a warmed parser
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    if context.get_start_method() == "fork":
+        # A collection in a worker would write to every object it inherited (the
+        # collector's own bookkeeping lives in each object), copying every page of the
+        # parent's heap into the worker: frozen objects are never examined. ``run``
+        # unfreezes them when the pool is done.
+        gc.freeze()
     return concurrent.futures.ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=context,
@@ -1039,6 +1090,7 @@ def run(
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+            gc.unfreeze()
     order_index = {f.path: i for i, f in enumerate(found)}
     ordered = sorted(results.values(), key=lambda r: order_index.get(r.path, len(order_index)))
     return ordered, len(files)

@@ -157,7 +157,7 @@ def _newlines(text) -> int:
     return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 
-def _lines_code(module: cst.Module, lines: Sequence[cst.EmptyLine]) -> str:
+def lines_code(module: cst.Module, lines: Sequence[cst.EmptyLine]) -> str:
     state = _PlainState(default_indent=module.default_indent, default_newline=module.default_newline)
     for line in lines:
         line._codegen(state)
@@ -206,7 +206,7 @@ def statement_index(module: cst.Module, source: bytes) -> Optional[StatementInde
         return None
     lines = source.splitlines(keepends=True)
     encoding = module.encoding
-    header = _lines_code(module, module.header).encode(encoding)
+    header = lines_code(module, module.header).encode(encoding)
     starts: list[int] = []
     previous = _newlines(header)
     if b"".join(lines[:previous]) != header:
@@ -239,7 +239,7 @@ def statement_index(module: cst.Module, source: bytes) -> Optional[StatementInde
         start = first - len(own)
         if start < previous or first >= len(lines) or lines[first][:1] in (b" ", b"\t", b"\x0c", b"#", b"\r", b"\n"):
             return None
-        if own and b"".join(lines[start:first]) != _lines_code(module, own).encode(encoding):
+        if own and b"".join(lines[start:first]) != lines_code(module, own).encode(encoding):
             return None
         if starts and start == starts[-1]:
             return None
@@ -247,7 +247,7 @@ def statement_index(module: cst.Module, source: bytes) -> Optional[StatementInde
         previous = first + 1
     if j != len(parsed):
         return None
-    footer = _lines_code(module, module.footer).encode(encoding)
+    footer = lines_code(module, module.footer).encode(encoding)
     end = len(lines) - _newlines(footer)
     if end < previous or b"".join(lines[end:]) != footer:
         return None
@@ -276,7 +276,7 @@ def splice(index: StatementIndex, new: cst.Module) -> Optional[Spliced]:
     ):
         return None
     encoding = new.encoding
-    head = _lines_code(new, new.header).encode(encoding)
+    head = lines_code(new, new.header).encode(encoding)
     pieces = [head]
     line = _newlines(head)
     starts: list[int] = []
@@ -293,7 +293,7 @@ def splice(index: StatementIndex, new: cst.Module) -> Optional[Spliced]:
         line += _newlines(piece)
         pieces.append(piece)
     starts.append(line)
-    pieces.append(_lines_code(new, new.footer).encode(encoding))
+    pieces.append(lines_code(new, new.footer).encode(encoding))
     data = b"".join(pieces)
     if not data:
         return None  # an empty module's text is one newline

@@ -84,6 +84,14 @@ class Rule(cst.BatchableCSTVisitor):
     #: on it. This is the cheap text test that keeps most files from being parsed,
     #: so it must be a superset test: never miss a file the rule would change.
     triggers: ClassVar[tuple[bytes, ...]] = ()
+    #: Whether the rule needs to see only the top-level statements that can concern it:
+    #: those whose text holds one of its triggers, and those naming, as a word,
+    #: something such a statement binds at module level (an import alias, a helper
+    #: function, a class, an assigned value), transitively. The engine's walk leaves the
+    #: others out for the rule (most of a large module, usually). A rule that collects
+    #: what every statement defines, whatever its text, keeps ``False``. The tree is
+    #: whole either way: lookups through the context (bindings, scopes, parents) see it all.
+    statement_scoped: ClassVar[bool] = False
 
     def __init__(self, ctx: "FileContext") -> None:
         super().__init__()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import linecache
 import re
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, Optional, Sequence
 
 import libcst as cst
 from libcst import MaybeSentinel
@@ -107,16 +107,58 @@ class Walk:
         #: Classes whose nodes get a parent but are not descended into: below them, the
         #: parents are left unrecorded (``FileContext.parent_of`` records them if asked).
         self.skipped: frozenset = frozenset() if hooks_trivia(methods) else TRIVIA
+        #: Top-level statements a plan kept every visitor out of: no parent below them
+        #: is recorded.
+        self.unwalked: list[cst.CSTNode] = []
 
-    def run(self, module: cst.Module) -> None:
+    def run(self, module: cst.Module, plan: Optional["Plan"] = None) -> None:
+        """Walk ``module``; with a ``plan``, each top-level statement only for the
+        visitors the plan gives it (none: the statement is not descended into)."""
         self.parents[module] = None
         try:
-            self._step(module)
+            if plan is None:
+                self._step(module)
+            else:
+                self._step_module(module, plan)
         finally:
             self.current = None
 
-    def _step(self, node: cst.CSTNode) -> None:
-        cls = type(node)
+    def _step_module(self, module: cst.Module, plan: "Plan") -> None:
+        everyone = (self.methods, self._plan)
+        chosen: dict[frozenset, tuple] = {}
+        visits, leaves, fields = self._plan_of(cst.Module)
+        if visits:
+            self.current = module
+            for method in visits:
+                method(module)
+        for field in fields:
+            value = getattr(module, field)
+            if field != "body":
+                for child in value:
+                    self.parents[child] = module
+                    if type(child) not in self.skipped:
+                        self._step(child)
+                continue
+            for stmt, subset in zip(value, plan.subsets):
+                self.parents[stmt] = module
+                if subset is None:
+                    self._step(stmt)
+                elif subset:
+                    self.methods, self._plan = chosen.get(subset) or chosen.setdefault(
+                        subset, (plan.methods_of(subset), {})
+                    )
+                    try:
+                        self._step(stmt)
+                    finally:
+                        self.methods, self._plan = everyone
+                else:
+                    self.unwalked.append(stmt)
+        if leaves:
+            self.current = module
+            for method in leaves:
+                method(module)
+
+    def _plan_of(self, cls: type) -> tuple:
         plan = self._plan.get(cls)
         if plan is None:
             name = cls.__name__
@@ -125,6 +167,13 @@ class Walk:
                 tuple(self.methods.get("leave_" + name, ())),
                 child_fields(cls),
             )
+        return plan
+
+    def _step(self, node: cst.CSTNode) -> None:
+        cls = type(node)
+        plan = self._plan.get(cls)
+        if plan is None:
+            plan = self._plan_of(cls)
         visits, leaves, fields = plan
         parents = self.parents
         skipped = self.skipped
@@ -148,6 +197,173 @@ class Walk:
             self.current = node
             for method in leaves:
                 method(node)
+
+
+class Plan:
+    """Which visitors walk each top-level statement of a module.
+
+    ``subsets[k]`` is ``None`` when every visitor walks ``module.body[k]``, else the
+    indices of those that do (empty: nobody, the statement is skipped).
+    """
+
+    __slots__ = ("subsets", "visitors")
+
+    def __init__(self, subsets: list[Optional[frozenset]], visitors: list) -> None:
+        self.subsets = subsets
+        self.visitors = visitors
+
+    def methods_of(self, subset: frozenset) -> dict[str, list[Callable]]:
+        return visitor_methods(self.visitors[i] for i in sorted(subset))
+
+
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def statement_plan(
+    module: cst.Module, texts: Optional[list[bytes]], visitors: list, triggers: list[tuple[bytes, ...]], scoped: list[bool]
+) -> Optional[Plan]:
+    """A :class:`Plan` in which each statement-scoped visitor walks only the top-level
+    statements that can concern it; ``None`` when every visitor walks everything.
+
+    A statement concerns a visitor when its text (leading comments included) holds one
+    of the visitor's ``triggers``, or names, as a whole word, something bound at module
+    level by a statement that concerns the visitor: an import alias of a legacy module,
+    a helper function that calls a legacy API, a class, an assigned value. Each such
+    name brings in the statements that use it, and what they bind in turn. Where the
+    bindings cannot be read off the tree (``global`` in a function, ``import *``, a
+    walrus at module level, a non-ASCII name), the visitor walks everything.
+    ``texts[k]`` is the source of ``module.body[k]``.
+    """
+    if texts is None or not any(scoped):
+        return None
+    body = module.body
+    count = len(body)
+    words: list[Optional[frozenset]] = [None] * count
+    bound: dict[int, Optional[frozenset]] = {}
+    wanted: list[set[int]] = [set() for _ in range(count)]
+    for index, visitor in enumerate(visitors):
+        ks: Optional[set[int]] = None
+        if scoped[index]:
+            ks = _concerning(body, texts, triggers[index], words, bound)
+        for k in range(count) if ks is None else ks:
+            wanted[k].add(index)
+    everyone = len(visitors)
+    subsets = [None if len(w) == everyone else frozenset(w) for w in wanted]
+    if all(subset is None for subset in subsets):
+        return None
+    return Plan(subsets, visitors)
+
+
+def _concerning(
+    body: Sequence[cst.CSTNode], texts: list[bytes], triggers: tuple[bytes, ...], words: list, bound: dict
+) -> Optional[set[int]]:
+    """Indices of the statements of ``body`` that concern a visitor with ``triggers``
+    (see :func:`statement_plan`); ``None`` for all of them."""
+    found = {k for k, text in enumerate(texts) if any(t in text for t in triggers)}
+    names: set[bytes] = set()
+    frontier = list(found)
+    while frontier:
+        new: set[bytes] = set()
+        for k in frontier:
+            if k not in bound:
+                bound[k] = _bound_names(body[k], texts[k])
+            binds = bound[k]
+            if binds is None:
+                return None
+            new.update(binds)
+        new -= names
+        if not new:
+            break
+        names |= new
+        frontier = []
+        for k, text in enumerate(texts):
+            if k in found:
+                continue
+            if words[k] is None:
+                words[k] = frozenset(_WORD.findall(text))
+            if not words[k].isdisjoint(new):
+                found.add(k)
+                frontier.append(k)
+    return found
+
+
+def _bound_names(stmt: cst.CSTNode, text: bytes) -> Optional[frozenset]:
+    """Names (as bytes) a top-level statement binds in the module's namespace; ``None``
+    when that cannot be told from the tree."""
+    if b"global" in text or b":=" in text:
+        return None
+    names: set[str] = set()
+    stack: list = [stmt]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.SimpleStatementLine or kind is cst.IndentedBlock or kind is cst.SimpleStatementSuite:
+            stack.extend(node.body)
+        elif kind is cst.FunctionDef or kind is cst.ClassDef:
+            names.add(node.name.value)
+        elif kind is cst.Import:
+            for alias in node.names:
+                if alias.asname is not None:
+                    _target_names(alias.asname.name, names)
+                else:
+                    top = alias.name
+                    while isinstance(top, cst.Attribute):
+                        top = top.value
+                    _target_names(top, names)
+        elif kind is cst.ImportFrom:
+            if isinstance(node.names, cst.ImportStar):
+                return None
+            for alias in node.names:
+                _target_names(alias.asname.name if alias.asname is not None else alias.name, names)
+        elif kind is cst.Assign:
+            for target in node.targets:
+                _target_names(target.target, names)
+        elif kind is cst.AnnAssign or kind is cst.AugAssign:
+            _target_names(node.target, names)
+        elif kind is cst.If or kind is cst.While:
+            stack.append(node.body)
+            if node.orelse is not None:
+                stack.append(node.orelse)
+        elif kind is cst.Else or kind is cst.Finally:
+            stack.append(node.body)
+        elif kind is cst.Try or kind is cst.TryStar:
+            stack.append(node.body)
+            stack.extend(node.handlers)
+            if node.orelse is not None:
+                stack.append(node.orelse)
+            if node.finalbody is not None:
+                stack.append(node.finalbody)
+        elif kind is cst.ExceptHandler or kind is cst.ExceptStarHandler:
+            if node.name is not None:
+                _target_names(node.name.name, names)
+            stack.append(node.body)
+        elif kind is cst.For:
+            _target_names(node.target, names)
+            stack.append(node.body)
+            if node.orelse is not None:
+                stack.append(node.orelse)
+        elif kind is cst.With:
+            for item in node.items:
+                if item.asname is not None:
+                    _target_names(item.asname.name, names)
+            stack.append(node.body)
+        elif isinstance(node, cst.BaseCompoundStatement):
+            return None  # ``match`` and whatever a later grammar adds: bindings unknown
+    try:
+        return frozenset(name.encode("ascii") for name in names)
+    except UnicodeEncodeError:
+        return None
+
+
+def _target_names(node: cst.CSTNode, names: set[str]) -> None:
+    kind = type(node)
+    if kind is cst.Name:
+        names.add(node.value)
+    elif kind is cst.Tuple or kind is cst.List:
+        for element in node.elements:
+            _target_names(element.value, names)
+    elif kind is cst.StarredElement:
+        _target_names(node.value, names)
 
 
 def record_parents(node: cst.CSTNode, parents: dict) -> None:

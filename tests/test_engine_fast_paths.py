@@ -495,3 +495,116 @@ def test_read_only_visit_by_method_name_sees_what_libcst_visit_sees():
         module.visit(expected)
         walk.read(module, got)
         assert [(kind, id(node)) for kind, node in got.log] == [(kind, id(node)) for kind, node in expected.log], path
+
+
+SCOPED = textwrap.dedent(
+    '''
+    """Which statements a statement-scoped rule walks."""
+    import numpy as np
+    from jaxlib.hlo_helpers import custom_call as cc
+
+    LIMIT = 4
+
+
+    def helper(ctx, x):
+        return cc("k", result_types=[], operands=[x])
+
+
+    def uses_helper(ctx, x):
+        return helper(ctx, x)
+
+
+    def unrelated(values):
+        return np.sum(values) + LIMIT
+
+
+    class Box:
+        size = LIMIT
+    '''
+)
+
+
+class _Calls(cst.BatchableCSTVisitor):
+    """A rule-like visitor recording the calls it sees."""
+
+    triggers = (b"hlo_helpers",)
+    statement_scoped = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(cst.Module([]).code_for_node(node.func))
+
+
+def _planned_walk(source: str, visitors: list) -> tuple[FileContext, "walk.Plan"]:
+    module = cst.parse_module(source)
+    ctx = FileContext("m.py", source.encode(), module, Options())
+    index = ctx.statement_index
+    texts = [index.text_of(k) for k in range(len(module.body))]
+    plan = walk.statement_plan(
+        module, texts, visitors, [v.triggers for v in visitors], [v.statement_scoped for v in visitors]
+    )
+    ctx.walk = walk.Walk(walk.visitor_methods(visitors), ctx._parent_of)
+    ctx.walk.run(module, plan)
+    ctx.walked()
+    return ctx, plan
+
+
+def test_a_statement_scoped_visitor_walks_what_its_triggers_reach():
+    scoped, whole = _Calls(), _Calls()
+    whole.statement_scoped = False
+    ctx, plan = _planned_walk(SCOPED, [scoped, whole])
+    # The import names ``cc``; ``helper`` calls it; ``uses_helper`` calls ``helper``.
+    assert scoped.calls == ["cc", "helper"]
+    assert whole.calls == ["cc", "helper", "np.sum"]
+    walked = [k for k, subset in enumerate(plan.subsets) if subset is None or 0 in subset]
+    assert [type(ctx.module.body[k]).__name__ for k in walked] == ["SimpleStatementLine", "FunctionDef", "FunctionDef"]
+    # Parents below statements nobody walked are still answered, from the tree.
+    ctx2, _ = _planned_walk(SCOPED, [_Calls()])
+    box = ctx2.module.body[-1]
+    assert ctx2.parent_of(box.body.body[0]) is box.body
+    libcst_parents = MetadataWrapper(ctx2.module, unsafe_skip_copy=True).resolve(ParentNodeProvider)
+    assert all(ctx2.parent_of(n) is p for n, p in libcst_parents.items())
+
+
+def test_statement_scope_falls_back_to_the_whole_module_where_bindings_hide():
+    for extra in ("def setup():\n    global cc2\n    cc2 = cc\n", "from helpers import *\n", "from jaxlib import hlo_helpers; (n := 1)\n"):
+        source = SCOPED.replace("LIMIT = 4\n", "LIMIT = 4\n" + extra, 1)
+        if "import *" in extra:
+            source = source.replace("from jaxlib.hlo_helpers import custom_call as cc", "from jaxlib.hlo_helpers import *")
+        visitor = _Calls()
+        _planned_walk(source, [visitor])
+        assert "np.sum" in visitor.calls, extra
+
+
+def test_statement_scoped_rules_find_what_whole_walks_find(monkeypatch):
+    """Every rule fixture gives the same findings whether the rules walk the statements
+    their triggers reach or every statement."""
+    from codemods import engine
+    from codemods.rules import all_rules
+
+    def findings(path: str, source: bytes) -> list:
+        rules = engine.triggered(all_rules(), source)
+        ctx = engine.analyse(path, source, rules, Options(unsafe_fixes=True))
+        try:
+            return [(f.change.rule, f.change.line, f.change.column, f.change.safety, f.change.message) for f in ctx.findings]
+        finally:
+            ctx.release()
+
+    compared = 0
+    for path in FIXTURES:
+        with open(path, "rb") as fh:
+            source = fh.read()
+        try:
+            cst.parse_module(source)
+        except cst.ParserSyntaxError:
+            continue
+        scoped = findings(path, source)
+        with monkeypatch.context() as patch:
+            patch.setattr(engine, "_plan", lambda ctx, visitors: None)
+            whole = findings(path, source)
+        assert scoped == whole, path
+        compared += bool(whole)
+    assert compared > 150

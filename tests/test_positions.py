@@ -69,7 +69,7 @@ def _parse(source: bytes):
 
 
 def _expected_starts(module: cst.Module) -> list[int]:
-    line = positions._newlines(positions._lines_code(module, module.header))
+    line = positions._newlines(positions.lines_code(module, module.header))
     starts = []
     for stmt in module.body:
         starts.append(line)

@@ -55,6 +55,7 @@ class AvalToIrType(Rule):
     name = "aval-to-ir-type"
     summary = "Add the module context to mlir.aval_to_ir_type(aval) (signature (ctx, aval) since jax 0.10.1)."
     triggers = (b"aval_to_ir_type",)
+    statement_scoped = True
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.options.target_jax < CHANGED_IN:

@@ -158,6 +158,7 @@ class BackendConfig(Rule):
     summary = "Serialise dict/list/number/dataclass/protobuf backend_config values jax rejects."
     # custom_call too: the old hlo_helpers signature passes the config positionally.
     triggers = (b"backend_config", b"custom_call", b"CustomCall")
+    statement_scoped = True
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -55,6 +55,7 @@ class CorePrimitive(Rule):
     summary = "Rewrite jax.core.Primitive (removed in jax 0.6.0) to jax.extend.core.Primitive."
     # `core.Primitive`, `jax.core.Primitive`, `from jax.core import Primitive`, `import jax.core as jc`.
     triggers = (b"core.Primitive", b"jax.core import", b"import core as", b"jax.core as")
+    statement_scoped = True
 
     def active(self) -> bool:
         return self.ctx.options.target_jax >= REMOVED_IN

@@ -72,6 +72,7 @@ class FfiCallInline(Rule):
     name = "ffi-call-inline"
     summary = "Split inline ffi_call(name, result, *args, **attrs) and map vectorized= to vmap_method."
     triggers = (b"ffi_call",)
+    statement_scoped = True
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.options.target_jax < REMOVED:

@@ -70,6 +70,7 @@ class HloHelpers(Rule):
     name = "hlo-helpers"
     summary = "Rewrite hlo_const/hlo_s32/hlo_u8/shape_dtype_to_ir_type from jaxlib.hlo_helpers (removed in jax 0.8.0); report the rest."
     triggers = (b"hlo_helpers",)
+    statement_scoped = True
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -72,6 +72,7 @@ class IrConstant(Rule):
     name = "ir-constant"
     summary = "Give mlir.ir_constant a NumPy value (Python scalars need aval= on current jax); drop canonicalize_types."
     triggers = (b"ir_constant",)
+    statement_scoped = True
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.qualified_name(node.func) not in IR_CONSTANT:

@@ -57,6 +57,7 @@ class JaxExtendFfi(Rule):
     name = "jax-extend-ffi"
     summary = "Move jax.extend.ffi imports and references to jax.ffi (jax >= 0.5.0)."
     triggers = (b"jax.extend", b"import extend", b"extend import")
+    statement_scoped = True
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -71,6 +71,7 @@ class RegisterCustomCallTarget(Rule):
     name = "register-custom-call-target"
     summary = "xla_client.register_custom_call_target -> jax.ffi.register_ffi_target(..., api_version=0)."
     triggers = (b"custom_call_target",)
+    statement_scoped = True
 
     def visit_Call(self, node: cst.Call) -> None:
         callee = node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", None)

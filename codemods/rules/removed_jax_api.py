@@ -849,6 +849,7 @@ class RemovedJaxApi(Rule):
     name = "removed-jax-api"
     summary = "Move renamed jax names and rewrite removed jax helpers with exact equivalents; report jax names the target lacks."
     triggers = (b"jax",)
+    statement_scoped = True
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -82,6 +82,7 @@ class StablehloCustomCallOp(Rule):
     name = "stablehlo-custom-call-op"
     summary = "Typed attributes for hlo.CustomCallOp, jax.interpreters.mlir.hlo -> stablehlo, mhlo.CustomCallOp -> stablehlo."
     triggers = (b"CustomCallOp", b"import hlo", b"hlo,", b", hlo", b"mlir.hlo")
+    statement_scoped = True
 
     # -- `from jax.interpreters.mlir import hlo` ------------------------------------------
     def visit_ImportFrom(self, node: cst.ImportFrom) -> Optional[bool]:

@@ -84,6 +84,7 @@ class XlaClientImport(Rule):
     name = "xla-client-import"
     summary = "Replace or drop leftover jax.lib.xla_client / xla_bridge / xla_extension uses (modules deleted in jax 0.9.0)."
     triggers = (b"xla_bridge", b"xla_client", b"xla_extension")
+    statement_scoped = True
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
