@@ -84,7 +84,11 @@ Type names (safe in annotations only)
     as their deprecation messages advise. Anywhere else (``isinstance``) they are manual:
     ``jax.Array`` also matches tracers and raw ``uint32`` keys; test a typed key with
     ``jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)``. An imported name moves only
-    when every use of it is in an annotation.
+    when every use of it is in an annotation. ``isinstance(x, DeviceArray)`` has no single
+    faithful spelling: in the last releases that had it, ``DeviceArray`` was ``jax.Array``
+    itself (tracers match), while code written before the ``jax.Array`` switch (0.4.1)
+    relied on tracers *not* matching (``isinstance(x, jax.Array) and not isinstance(x,
+    jax.core.Tracer)``); which one a module meant is not in its text.
 
 Removed helpers rewritten as calls
     =========================================  ======================================  =======  ======  ======
@@ -128,8 +132,11 @@ Removed helpers rewritten as calls
       message suggests ``jax.numpy.zeros_like``; ``full_like`` is the body itself).
 
     ``jax.extend.core.ShapedArray`` never existed (``from jax.extend import core`` then
-    ``core.ShapedArray`` fails on every release): ``jax.core.ShapedArray`` is what such code
-    means, but that is a guess, so the change is unsafe.
+    ``core.ShapedArray`` raises ``AttributeError`` on every release, typically once
+    ``from jax import core`` was switched to ``jax.extend`` for ``Primitive``). It becomes
+    ``jax.core.ShapedArray`` (minimum jax 0.4.0), safe: every ShapedArray jax ever exported
+    (``jax.abstract_arrays``, ``jax.interpreters.xla``, ``jax.core``) is that one class, so
+    the name has no other reading; ``core.Primitive`` beside it stays on ``jax.extend.core``.
 
     Without ``--unsafe-fixes`` an unsafe site is reported as manual, its message naming the
     fix that flag would apply: the site stays, and the report says why.
@@ -228,6 +235,7 @@ class Move:
 
     new: str
     since: tuple[int, ...]
+    #: The release that removed it; empty for a name jax never had.
     removed: str
     #: A module: its members move with it (``jax.linear_util.wrap_init``).
     module: bool = False
@@ -292,8 +300,9 @@ MOVED: dict[str, Move] = {
     "jax.treedef_is_leaf": Move("jax.tree_util.treedef_is_leaf", ANY, "0.6.0"),
     "jax.experimental.pjit.with_sharding_constraint": Move("jax.lax.with_sharding_constraint", ANY,
                                                            "0.4.24 or earlier"),
-    "jax.extend.core.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "never there", unsafe=(
-        "jax.extend.core never had ShapedArray (AttributeError on every release); the class is jax.core.ShapedArray")),
+    "jax.extend.core.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "", note=(
+        "jax.extend.core never had ShapedArray, so this lookup raised AttributeError on every release; "
+        "jax.core.ShapedArray is the only class of that name jax ever had")),
     "jax.linear_util": Move("jax.extend.linear_util", (0, 4, 16), "0.4.24", module=True),
     # ``jax.ad`` was the module jax.interpreters.ad itself (removed 0.4.14); jax 0.10 reuses
     # the name for a namespace of new autodiff types, so only the old members move.
@@ -1186,7 +1195,8 @@ class RemovedJaxApi(Rule):
                     self.unsafe_as_manual(node, qualified, f"{entry.unsafe}; it would become {new}")
                 return False
             same = f"{new} ({entry.note})" if entry.note else f"the same object is {new}"
-            self.report(node, Safety.SAFE, f"{qualified} was removed in jax {entry.removed}; {same}", edit,
+            gone_since = f"was removed in jax {entry.removed}" if entry.removed else "never existed"
+            self.report(node, Safety.SAFE, f"{qualified} {gone_since}; {same}", edit,
                         kernel_receives="unchanged (the same objects)")
             return False
         gone = self.missing(qualified)

@@ -1,8 +1,7 @@
 """Without --unsafe-fixes the unsafe rewrites stay: manual findings naming the fix."""
 from jax import lax
-from jax.extend import core
 from jax.interpreters import xla
 
 
 def step(x, y, f):
-    return lax.tie_in(f(x), y + 1), xla.abstractify(x), core.ShapedArray(x.shape, x.dtype)
+    return lax.tie_in(f(x), y + 1), xla.abstractify(x)
