@@ -315,3 +315,22 @@ def test_lower_fun_reached_through_local_imports_lowers_its_implementation_inlin
     # a * x + y, then 2 * (that): traced from the implementations, no custom call.
     assert arithmetic == ["stablehlo.multiply", "stablehlo.add", "stablehlo.multiply"]
     assert not any(name.endswith("custom_call") for name in found)
+
+
+def test_tuple_of_the_operands_lowers_to_the_operands_themselves() -> None:
+    import jax
+    from jax.interpreters.mlir import ir
+
+    m = applied("xla-translation-rule", "tuple_passthrough")
+    assert b"xla_client" not in m.migrated_source
+    x, y = jax.ShapeDtypeStruct((3,), np.float32), jax.ShapeDtypeStruct((2, 2), np.int32)
+    for bind in (lambda a, b: m.tie_all_p.bind(a, b), lambda a, b: m.tie_pair_p.bind(a, b)):
+        module = jax.jit(bind).trace(x, y).lower(lowering_platforms=("cpu",)).compiler_ir("stablehlo")
+        (main,) = [op for op in module.body.operations if op.sym_name.value == "main"]
+        block = main.regions[0].blocks[0]
+        # The function body is its return alone: results are the arguments, in order.
+        (ret,) = list(block.operations)
+        assert ret.operation.name == "func.return"
+        assert [ir.BlockArgument(v).arg_number for v in ret.operands] == [0, 1]
+    out = jax.jit(lambda a, b: m.tie_all_p.bind(a * 2, b))(np.ones(3, np.float32), np.arange(4).reshape(2, 2))
+    assert np.array_equal(out[0], np.full(3, 2.0)) and np.array_equal(out[1], np.arange(4).reshape(2, 2))

@@ -63,7 +63,11 @@ from codemods.rule import Rule, Safety
 from codemods.rules.custom_call_api import _api_version_number
 from codemods.rules._shared import drop_binding_if_unused, head_name, heads_importing, import_without, jax_fallback_guard
 
-MODULES = ("jax.lib.xla_bridge", "jax.lib.xla_client", "jax.lib.xla_extension")
+#: ``jax.lib.xla_bridge.xla_client`` is the xla_client module itself, seen through xla_bridge.
+MODULES = ("jax.lib.xla_bridge", "jax.lib.xla_client", "jax.lib.xla_extension", "jax.lib.xla_bridge.xla_client")
+#: Reached through xla_bridge, xla_client is a module whose members are migrated (or
+#: reported) where they are used, like a direct import of it.
+CLIENT_THROUGH_BRIDGE = "jax.lib.xla_bridge.xla_client"
 REPLACEMENTS = {
     "jax.lib.xla_bridge.get_backend": "jax.extend.backend.get_backend",
     "jax.lib.xla_bridge.backends": "jax.extend.backend.backends",
@@ -155,7 +159,7 @@ class XlaClientImport(Rule):
             self._module_alias(node, qual)
             return
         module, _, attr = qual.rpartition(".")
-        if module not in MODULES or attr in OTHER_RULES:
+        if module not in MODULES or attr in OTHER_RULES or qual == CLIENT_THROUGH_BRIDGE:
             return
         if self._guarded(node, qual):
             return
@@ -272,7 +276,7 @@ class XlaClientImport(Rule):
         moved, kept = [], []
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
-            if name in OTHER_RULES:
+            if name in OTHER_RULES or f"{module}.{name}" == CLIENT_THROUGH_BRIDGE:
                 kept.append(alias)
                 continue
             new = REPLACEMENTS.get(f"{module}.{name}")

@@ -116,6 +116,16 @@ Replacement (minimum jax 0.5.0)
     other builder op (``Sort``, ``Slice``, ``Tuple``, ``GetTupleElement``, ...), a loop
     around them, or an op used other than by these stays manual with the reason.
 
+    A builder rule ``lambda c, *args: ops.Tuple(c, args)`` (or ``lambda c, x, y:
+    ops.Tuple(c, [x, y])``, every operand in order) registered for a primitive the module
+    marks ``multiple_results = True`` (identity primitives that tie values together for the
+    tracer): jax took the XLA tuple apart into the results, which were the operands, so it
+    becomes ``mlir.register_lowering(prim, lambda ctx, *args: args)``; the results are the
+    operands as before (``mlir.register_lowering`` exists in every release from 0.4.29).
+    Without the ``multiple_results`` mark in the module, or with other values in the tuple,
+    it stays manual. ``xla_client`` reached as ``jax.lib.xla_bridge.xla_client`` (the same
+    module) is handled like a direct import of it.
+
     A rule registered as ``partial(rule, name, ...)`` keeps its leading bound parameters
     and the partial. A registration inside a local decorator (``def register(prim): def
     decorator(fun): xla.backend_specific_translations[...][prim] = partial(fun, name);
@@ -241,7 +251,8 @@ GET_SHAPE = frozenset({"get_shape", "GetShape"})
 
 #: ``jax.xla`` is the old alias of ``jax.interpreters.xla`` (``from jax import xla``).
 XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla", "jax.xla")
-CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client")
+#: ``jax.lib.xla_bridge.xla_client`` is the same module, imported by xla_bridge.
+CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client", "jax.lib.xla_bridge.xla_client")
 CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
 #: Where XlaBuilder/XlaOp annotations come from besides xla_client.
 XLA_TYPE_MODULES = ("jaxlib.xla_extension", "jax.lib.xla_extension", "jax._src.lib.xla_extension")
@@ -400,6 +411,8 @@ class XlaTranslationRule(Rule):
         registrations = self._registrations(collector)
         custom_calls = [c for c in collector.calls if self._client_attr(c.func, "ops") in CUSTOM_CALLS]
         self._removed_helpers: set = set()
+        #: ``ops.Tuple(c, operands)`` calls of pass-through rules rewritten whole.
+        self._passthrough_calls: set = set()
         if not registrations and not custom_calls:
             self._report_stray(collector, [], {})
             self._drop_aliases(collector, set())
@@ -410,7 +423,7 @@ class XlaTranslationRule(Rule):
             if guard is not None:
                 self.report(reg.node, Safety.MANUAL, f"translation rule registered inside {guard} left as is: that branch serves jax < 0.4.29; {GUIDANCE}")
                 continue
-            if self._lower_fun_registration(reg, collector):
+            if self._lower_fun_registration(reg, collector) or self._tuple_registration(reg, collector):
                 continue
             if reg.form == "avals":
                 self.report(reg.node, Safety.MANUAL, f"translations_with_avals rules were removed with translation rules (jax 0.4.29); {GUIDANCE}")
@@ -475,7 +488,7 @@ class XlaTranslationRule(Rule):
         self._removed_helpers = self._drop_constant_helpers(plans)
         self._removed_helpers |= self._drop_uncalled_constant_helpers()
         self._report_stray(collector, custom_calls, plans)
-        self._drop_aliases(collector, consumed_calls)
+        self._drop_aliases(collector, consumed_calls | self._passthrough_calls)
 
     def _drop_constant_helpers(self, plans: dict) -> set:
         """Remove a private constant helper once every call of it was inlined: left behind,
@@ -547,14 +560,14 @@ class XlaTranslationRule(Rule):
         """``xla_client.Shape``/``ops`` calls outside any rule this rule rewrote or reported."""
         # A custom call's finding spans its arguments; builder calls elsewhere in the same
         # function (a constant assigned first) need their own, or their lines go unreported.
-        reported_calls = set(custom_calls)
+        reported_calls = set(custom_calls) | self._passthrough_calls
         rewritten = {f for f, plan in plans.items() if not plan.problem}
         for call in collector.calls:
             group = "Shape" if self._client_attr(call.func, "Shape") else "ops" if self._client_attr(call.func, "ops") else None
             if group is None or self._client_attr(call.func, "ops") in CUSTOM_CALLS:
                 continue
             owner = self._owner(call, plans)
-            if owner in rewritten or owner in self._removed_helpers or self._inside_any(call, reported_calls):
+            if owner in rewritten or owner in self._removed_helpers or call in reported_calls or self._inside_any(call, reported_calls):
                 continue
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
@@ -900,6 +913,77 @@ class XlaTranslationRule(Rule):
             self.report(rule_def, Safety.SAFE, f"`{rule_def.name.value}` only called xla.lower_fun for its registration, "
                         "now registered directly: removed", lambda _n: cst.RemoveFromParent())
         return True
+
+    # -- ops.Tuple of the operands ----------------------------------------------
+    def _tuple_registration(self, reg: Registration, collector: _Collector) -> bool:
+        """A builder rule ``lambda c, *args: ops.Tuple(c, args)`` (or ``lambda c, x, y:
+        ops.Tuple(c, [x, y])``) registered for a ``multiple_results`` primitive: jax took
+        the tuple apart into the primitive's results, which are the operands themselves, so
+        the lowering rule returns its operands. True when ``reg`` was this rule's to handle."""
+        rule = reg.rule
+        if reg.form != "builder" or not isinstance(rule, cst.Lambda):
+            return False
+        call = rule.body
+        if not (isinstance(call, cst.Call) and self._client_attr(call.func, "ops") == "Tuple"):
+            return False
+        operands = self._tuple_of_operands(rule)
+        prim = self.ctx.module.code_for_node(reg.prim)
+        if operands is None:
+            self.report(reg.node, Safety.MANUAL, "translation rules were removed in jax 0.4.29; the rule returns `ops.Tuple` "
+                        "of something other than its operands in order: write a lowering rule `lambda ctx, *args: [...]` "
+                        "returning those values and register it with `mlir.register_lowering`")
+            return True
+        if not self._sets_multiple_results(prim, collector):
+            self.report(reg.node, Safety.MANUAL, f"translation rules were removed in jax 0.4.29; the rule returns `ops.Tuple` of "
+                        f"its operands, which are the results only of a primitive with several: `{prim}.multiple_results = True` "
+                        "is not set in this module; register a lowering rule `lambda ctx, *args: args` with "
+                        "`mlir.register_lowering` if it is one")
+            return True
+        self._passthrough_calls.add(call)
+        params = rule.params
+        first = params.params[0].with_changes(name=cst.Name("ctx"))
+        lowering = rule.with_changes(params=params.with_changes(params=[first, *params.params[1:]]), body=operands)
+        register = self._mlir("register_lowering")
+        self._drop_xla_head(reg)
+        drop_binding_if_unused(self.ctx, head_name(call.func))
+        if not self._drop_if_lowered(reg, Safety.SAFE, "translation rule returning its operands as a tuple: registration dropped"):
+            self.report(reg.node, Safety.SAFE, "translation rules were removed in jax 0.4.29: the rule returned `ops.Tuple` of its "
+                        "operands, which jax took apart into the results; the MLIR lowering rule returns the operands themselves",
+                        lambda _n: cst.Expr(self._register_lowering(reg, lowering, register)))
+        return True
+
+    def _tuple_of_operands(self, rule: cst.Lambda) -> Optional[cst.BaseExpression]:
+        """The operands the lowering rule returns when ``rule`` is ``lambda c, *args:
+        ops.Tuple(c, args)`` or ``lambda c, x, y: ops.Tuple(c, [x, y])``: every operand,
+        in order, and only the operands (``**params`` may follow, unread)."""
+        params = rule.params
+        if params.posonly_params or params.kwonly_params or not params.params \
+                or any(p.default is not None for p in params.params):
+            return None
+        call = rule.body
+        if len(call.args) != 2 or any(a.keyword is not None or a.star for a in call.args):
+            return None
+        builder, packed = call.args[0].value, call.args[1].value
+        names = [p.name.value for p in params.params]
+        if not (isinstance(builder, cst.Name) and builder.value == names[0]):
+            return None
+        star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
+        if star is not None:
+            if len(names) == 1 and isinstance(packed, cst.Name) and packed.value == star:
+                return packed
+            return None
+        if isinstance(packed, (cst.List, cst.Tuple)) and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name)
+                                                              for e in packed.elements):
+            if [e.value.value for e in packed.elements] == names[1:]:
+                return cst.List([cst.Element(e.value) for e in packed.elements])
+        return None
+
+    def _sets_multiple_results(self, prim: str, collector: _Collector) -> bool:
+        """Whether the module sets ``<prim>.multiple_results = True`` (and never anything else)."""
+        values = [a.value for a in collector.assigns if len(a.targets) == 1
+                  and isinstance(a.targets[0].target, cst.Attribute) and a.targets[0].target.attr.value == "multiple_results"
+                  and self.ctx.module.code_for_node(a.targets[0].target.value) == prim]
+        return bool(values) and all(isinstance(v, cst.Name) and v.value == "True" for v in values)
 
     def _drop_local_import(self, name: cst.Name) -> None:
         """``from jax.interpreters.xla import lower_fun`` inside the function registering it:
@@ -1634,7 +1718,8 @@ def {AVAL_HELPER}(value):
                 self.report(stmt, Safety.SAFE, f"alias `{name.value}` of a removed xla_client API {why}", lambda _n: cst.RemoveFromParent())
 
     def _inside_consumed(self, node: cst.CSTNode) -> bool:
-        return any(n in self._consumed_all or n in self._removed_helpers for n in (node, *ancestors(self.ctx, node)))
+        return any(n in self._consumed_all or n in self._removed_helpers or n in self._passthrough_calls
+                   for n in (node, *ancestors(self.ctx, node)))
 
     @property
     def _consumed_all(self) -> set:
