@@ -317,20 +317,39 @@ def test_lower_fun_reached_through_local_imports_lowers_its_implementation_inlin
     assert not any(name.endswith("custom_call") for name in found)
 
 
-def test_tuple_of_the_operands_lowers_to_the_operands_themselves() -> None:
+def returned_arguments(fn, *specs) -> list[int]:
+    """Which arguments of ``fn``'s lowered main function it returns, in order; the body
+    must be that return alone (nothing computed, no custom call)."""
     import jax
     from jax.interpreters.mlir import ir
+
+    module = jax.jit(fn).trace(*specs).lower(lowering_platforms=("cpu",)).compiler_ir("stablehlo")
+    (main,) = [op for op in module.body.operations if op.sym_name.value == "main"]
+    (ret,) = list(main.regions[0].blocks[0].operations)
+    assert ret.operation.name == "func.return"
+    return [ir.BlockArgument(v).arg_number for v in ret.operands]
+
+
+def test_tuple_of_the_operands_lowers_to_the_operands_themselves() -> None:
+    import jax
 
     m = applied("xla-translation-rule", "tuple_passthrough")
     assert b"xla_client" not in m.migrated_source
     x, y = jax.ShapeDtypeStruct((3,), np.float32), jax.ShapeDtypeStruct((2, 2), np.int32)
     for bind in (lambda a, b: m.tie_all_p.bind(a, b), lambda a, b: m.tie_pair_p.bind(a, b)):
-        module = jax.jit(bind).trace(x, y).lower(lowering_platforms=("cpu",)).compiler_ir("stablehlo")
-        (main,) = [op for op in module.body.operations if op.sym_name.value == "main"]
-        block = main.regions[0].blocks[0]
-        # The function body is its return alone: results are the arguments, in order.
-        (ret,) = list(block.operations)
-        assert ret.operation.name == "func.return"
-        assert [ir.BlockArgument(v).arg_number for v in ret.operands] == [0, 1]
+        assert returned_arguments(bind, x, y) == [0, 1]
     out = jax.jit(lambda a, b: m.tie_all_p.bind(a * 2, b))(np.ones(3, np.float32), np.arange(4).reshape(2, 2))
     assert np.array_equal(out[0], np.full(3, 2.0)) and np.array_equal(out[1], np.arange(4).reshape(2, 2))
+
+
+def test_rules_that_build_nothing_lower_to_the_operands_they_hand_back() -> None:
+    import jax
+
+    m = applied("xla-translation-rule", "builder_free_tags")
+    assert b"jax.interpreters.xla" not in m.migrated_source
+    spec = jax.ShapeDtypeStruct((4,), np.float32)
+    value_tag = m.ValueTag("value_tag", 2)
+    assert returned_arguments(lambda a, b, c: value_tag.bind(a, b, c), spec, spec, spec) == [0, 1]
+    named = m.NamedTag("named_tag", ["w", "s"])
+    named_bind = lambda a, b, c: named.bind(a, b, c, names=("w", "b", "s"))  # noqa: E731
+    assert returned_arguments(named_bind, spec, spec, spec) == [0, 2]

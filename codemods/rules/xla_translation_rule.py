@@ -126,6 +126,18 @@ Replacement (minimum jax 0.5.0)
     it stays manual. ``xla_client`` reached as ``jax.lib.xla_bridge.xla_client`` (the same
     module) is handled like a direct import of it.
 
+    A translation rule ``rule(ctx, avals_in, avals_out, *operands, **params)`` that builds
+    nothing (tagging primitives handing back some of their operands): it keeps its body
+    and loses ``avals_in``/``avals_out`` (and their ``del``), annotations naming removed
+    XLA types (``TranslationContext``, ``XlaOp``) go. The same values come back, XlaOps
+    before and MLIR values now, when the rule never reads its context or avals except to
+    delete them, the module never spells ``xla_client``/``xla_extension`` (nothing here
+    can build an XLA op), and every call on the way is a builtin that only rearranges
+    values (``tuple``, ``zip``, ``len``...) or a function of this module or method of the
+    rule's class satisfying the same, transitively. Anything else (a helper from another
+    module, a method inherited from a base class, a read of ``avals_in``) stays manual.
+    Builder rules of this kind stay manual too: their single result would need wrapping.
+
     A rule registered as ``partial(rule, name, ...)`` keeps its leading bound parameters
     and the partial. A registration inside a local decorator (``def register(prim): def
     decorator(fun): xla.backend_specific_translations[...][prim] = partial(fun, name);
@@ -1128,7 +1140,10 @@ class XlaTranslationRule(Rule):
             plan.problem = "its body already uses the name `ctx`"
             return plan
         if not scan.custom_calls:
-            plan.problem = "it builds no xla_client.ops custom call"
+            why = self._builder_free_problem(function, form, first, avals)
+            if why is None:
+                return self._plan_builder_free(plan, function, avals)
+            plan.problem = f"it builds no xla_client.ops custom call, and {why}"
             return plan
         plan.consumed = set(scan.custom_calls)
         plan.heads = {head_name(node) for node in scan.allowed if isinstance(node, cst.Attribute)} - {None}
@@ -1181,6 +1196,80 @@ class XlaTranslationRule(Rule):
             plan.edits.append((stmt, "the XlaBuilder is gone from MLIR lowering rules", lambda _n: cst.RemoveFromParent()))
         plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)", self._signature_edit(form, plan.ctx_name, plan.skip)))
         return plan
+
+    def _builder_free_problem(self, function: cst.FunctionDef, form: str, context: str, avals: tuple) -> Optional[str]:
+        """Why a translation rule that builds no custom call cannot become a lowering rule
+        as it stands; None when it never touches XLA: its context and avals are only
+        deleted, the module reaches no xla_client (so no op can be built here), and every
+        call on the way, through the module's own functions and the class's methods, is one
+        of those or a builtin that only rearranges values. The operands it hands back are
+        then the results whatever they are: XlaOps before, MLIR values now."""
+        if form != "ctx":
+            return "a builder rule's single result would need wrapping (only `register_translation` rules are taken as they are)"
+        # Every way to the builder ops spells the module's name (xla_client, or
+        # xla_extension for the types).
+        if re.search(r"xla_client|xla_extension", self.ctx.module.code):
+            return "the module uses xla_client, so what its helpers build cannot be ruled out"
+        used = _names_read_outside_del(function.body) & {context, *avals}
+        if used:
+            return f"it reads `{sorted(used)[0]}` other than to delete it"
+        klass = next((where for f, where in self.collector.functions.get(function.name.value, [])
+                      if f is function and isinstance(where, cst.ClassDef)), None)
+        seen: set = set()
+        pending = [function]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            for call in _calls_in(current.body):
+                callee = self._local_callee(call.func, klass)
+                if callee is None:
+                    return f"it calls `{_snippet(self.ctx, call.func)}`, which this module does not define as plain Python"
+                if isinstance(callee, cst.FunctionDef):
+                    pending.append(callee)
+        return None
+
+    def _local_callee(self, func: cst.BaseExpression, klass: Optional[cst.ClassDef]):
+        """The function ``func`` names when it is a module function or a method of
+        ``klass`` (``self.m``), ``True`` for a builtin that only rearranges values, else None."""
+        if isinstance(func, cst.Name):
+            if func.value in VALUE_BUILTINS and func.value not in self.collector.functions \
+                    and self.ctx.qualified_name(func) in (None, f"builtins.{func.value}", func.value):
+                return True
+            defs = [f for f, where in self.collector.functions.get(func.value, []) if where is None]
+            return defs[0] if len(defs) == 1 and not defs[0].decorators else None
+        if klass is not None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+            defs = [f for f, where in self.collector.functions.get(func.attr.value, []) if where is klass]
+            return defs[0] if len(defs) == 1 and not defs[0].decorators else None
+        return None
+
+    def _plan_builder_free(self, plan: Plan, function: cst.FunctionDef, avals: tuple) -> Plan:
+        """The rule's body stays; the avals leave the signature (and any ``del`` of them)
+        and annotations naming removed XLA types go."""
+        for stmt in _del_statements(function.body):
+            kept = [t for t in _del_targets(stmt) if t not in avals]
+            if len(kept) == len(_del_targets(stmt)):
+                continue
+            if kept:
+                plan.edits.append((stmt, "avals_in / avals_out are no longer parameters: not deleted",
+                                   lambda _n, k=kept: cst.Del(target=cst.parse_expression(", ".join(k)))))
+            else:
+                plan.edits.append((stmt, "avals_in / avals_out are no longer parameters: not deleted", lambda _n: cst.RemoveFromParent()))
+        removed_types = (*CLIENT_MODULES, *XLA_TYPE_MODULES, *XLA_MODULES)
+        xla_typed = {p.name.value for p in [*function.params.params, function.params.star_arg] if isinstance(p, cst.Param)
+                     and p.annotation is not None and self._names_removed_type(p.annotation.annotation, removed_types)}
+        returns_xla = function.returns is not None and self._names_removed_type(function.returns.annotation, removed_types)
+        self._xla_typed_now |= xla_typed
+        signature = self._signature_edit(plan.form, plan.ctx_name, plan.skip)
+        plan.edits.append((function, "translation rule that builds nothing (it hands back operands) -> MLIR lowering rule "
+                           "(ctx, *operands, **params) with the same body",
+                           lambda updated: signature(updated.with_changes(returns=None) if returns_xla else updated)))
+        return plan
+
+    def _names_removed_type(self, annotation: cst.BaseExpression, modules: tuple) -> bool:
+        names = [n for n in _attributes_and_names(annotation)]
+        return any(any((self.ctx.qualified_name(n) or "").startswith(m + ".") for m in modules) for n in names)
 
     def _plan_ops(self, plan: Plan, builder: str, operand_params: list, star: Optional[str]) -> Plan:
         """A builder rule that reshapes/transposes around its custom call: every XlaOp
@@ -2734,6 +2823,67 @@ def _call_values(call: cst.Call, names: tuple) -> "dict | str":
                 return f"a custom call has an unknown argument `{arg.keyword.value}`"
             values[arg.keyword.value] = arg.value
     return values
+
+
+#: Builtins that only count, pair up or copy values: calling them on XlaOps or MLIR values
+#: builds nothing.
+VALUE_BUILTINS = frozenset({"tuple", "list", "len", "zip", "range", "enumerate", "isinstance", "dict", "reversed", "sorted"})
+
+
+def _del_statements(node: cst.CSTNode) -> list[cst.Del]:
+    found: list[cst.Del] = []
+
+    class _Dels(cst.CSTVisitor):
+        def visit_Del(self, n: cst.Del) -> None:
+            found.append(n)
+
+        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
+            return False
+
+    walk.read(node, _Dels())
+    return found
+
+
+def _del_targets(stmt: cst.Del) -> list[str]:
+    """The names ``del a, b`` deletes; a non-name target (``del x[0]``) as its code."""
+    target = stmt.target
+    elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+    return [e.value if isinstance(e, cst.Name) else cst.Module([]).code_for_node(e) for e in elements]
+
+
+def _names_read_outside_del(node: cst.CSTNode) -> set[str]:
+    """Names read in ``node`` other than as the target of a ``del``."""
+    found: set[str] = set()
+
+    class _Reads(cst.CSTVisitor):
+        def visit_Del(self, n: cst.Del) -> bool:
+            return False
+
+        def visit_Name(self, n: cst.Name) -> None:
+            found.add(n.value)
+
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            walk.read(n.value, self)  # ``x.name`` reads x, not name
+            return False
+
+    walk.read(node, _Reads())
+    return found
+
+
+def _attributes_and_names(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The outermost dotted names (``jax.interpreters.xla.XlaOp``, ``XlaOp``) in an annotation."""
+    found: list = []
+
+    class _Dotted(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            found.append(n)
+            return False
+
+        def visit_Name(self, n: cst.Name) -> None:
+            found.append(n)
+
+    walk.read(node, _Dotted())
+    return found
 
 
 def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
