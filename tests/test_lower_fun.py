@@ -109,3 +109,17 @@ def test_forms_without_a_counterpart_stay_manual_with_every_line_reported() -> N
     assert any("`instantiate=`" in c.message for c in manual)
     assert any("`backend=`" in c.message for c in manual)
     assert all("mlir.register_lowering" in c.message for c in manual)
+
+
+def test_old_instantiate_signature_of_a_multiple_results_primitive_lowers_its_outputs() -> None:
+    path = os.path.join(FOLDER, "lower_fun_instantiate.py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    result = rewrite_source(source, path, ["--select", "xla-translation-rule,core-primitive"])
+    assert result.error is None and b"xla" not in result.updated.split(b'"""', 2)[2]
+    module = types.ModuleType("migrated_lower_fun_instantiate")
+    exec(compile(result.updated, path, "exec"), module.__dict__)
+    x = jax.ShapeDtypeStruct((3,), np.float32)
+    assert "stablehlo.multiply" in _ops(lambda v: module.detached_p.bind(v)[0], x)
+    (out,) = jax.jit(lambda v: module.detached_p.bind(v))(np.arange(3, dtype=np.float32))
+    assert np.array_equal(out, np.arange(3, dtype=np.float32))

@@ -97,8 +97,14 @@ Replacement (minimum jax 0.5.0)
     (``f`` reading none of its parameters) is registered the same way and removed when the
     registration was its only use (imports at the top of such a rule go with it, and a
     function-local ``from jax.interpreters.xla import lower_fun`` goes once the rewritten
-    registration no longer reads it). ``instantiate=`` (the oldest signature, without
-    ``multiple_results``), ``backend=`` or ``parallel=`` stay manual.
+    registration no longer reads it). ``xla.lower_fun(f, instantiate=...)``, the signature
+    of the releases that introduced ``multiple_results`` primitives and before
+    ``lower_fun`` took ``multiple_results=``, traced ``f`` with every output instantiated
+    (the argument was unused) and returned the tuple of its outputs: for a primitive this
+    module marks ``multiple_results = True`` it becomes ``mlir.lower_fun(f,
+    multiple_results=True)``; without that mark (the older single-result releases
+    had the same signature) it stays manual, as do ``initial_style=``, ``backend=`` and
+    ``parallel=``.
 
     A rule that reshapes or transposes its operands or result around the custom call
     (builder rules): each XlaOp becomes an MLIR value and each builder op the StableHLO op
@@ -876,6 +882,12 @@ class XlaTranslationRule(Rule):
         fun = args[0].value if args else keywords.get("fun")
         multiple = args[1].value if len(args) > 1 else keywords.get("multiple_results")
         extra = sorted(set(keywords) - {"fun", "multiple_results", "new_style", "with_avals"})
+        if extra == ["instantiate"] and multiple is None and len(args) < 2 \
+                and self._sets_multiple_results(self.ctx.module.code_for_node(reg.prim), collector):
+            # The multiple_results era's lower_fun(fun, instantiate=False, initial_style=False)
+            # traced ``fun`` with every output instantiated whatever ``instantiate`` said and
+            # returned the tuple of its outputs: a multiple_results lowering.
+            extra, multiple = [], cst.Name("True")
         if any(a.star for a in call.args) or len(args) > 2:
             problem = "its arguments are not `fun, multiple_results=...`"
         elif extra:
