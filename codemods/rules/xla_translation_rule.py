@@ -1219,8 +1219,8 @@ class XlaTranslationRule(Rule):
         if form != "ctx":
             return "a builder rule's single result would need wrapping (only `register_translation` rules are taken as they are)"
         # Every way to the builder ops spells the module's name (xla_client, or
-        # xla_extension for the types).
-        if re.search(r"xla_client|xla_extension", self.ctx.module.code):
+        # xla_extension for the types) in code, not only in a comment.
+        if walk.names_in(self.ctx.module) & {"xla_client", "xla_extension"}:
             return "the module uses xla_client, so what its helpers build cannot be ruled out"
         used = _names_read_outside_del(function.body) & {context, *avals}
         if used:
