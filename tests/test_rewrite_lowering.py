@@ -353,3 +353,21 @@ def test_rules_that_build_nothing_lower_to_the_operands_they_hand_back() -> None
     named = m.NamedTag("named_tag", ["w", "s"])
     named_bind = lambda a, b, c: named.bind(a, b, c, names=("w", "b", "s"))  # noqa: E731
     assert returned_arguments(named_bind, spec, spec, spec) == [0, 2]
+
+
+def test_rules_behind_the_packages_forwarding_decorators_lower_through_them() -> None:
+    import runpy
+
+    folder = os.path.join(TESTDATA, "rules", "xla-translation-rule", "decorated_package")
+    decorators = types.ModuleType("decorators")
+    decorators.__dict__.update(runpy.run_path(os.path.join(folder, "decorators.py")))
+    with sibling_modules(decorators=decorators) as package:
+        m = applied("xla-translation-rule", "decorated_package/ops", package=package)
+    assert b"@rule_cpu\ndef _scale_cpu(ctx, x, *, n):" in m.migrated_source
+    assert b"@rule_gpu\ndef _scale_gpu(ctx, x, *, n):" in m.migrated_source
+    # Through the wrapper the decorator returned: the same operands, layouts and opaque bytes.
+    (call,) = lower(m._scale_cpu, [((4,), "float32")], [((4,), "float32")], n=4)
+    assert summary(call) == ("scale_f32", 1, np.int64(4).tobytes())
+    assert call["operand_layouts"] == [[0]] and call["result_layouts"] == [[0]]
+    (call,) = lower(m._scale_gpu, [((4,), "float32")], [((4,), "float32")], n=4)
+    assert summary(call) == ("scale_f32_gpu", 1, b"")

@@ -10,7 +10,7 @@ import pytest
 
 from codemods.rule import Safety
 from tests.compat.custom_calls import load_module, lower_entry
-from tests.helpers import TESTDATA, rewrite_source
+from tests.helpers import TESTDATA, options_from, rewrite_source
 
 FOLDER = os.path.join(TESTDATA, "rules", "xla-translation-rule")
 
@@ -380,3 +380,20 @@ def test_rule_imported_from_another_module_names_that_module() -> None:
                and "make `encode` an MLIR lowering rule in `kernels.cpu_backend`" in m for m in messages)
     assert any("`gpu_backend.encode` is `encode` of module `kernels.gpu_backend`" in m
                and "register `partial(gpu_backend.encode, b\"solve_gpu\")` here" in m for m in messages)
+
+
+def test_decorators_that_touch_the_arguments_or_live_elsewhere_keep_the_rule_manual() -> None:
+    from codemods.engine import package_of, process_source
+    from codemods.rules import select_rules
+
+    path = os.path.join(TESTDATA, "rules", "xla-translation-rule", "decorated_package", "manual_ops.py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    options, select, ignore = options_from(["--select", "xla-translation-rule"])
+    result = process_source(path, source, select_rules(select, ignore), options, package_of(path))
+    assert result.error is None and result.updated is None
+    registrations = {c.line: c.message for c in result.changes if c.safety is Safety.MANUAL and "registered" not in c.message
+                     and "translation rule `" in c.message}
+    assert sorted(registrations) == [28, 29]
+    assert "`@rule_traced`, which is not a function of this project that passes" in registrations[28]
+    assert "`@rule_elsewhere`" in registrations[29]

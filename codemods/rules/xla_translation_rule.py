@@ -160,8 +160,15 @@ Replacement (minimum jax 0.5.0)
     defined, not here: files are migrated one at a time, so the registration's finding
     names that module and the function to convert there, and what to register here.
 
-    Everything else is reported as manual with the reason, among them: a rule wrapped by a
-    decorator other than a registering one above (what it does to arguments and results is not visible), a token threaded
+    A rule wrapped by a decorator of the project (defined in this module, or imported from
+    another module of the package, read there) that returns the rule itself or a wrapper
+    ``wrapped(*args, **kwargs)`` whose other statements leave ``args``, ``kwargs`` and the
+    rule alone and that ends ``return func(*args, **kwargs)`` (``functools.wraps`` allowed;
+    mpi4jax's platform checks) is converted with the decorator kept: the wrapper hands the
+    lowering rule its arguments and results just as it did the translation rule's.
+
+    Everything else is reported as manual with the reason, among them: a rule wrapped by
+    any other decorator (what it does to arguments and results is not visible), a token threaded
     through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
     op returns the token itself, not a tuple), the builder passed to any other helper (a
     constant helper imported from another module, or a public one: other modules may call
@@ -240,8 +247,11 @@ After::
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import os
 import re
+from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
@@ -260,6 +270,8 @@ from codemods.rules._shared import (
     literal_bytes_as_str,
     one_line,
     positional,
+    project_module_ast,
+    project_module_file,
     qualified_through_alias,
 )
 
@@ -772,6 +784,26 @@ class XlaTranslationRule(Rule):
             return None, f"`{name}` is {how} in class `{klass.name.value}` (it may come from a base class)"
         return defs[0], None
 
+    def _forwarding_decorator(self, decorator: cst.Decorator) -> bool:
+        """Whether ``@decorator`` is a function of this project (this module, or imported
+        from another of its modules) that returns the rule itself or a wrapper passing
+        ``*args, **kwargs`` through to it and returning its result: the lowering rule is
+        then called with the same arguments, and its results come back unchanged."""
+        name = decorator.decorator
+        if not isinstance(name, cst.Name):
+            return False
+        here = [f for f, where in self.collector.functions.get(name.value, []) if where is None]
+        if here:
+            return len(here) == 1 and _forwards_arguments(ast.parse(self.ctx.module.code_for_node(here[0]).strip()).body[0])
+        binding = next((b for b in self.ctx.names.imports if b.local == name.value and b.from_module is not None), None)
+        if binding is None or binding.qualified.split(".")[0] in ("jax", "jaxlib", "functools"):
+            return False
+        module, _, function = binding.qualified.rpartition(".")
+        candidate = project_module_file(self.ctx.path, self.ctx.package, module, nearby=True)
+        if candidate is None or os.path.abspath(candidate) == os.path.abspath(self.ctx.path):
+            return False
+        return _project_function_forwards(candidate, function)
+
     def _is_method(self, function: cst.FunctionDef) -> bool:
         return any(f is function and isinstance(where, cst.ClassDef) for f, where in self.collector.functions.get(function.name.value, []))
 
@@ -1105,10 +1137,11 @@ class XlaTranslationRule(Rule):
         star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
         avals = (positional_params[1].name.value, positional_params[2].name.value) if form == "ctx" else ()
         plan.ctx_name = "ctx" if form == "builder" else first
-        if any(d not in self._registering for d in function.decorators):
-            decorator = _snippet(self.ctx, function.decorators[0].decorator)
-            plan.problem = (f"it is wrapped by `@{decorator}`, whose effect on the rule's arguments and result "
-                            "cannot be checked from here")
+        unknown = [d for d in function.decorators if d not in self._registering and not self._forwarding_decorator(d)]
+        if unknown:
+            decorator = _snippet(self.ctx, unknown[0].decorator)
+            plan.problem = (f"it is wrapped by `@{decorator}`, which is not a function of this project that passes the "
+                            "rule's arguments and results through untouched, so what the rule receives and returns is not known here")
             return plan
         if _raises_only(function):
             return self._plan_stub(plan, function, form)
@@ -2835,6 +2868,64 @@ def _call_values(call: cst.Call, names: tuple) -> "dict | str":
                 return f"a custom call has an unknown argument `{arg.keyword.value}`"
             values[arg.keyword.value] = arg.value
     return values
+
+
+@lru_cache(maxsize=256)
+def _project_function_forwards(path: str, function: str) -> bool:
+    tree = project_module_ast(path, function.encode())
+    if tree is None:
+        return False
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == function]
+    rebound = [n for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign, ast.ImportFrom, ast.Import))
+               and function in {getattr(t, "id", None) for t in ast.walk(n) if isinstance(t, ast.Name)}
+               | {(a.asname or a.name) for a in getattr(n, "names", [])}]
+    return len(defs) == 1 and not rebound and _forwards_arguments(defs[0])
+
+
+def _forwards_arguments(deco: ast.stmt) -> bool:
+    """``def deco(func): ...; return func``, or ``def deco(func): @functools.wraps(func)
+    def wrapped(*args, **kwargs): <statements that do not touch args, kwargs, func>;
+    return func(*args, **kwargs)`` then ``return wrapped``: nothing the rule receives or
+    returns is changed (side effects such as checks or flushing are the decorator's own)."""
+    if not isinstance(deco, ast.FunctionDef) or deco.decorator_list:
+        return False
+    a = deco.args
+    if [p.arg for p in a.posonlyargs + a.args] != [a.args[0].arg if a.args else ""] or a.vararg or a.kwarg or a.kwonlyargs \
+            or a.defaults:
+        return False
+    func = a.args[0].arg
+    *before, last = deco.body
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Name)):
+        return False
+    if last.value.id == func:
+        return not any(_touches(stmt, {func}) for stmt in before)
+    wrappers = [s for s in before if isinstance(s, ast.FunctionDef) and s.name == last.value.id]
+    if len(wrappers) != 1 or any(_touches(s, {func, last.value.id}) for s in before if s is not wrappers[0]):
+        return False
+    wrapped = wrappers[0]
+    w = wrapped.args
+    if w.posonlyargs or w.args or w.kwonlyargs or not w.vararg or not w.kwarg:
+        return False
+    for d in wrapped.decorator_list:
+        if not (isinstance(d, ast.Call) and ast.unparse(d.func) in ("functools.wraps", "wraps") and len(d.args) == 1
+                and not d.keywords and isinstance(d.args[0], ast.Name) and d.args[0].id == func):
+            return False
+    *steps, result = wrapped.body
+    forwarded = (isinstance(result, ast.Return) and isinstance(result.value, ast.Call)
+                 and isinstance(result.value.func, ast.Name) and result.value.func.id == func
+                 and ast.unparse(result.value) == f"{func}(*{w.vararg.arg}, **{w.kwarg.arg})")
+    return forwarded and not any(_touches(stmt, {func, w.vararg.arg, w.kwarg.arg}) for stmt in steps)
+
+
+def _touches(stmt: ast.stmt, names: set) -> bool:
+    """Whether ``stmt`` reads or binds one of ``names``, returns, yields, or declares a
+    name nonlocal/global (any of which could change what the wrapped call sees or gives)."""
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and node.id in names:
+            return True
+        if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Nonlocal, ast.Global)):
+            return True
+    return False
 
 
 #: Builtins that only count, pair up or copy values: calling them on XlaOps or MLIR values
