@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Optional
+from typing import Mapping, Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ScopeProvider
 
 from codemods import positions, walk
 from codemods.names import NameResolver, iter_statements
-from codemods.rule import Change, Edit, Safety
+from codemods.rule import Change, Edit, LinkKey, Safety
 
 
 #: Submodules that importing their package loads (so ``import jax`` is enough to spell
@@ -26,6 +26,37 @@ LOADED_BY_PARENT = frozenset(
 
 
 @dataclasses.dataclass(frozen=True)
+class Project:
+    """What the rules' index hooks learnt about the files of a run, before any changed.
+
+    A change that needs a matching change in another file (a translation rule converted
+    where it is defined, registered as a lowering rule where it is registered) is linked
+    to the other file's under one key (``FileContext.link``); the engine keeps a linked
+    change only when every file taking part made its own, and otherwise migrates them
+    again with the key in ``vetoed``.
+    """
+
+    #: rule name -> absolute path -> that rule's facts about the file.
+    facts: Mapping[str, Mapping[str, object]] = dataclasses.field(default_factory=dict)
+    #: Absolute paths of every file this run migrates.
+    files: frozenset = frozenset()
+    #: key -> (absolute path of the file at fault, why): the linked changes not to make.
+    vetoed: Mapping[LinkKey, tuple[str, str]] = dataclasses.field(default_factory=dict)
+
+    def of(self, rule: str) -> Mapping[str, object]:
+        return self.facts.get(rule, {})
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """One file's side of a linked decision: the other files taking part, and why this
+    file cannot make its change (``None`` when it made it)."""
+
+    partners: frozenset
+    problem: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Options:
     """How rules behave on this run (shared by every file)."""
 
@@ -37,6 +68,8 @@ class Options:
     #: Every rule runs (no ``--select``/``--ignore``): only then can the engine tell that
     #: no rule migrates a use.
     every_rule: bool = True
+    #: The run's project index; ``None`` when files are migrated one at a time.
+    project: Optional[Project] = dataclasses.field(default=None, compare=False)
 
 
 _UNKNOWN = object()
@@ -74,6 +107,8 @@ class Finding:
     #: Imports the rule asked for while preparing this finding's edit, so that a
     #: declined finding (``ccmigrate review``) does not leave an unused import behind.
     imports: tuple[tuple[str, Optional[str], Optional[str]], ...] = ()
+    #: The linked decision this change is one side of (see :class:`Project`).
+    link: Optional[LinkKey] = None
 
 
 class FileContext:
@@ -122,6 +157,8 @@ class FileContext:
         self.dotted_removals: set[str] = set()
         self._unreported_imports: list[tuple[str, Optional[str], Optional[str]]] = []
         self._statement_index: object = _UNKNOWN
+        #: This file's side of each linked decision it takes part in.
+        self.claims: dict[LinkKey, Claim] = {}
 
     @property
     def codemod_context(self):
@@ -150,6 +187,7 @@ class FileContext:
         edit: Optional[Edit] = None,
         *,
         kernel_receives: Optional[str] = None,
+        link: Optional[LinkKey] = None,
     ) -> Change:
         change = Change(
             rule=rule,
@@ -159,8 +197,16 @@ class FileContext:
             kernel_receives=kernel_receives,
         )
         imports, self._unreported_imports = tuple(self._unreported_imports), []
-        self.findings.append(Finding(change, node, None if safety is Safety.MANUAL else edit, imports=imports))
+        self.findings.append(Finding(change, node, None if safety is Safety.MANUAL else edit, imports=imports, link=link))
         return change
+
+    def link(self, key: LinkKey, partners, problem: Optional[str] = None) -> None:
+        """Take part in the linked decision ``key`` with the files ``partners`` (absolute
+        paths): the changes reported with ``link=key`` stand only if each partner makes
+        its own; ``problem`` says why this file makes none."""
+        claim = self.claims.get(key)
+        partners = frozenset(partners) | (claim.partners if claim else frozenset())
+        self.claims[key] = Claim(partners, problem or (claim.problem if claim else None))
 
     # -- names -------------------------------------------------------------
     def qualified_name(self, node: cst.CSTNode) -> Optional[str]:

@@ -30,10 +30,10 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import positions, walk
-from codemods.context import FileContext, Finding, Options
+from codemods.context import Claim, FileContext, Finding, Options, Project
 from codemods.discovery import Found, discover
 from codemods.fileio import read_source, text_problem
-from codemods.rule import Change, Rule, Safety
+from codemods.rule import Change, IndexEntry, LinkKey, Rule, Safety
 
 SUPPRESS = re.compile(r"#\s*ccmigrate:\s*ignore(?:\[([^\]]*)\])?")
 TODO_PREFIX = "# TODO(ccmigrate): "
@@ -48,6 +48,8 @@ class FileResult:
     changes: list[Change] = dataclasses.field(default_factory=list)
     error: Optional[str] = None
     encoding: str = "utf-8"
+    #: This file's side of each decision linked with other files (``ctx.link``).
+    claims: dict[LinkKey, Claim] = dataclasses.field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -730,6 +732,8 @@ def process_source(
         result.encoding = ctx.module.encoding
         new_module = rewrite(ctx, keep)
         result.changes = [f.change for f in ctx.findings]
+        if ctx.claims:
+            result.claims = _settled_claims(ctx)
         if new_module is not None:
             index = ctx.statement_index
             spliced = positions.splice(index, new_module) if index is not None else None
@@ -766,6 +770,29 @@ def process_source(
         if collecting:
             gc.enable()
     return result
+
+
+def _settled_claims(ctx: FileContext) -> dict[LinkKey, Claim]:
+    """Each claim of ``ctx`` as it stands after the rewrite: a file makes its side of a
+    linked decision only when every change linked to it went into the new text."""
+    settled = {}
+    for key, claim in ctx.claims.items():
+        problem = claim.problem
+        linked = [f for f in ctx.findings if f.link == key]
+        if problem is None and not linked:
+            problem = "it has nothing to change for it"
+        for finding in linked:
+            if problem is not None or finding.change.applied:
+                continue
+            change = finding.change
+            if finding.suppressed:
+                problem = f"its change at line {change.line} is suppressed by a `# ccmigrate: ignore` comment"
+            elif change.safety is Safety.UNSAFE:
+                problem = f"its change at line {change.line} is unsafe and needs --unsafe-fixes"
+            else:
+                problem = f"its change at line {change.line} was not applied"
+        settled[key] = Claim(claim.partners, problem)
+    return settled
 
 
 def _code_of(
@@ -986,8 +1013,11 @@ def _worker_init(rule_names: tuple[str, ...], options: Options) -> None:
     _worker_state["options"] = options
 
 
-def _worker_run(path: str, source: bytes) -> Optional[FileResult]:
-    result = process_candidate(path, source, _worker_state["rules"], _worker_state["options"])
+def _worker_run(path: str, source: bytes, project: Optional[Project] = None) -> Optional[FileResult]:
+    options = _worker_state["options"]
+    if project is not None:
+        options = dataclasses.replace(options, project=project)
+    result = process_candidate(path, source, _worker_state["rules"], options)
     if result is not None:
         result.original = None  # the parent has it: do not send it back
     return result
@@ -1033,11 +1063,16 @@ def run(
     files = [f.path for f in found if not f.error]
     results: dict[str, FileResult] = dict(errors)
     triggers = needles({t for r in rules for t in r.triggers})
+    indexers = [r for r in rules if r.index is not None]
+    facts: dict[str, dict[str, object]] = {}
+    concerned: set[str] = set()  # absolute paths whose migration needs the whole index
     candidates: list[tuple[str, bytes]] = []
+    waiting: list[tuple[str, bytes]] = []
     # With several jobs, workers start on the candidates while the rest of the tree is
     # still being read (reading every file is the floor of a run, and most of it at
     # scale): the pool starts once there is a candidate for each worker, or at the end
-    # with one worker per candidate; a single candidate runs here.
+    # with one worker per candidate; a single candidate runs here. A file a rule indexed
+    # waits until every file is read, with the files it concerns.
     pool: Optional[concurrent.futures.ProcessPoolExecutor] = None
     futures: dict = {}
     try:
@@ -1051,19 +1086,34 @@ def run(
             if problem:
                 results[path] = FileResult(path=path, original=source, error=problem)
                 continue
-            if any(t in source for t in triggers):
-                candidates.append((path, source))
-                if pool is not None:
-                    # The parent already read the file: send the bytes rather than reading twice.
-                    futures[pool.submit(_worker_run, path, source)] = path
-                elif jobs > 1 and len(candidates) == jobs:
-                    pool = _pool(jobs, rules, options)
-                    futures.update((pool.submit(_worker_run, p, b), p) for p, b in candidates)
+            if not any(t in source for t in triggers):
+                continue
+            candidates.append((path, source))
+            if indexers and _index_file(path, source, indexers, facts, concerned):
+                continue
+            waiting.append((path, source))
+            if pool is None and jobs > 1 and len(waiting) == jobs:
+                pool = _pool(jobs, rules, options)
+            if pool is not None:
+                # The parent already read the file: send the bytes rather than reading twice.
+                futures.update((pool.submit(_worker_run, p, b), p) for p, b in waiting)
+                waiting = []
+        project = Project(facts=facts, files=frozenset(os.path.abspath(p) for p, _ in candidates)) if facts else None
+        needs_index = {p for p, _ in candidates if os.path.abspath(p) in concerned}
+        for future, path in list(futures.items()):
+            if path in needs_index:
+                # Started before a later file named it: migrated again with the index.
+                future.cancel()
+                del futures[future]
+        submitted = set(futures.values())
+        rest = [(p, b) for p, b in candidates if p not in submitted]
         total = len(candidates)
-        if pool is None and jobs > 1 and total > 1:
-            pool = _pool(total, rules, options)
+        if pool is None and jobs > 1 and len(rest) > 1:
+            pool = _pool(min(jobs, len(rest)), rules, options)
+        if pool is not None:
             # Largest files first so one big file does not finish last on its own.
-            futures.update((pool.submit(_worker_run, p, b), p) for p, b in sorted(candidates, key=lambda c: -len(c[1])))
+            for p, b in sorted(rest, key=lambda c: -len(c[1])):
+                futures[pool.submit(_worker_run, p, b, project if p in needs_index else None)] = p
         if progress:
             progress(0, total)
         if pool is not None:
@@ -1081,8 +1131,9 @@ def run(
                 if progress:
                     progress(done, total)
         else:
-            for done, (path, source) in enumerate(candidates, 1):
-                res = process_candidate(path, source, rules, options)
+            for done, (path, source) in enumerate(rest, 1):
+                chosen = dataclasses.replace(options, project=project) if path in needs_index else options
+                res = process_candidate(path, source, rules, chosen)
                 if res is not None:
                     results[path] = res
                 if progress:
@@ -1091,6 +1142,69 @@ def run(
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
             gc.unfreeze()
+    if project is not None:
+        _settle_links(results, dict(candidates), rules, options, project)
     order_index = {f.path: i for i, f in enumerate(found)}
     ordered = sorted(results.values(), key=lambda r: order_index.get(r.path, len(order_index)))
     return ordered, len(files)
+
+
+def _index_file(path: str, source: bytes, indexers: Sequence[type[Rule]], facts: dict, concerned: set) -> bool:
+    """Run the rules' index hooks on one file; whether any had something to say."""
+    held = False
+    for rule in indexers:
+        try:
+            entry: Optional[IndexEntry] = rule.index(path, source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            entry = None  # the file's own migration reports what is wrong with it
+        if entry is None:
+            continue
+        where = os.path.abspath(path)
+        facts.setdefault(rule.name, {})[where] = entry.facts
+        concerned.add(where)
+        concerned.update(entry.concerns)
+        held = True
+    return held
+
+
+def _settle_links(
+    results: dict[str, FileResult], sources: dict[str, bytes], rules: Sequence[type[Rule]], options: Options, project: Project
+) -> None:
+    """Keep a linked decision only where every file taking part made its side of it;
+    migrate again, with the decision vetoed, each file that made its side of one that
+    fails (a partner not in the run, failing, or unable to make its change). A file that
+    fails on the way takes its other decisions down with it, so this repeats until
+    nothing more is vetoed."""
+    by_abs = {os.path.abspath(p): p for p in sources}
+    vetoed: dict[LinkKey, tuple[str, str]] = dict(project.vetoed)
+    for _round in range(len(results) + 1):
+        claims: dict[LinkKey, dict[str, Claim]] = {}
+        for path, result in results.items():
+            for key, claim in result.claims.items():
+                claims.setdefault(key, {})[os.path.abspath(path)] = claim
+        fresh: dict[LinkKey, tuple[str, str]] = {}
+        for key, sides in claims.items():
+            if key in vetoed:
+                continue
+            why = next(((where, c.problem) for where, c in sorted(sides.items()) if c.problem), None)
+            for where in sorted(set().union(*(c.partners for c in sides.values())) | set(sides)):
+                if why is not None:
+                    break
+                result = results.get(by_abs.get(where, ""))
+                if result is not None and result.error:
+                    why = (where, f"it is not migrated: {result.error}")
+                elif where not in sides:
+                    why = (where, "it is not among the files this run migrates" if where not in by_abs
+                           else "it does not take part")
+            if why is not None:
+                fresh[key] = why
+        if not fresh:
+            return
+        vetoed.update(fresh)
+        again = dataclasses.replace(options, project=dataclasses.replace(project, vetoed=dict(vetoed)))
+        redo = {where for key in fresh for where, c in claims[key].items() if c.problem is None}
+        for where in sorted(redo):
+            path = by_abs[where]
+            res = process_candidate(path, sources[path], rules, again)
+            if res is not None:
+                results[path] = res

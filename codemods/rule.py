@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import TYPE_CHECKING, Callable, ClassVar, Optional, Union
+from typing import TYPE_CHECKING, Callable, ClassVar, Hashable, Optional, Union
 
 import libcst as cst
 
@@ -65,6 +65,21 @@ class Change:
         return data
 
 
+@dataclasses.dataclass(frozen=True)
+class IndexEntry:
+    """What a rule's :meth:`Rule.index` learnt about one file before any file is migrated."""
+
+    #: The rule's own facts (picklable: they travel to the worker processes).
+    facts: object
+    #: Absolute paths of other files whose migration depends on these facts: they are
+    #: migrated once the whole project is indexed, as is this file.
+    concerns: tuple[str, ...] = ()
+
+
+#: Names one decision shared by several files (``ctx.link``): hashable, picklable.
+LinkKey = Hashable
+
+
 _VISITOR_NAMES: dict[type, tuple[str, ...]] = {}
 
 
@@ -92,6 +107,11 @@ class Rule(cst.BatchableCSTVisitor):
     #: what every statement defines, whatever its text, keeps ``False``. The tree is
     #: whole either way: lookups through the context (bindings, scopes, parents) see it all.
     statement_scoped: ClassVar[bool] = False
+    #: Optional ``classmethod index(path, source) -> Optional[IndexEntry]``, called on every
+    #: triggered file before any is migrated (cheap: a byte test, then Python's ``ast`` at
+    #: most); rules read the merged entries as ``ctx.options.project``. Files change
+    #: one at a time without it.
+    index: ClassVar[Optional[Callable[[str, bytes], Optional[IndexEntry]]]] = None
 
     def __init__(self, ctx: "FileContext") -> None:
         super().__init__()
@@ -113,7 +133,8 @@ class Rule(cst.BatchableCSTVisitor):
         edit: Optional[Edit] = None,
         *,
         kernel_receives: Optional[str] = None,
+        link: Optional[LinkKey] = None,
     ) -> Change:
         return self.ctx.report(
-            self.name, node, safety, message, edit, kernel_receives=kernel_receives
+            self.name, node, safety, message, edit, kernel_receives=kernel_receives, link=link
         )

@@ -258,7 +258,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
-from codemods.rule import Rule, Safety
+from codemods.rule import IndexEntry, Rule, Safety
+from codemods.rules._crossmodule import Registered, defining_file, registrations_elsewhere, where_text
 from codemods.rules._shared import (
     ancestors,
     drop_binding_if_unused,
@@ -363,6 +364,8 @@ class Plan:
     #: the arguments ``functools.partial`` binds positionally at the registration.
     skip: int = 0
     bound: int = 0
+    #: The decision linking this conversion to the registration in another module.
+    link: Optional[tuple] = None
 
 
 class _Collector(cst.CSTVisitor):
@@ -403,6 +406,17 @@ class XlaTranslationRule(Rule):
         super().__init__(ctx)
         # Filled during the engine's one batched walk, analysed when it leaves the module.
         self.collector = _Collector()
+
+    @classmethod
+    def index(cls, path: str, source: bytes) -> Optional[IndexEntry]:
+        """The rules this module registers that other modules of the project define: those
+        convert where they are defined, together with their registration here."""
+        from codemods.engine import package_of
+
+        registered = registrations_elsewhere(path, package_of(path), source)
+        if not registered:
+            return None
+        return IndexEntry(registered, tuple(sorted({r.defined_in for r in registered})))
 
     def visit_Call(self, node: cst.Call) -> None:
         self.collector.visit_Call(node)
@@ -462,6 +476,10 @@ class XlaTranslationRule(Rule):
                 self.report(reg.node, Safety.MANUAL, "translation rules were removed in jax 0.4.29 and the target jax lacks jax.ffi (0.5.0): "
                             "write an MLIR lowering rule with mlir.custom_call and register it with mlir.register_lowering")
                 continue
+            external = self._external_registration(reg)
+            if external is not None:
+                self._register_external(reg, *external)
+                continue
             functions, unknown = self._decorated_rules(reg, collector)
             if functions is None and unknown is None:
                 function, unknown = self._rule_function(reg.rule, reg.node, collector, bound_ok=True)
@@ -479,7 +497,12 @@ class XlaTranslationRule(Rule):
                     plan.problem = "it is registered both as a translation rule and as a builder rule"
                 elif plan.bound != bound:
                     plan.problem = "it is registered with different numbers of arguments bound by functools.partial"
+        self._external_problems: dict = {}
+        linked = self._plan_registered_elsewhere(collector, plans, custom_calls)
         self._link_forwards(plans, registrations)
+        for function, (key, partners) in linked.items():
+            problem = plans[function].problem
+            self.ctx.link(key, partners, f"`{function.name.value}` cannot be rewritten automatically ({problem})" if problem else None)
         for reg in registrations:
             if reg.function is None:
                 continue
@@ -500,7 +523,7 @@ class XlaTranslationRule(Rule):
                     "the same operands, layouts and opaque bytes through the same custom-call ABI"
                     if "-> jax.ffi.ffi_lowering" in message else None
                 )
-                self.report(site, safety, message, edit, kernel_receives=receives)
+                self.report(site, safety, message, edit, kernel_receives=receives, link=plan.link)
             consumed_calls |= plan.consumed
             for head in plan.heads:
                 drop_binding_if_unused(self.ctx, head)
@@ -510,7 +533,7 @@ class XlaTranslationRule(Rule):
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
             owner = self._owner(call, plans)
-            reason = plans[owner].problem if owner in plans and plans[owner].problem else (
+            reason = plans[owner].problem if owner in plans and plans[owner].problem else self._external_problems.get(owner) or (
                 f"`{owner.name.value}`, the function it is in, is not registered as a translation rule in this module: "
                 "migrate it with the module that registers it" if owner is not None
                 else "it is not in a translation rule registered in this module")
@@ -833,8 +856,109 @@ class XlaTranslationRule(Rule):
             current = self.ctx.parents.get(current)
         return owner
 
+    # -- rules registered in one module, defined in another ----------------------
+    def _external_registration(self, reg: Registration) -> Optional[tuple]:
+        """``(key, defining file, function, problem)`` when ``reg`` registers a function
+        that another module of the project defines and the run has a project index."""
+        project = self.ctx.options.project
+        rule = reg.rule
+        if project is None:
+            return None
+        bound = 0
+        if isinstance(rule, cst.Call):
+            if (self.ctx.qualified_name(rule.func) != "functools.partial" or not rule.args
+                    or rule.args[0].keyword is not None or any(a.star for a in rule.args)):
+                return None
+            bound, rule = _bound_positionally(self.ctx, rule), rule.args[0].value
+        if not isinstance(rule, (cst.Name, cst.Attribute)):
+            return None
+        qual = self.ctx.qualified_name(rule)
+        if qual is None or (not qual.startswith(".") and qual.split(".")[0] in ("jax", "jaxlib")):
+            return None
+        found = defining_file(self.ctx.path, self.ctx.package, qual)
+        if found is None:
+            return None
+        where, function = found
+        key = (self.name, where, function, reg.form, bound)
+        problem = None
+        if key in project.vetoed:
+            problem = self._veto_text(*project.vetoed[key])
+        elif where not in project.files:
+            problem = "that file is not among the files this run migrates"
+        elif Registered(where, function, reg.form, bound) not in project.of(self.name).get(os.path.abspath(self.ctx.path), ()):
+            problem = "the project index did not recognise this registration"
+        return key, where, function, problem
+
+    def _register_external(self, reg: Registration, key: tuple, where: str, function: str, problem: Optional[str]) -> None:
+        """The registration side of a rule defined in another module: registered as a
+        lowering rule when that module converts the function (the engine undoes both
+        otherwise)."""
+        self.ctx.link(key, [where], problem)
+        if problem is None:
+            self._report_registration(reg, Plan(reg.rule, reg.form), link=key)
+            return
+        self.report(reg.node, Safety.MANUAL, f"translation rules were removed in jax 0.4.29; the registered rule `{function}` is "
+                    f"defined in `{where_text(self.ctx.path, where)}`, which must convert it with this registration, but "
+                    f"{problem}; neither file is changed: {GUIDANCE}")
+
+    def _plan_registered_elsewhere(self, collector: _Collector, plans: dict, custom_calls: list) -> dict:
+        """Plan each function of this module that other modules register (the project
+        index says which, with how): function -> (key, registering files). A function
+        that cannot be planned gets its reason in ``_external_problems``."""
+        project = self.ctx.options.project
+        if project is None or self.ctx.options.target_jax < MINIMUM:
+            return {}
+        here = os.path.abspath(self.ctx.path)
+        wanted: dict = {}
+        for other, facts in project.of(self.name).items():
+            for r in facts:
+                if r.defined_in == here:
+                    wanted.setdefault(r.function, {}).setdefault((r.form, r.bound), set()).add(other)
+        linked: dict = {}
+        for name, variants in sorted(wanted.items()):
+            defs = [f for f, where in collector.functions.get(name, []) if where is None]
+            function = defs[0] if len(defs) == 1 else None
+            calls = [c for c in custom_calls if function is not None and self._inside_any(c, {function})]
+            for (form, bound), partners in sorted(variants.items()):
+                key = (self.name, here, name, form, bound)
+                registered_in = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in sorted(partners))
+                problem = None
+                if key in project.vetoed:
+                    problem = self._veto_text(*project.vetoed[key])
+                elif function is None:
+                    problem = f"`{name}` is not defined once with `def` at the top of `{where_text(self.ctx.path, here)}`"
+                elif not calls:
+                    problem = f"`{name}` builds no xla_client.ops custom call"
+                elif len(variants) > 1:
+                    problem = f"`{name}` is registered with different forms or numbers of bound arguments"
+                elif function in plans:
+                    problem = f"`{name}` is registered in its own module too"
+                elif self._used_here(function):
+                    problem = f"`{name}` is also used in its own module, where it would still be handed an XlaBuilder"
+                if problem is None:
+                    plan = plans[function] = self._plan(function, form, bound)
+                    plan.link = key
+                    linked[function] = (key, partners)
+                    continue
+                self.ctx.link(key, partners, problem)
+                if calls:
+                    self._external_problems[function] = f"registered as a translation rule in {registered_in}, but {problem}"
+        return linked
+
+    def _used_here(self, function: cst.FunctionDef) -> bool:
+        scope = self.ctx.scopes.get(function)
+        if scope is None:
+            return True
+        assignments = scope.assignments[function.name.value]
+        return len(assignments) != 1 or any(a.references for a in assignments)
+
+    def _veto_text(self, where: str, why: str) -> str:
+        if where == os.path.abspath(self.ctx.path):
+            return why
+        return f"`{where_text(self.ctx.path, where)}` cannot take its part ({why})"
+
     # -- registrations ---------------------------------------------------------
-    def _report_registration(self, reg: Registration, plan: Plan) -> None:
+    def _report_registration(self, reg: Registration, plan: Plan, link: Optional[tuple] = None) -> None:
         safety = Safety.UNSAFE if plan.unsafe else Safety.SAFE
         register = self._mlir("register_lowering")
         if isinstance(reg.node, cst.Call):
@@ -842,10 +966,10 @@ class XlaTranslationRule(Rule):
         else:
             edit = lambda updated: cst.Expr(self._register_lowering(reg, reg.rule, register))  # noqa: E731
         self._drop_xla_head(reg)
-        if self._drop_if_lowered(reg, safety, "translation rule (removed in jax 0.4.29): registration dropped, the rule rewritten in place"):
+        if self._drop_if_lowered(reg, safety, "translation rule (removed in jax 0.4.29): registration dropped, the rule rewritten in place", link):
             return
         self.report(reg.node, safety,
-                    "translation rules were removed in jax 0.4.29: registered as an MLIR lowering rule with mlir.register_lowering", edit)
+                    "translation rules were removed in jax 0.4.29: registered as an MLIR lowering rule with mlir.register_lowering", edit, link=link)
 
     def _register_lowering(self, reg: Registration, rule: cst.BaseExpression, register: str) -> cst.Call:
         """``register(prim, rule[, platform=...])`` for ``reg``; ``register`` spells
@@ -862,7 +986,7 @@ class XlaTranslationRule(Rule):
         if head:
             drop_binding_if_unused(self.ctx, head)
 
-    def _drop_if_lowered(self, reg: Registration, safety: Safety, what: str) -> bool:
+    def _drop_if_lowered(self, reg: Registration, safety: Safety, what: str, link: Optional[tuple] = None) -> bool:
         """Remove the registration's statement when the module also gives the primitive an
         MLIR lowering for its platform (jax always preferred that one); ``what`` ends the
         message: what was preferred over, and what happens to it."""
@@ -874,7 +998,7 @@ class XlaTranslationRule(Rule):
         if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
             return False
         self.report(statement, safety, f"the primitive already has an MLIR lowering for this platform, which jax preferred over the {what}",
-                    lambda _n: cst.RemoveFromParent())
+                    lambda _n: cst.RemoveFromParent(), link=link)
         return True
 
     def _has_mlir_lowering(self, reg: Registration) -> bool:

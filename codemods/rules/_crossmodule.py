@@ -1,0 +1,130 @@
+"""Translation rules registered in one module and defined in another: what the project
+index records about each registration (read with Python's ``ast``, before any file is
+migrated), and where the registered function is defined.
+
+Not a rule itself (it defines no :class:`codemods.rule.Rule`).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import os
+from typing import Optional
+
+from codemods.rules._shared import project_module_file
+
+#: Bytes a module registering a translation rule holds (a superset test).
+REGISTERS = (b"register_translation", b"translations[")
+
+
+@dataclasses.dataclass(frozen=True)
+class Registered:
+    """A translation rule registered in one module and defined in another."""
+
+    defined_in: str  # absolute path of the module defining the function
+    function: str
+    form: str  # "ctx" (register_translation) or "builder"
+    bound: int  # arguments functools.partial binds positionally
+
+
+def defining_file(path: str, package: Optional[str], qualified: str) -> Optional[tuple[str, str]]:
+    """``(absolute path, function)`` of the project module that defines ``qualified``
+    (``.backends.cpu.encode`` as seen from the module at ``path``), or None when it is
+    no module of the project (an installed package, say)."""
+    module, _, function = qualified.rpartition(".")
+    if not module or not function or module.strip(".") == "":
+        return None
+    if module.startswith("."):
+        level = len(module) - len(module.lstrip("."))
+        parts = package.split(".") if package else []
+        if level > len(parts):
+            return None
+        rest = module[level:]
+        module = ".".join(parts[: len(parts) - level + 1] + ([rest] if rest else []))
+    found = project_module_file(path, package, module)
+    if found is None or os.path.abspath(found) == os.path.abspath(path):
+        return None
+    return os.path.abspath(found), function
+
+
+def registrations_elsewhere(path: str, package: Optional[str], source: bytes) -> tuple[Registered, ...]:
+    """The translation rules the module at ``path`` registers that other project modules
+    define, as far as Python's ``ast`` shows them (the rule confirms each one with its
+    own name resolution when it migrates the file)."""
+    if not any(t in source for t in REGISTERS):
+        return ()
+    tree = ast.parse(source)
+    imported = _imports(tree)
+    found = []
+    for node in ast.walk(tree):
+        site = _registered(node)
+        if site is None:
+            continue
+        rule, form = site
+        bound = 0
+        if isinstance(rule, ast.Call):
+            if _dotted(rule.func) not in ("partial", "functools.partial") or not rule.args \
+                    or any(isinstance(a, ast.Starred) for a in rule.args) or any(k.arg is None for k in rule.keywords):
+                continue
+            rule, bound = rule.args[0], len(rule.args) - 1
+        dotted = _dotted(rule)
+        if dotted is None:
+            continue
+        head, _, rest = dotted.partition(".")
+        if head not in imported:
+            continue
+        where = defining_file(path, package, imported[head] + ("." + rest if rest else ""))
+        if where is not None:
+            found.append(Registered(where[0], where[1], form, bound))
+    return tuple(dict.fromkeys(found))
+
+
+def _registered(node: ast.AST) -> Optional[tuple[ast.expr, str]]:
+    """``(rule, form)`` when ``node`` registers a translation rule."""
+    if isinstance(node, ast.Call):
+        name = _dotted(node.func) or ""
+        if name.rpartition(".")[2] == "register_translation" and len(node.args) == 2:
+            return node.args[1], "ctx"
+    elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+        table = node.targets[0].value
+        if isinstance(table, ast.Subscript):
+            table = table.value
+            if (_dotted(table) or "").rpartition(".")[2] == "backend_specific_translations":
+                return node.value, "builder"
+        elif (_dotted(table) or "").rpartition(".")[2] == "translations":
+            return node.value, "builder"
+    return None
+
+
+def _imports(tree: ast.Module) -> dict[str, str]:
+    """Local name -> what it names, relative imports keeping their leading dots."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    names.setdefault(alias.asname, alias.name)
+                else:
+                    head = alias.name.partition(".")[0]
+                    names.setdefault(head, head)
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module + "." if node.module else "")
+            for alias in node.names:
+                names.setdefault(alias.asname or alias.name, base + alias.name)
+    return names
+
+
+def _dotted(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        value = _dotted(node.value)
+        return f"{value}.{node.attr}" if value else None
+    return None
+
+
+def where_text(path: str, other: str) -> str:
+    """``other`` as seen from the module at ``path`` (the same whatever directory the
+    run started in, so a report or annotation reads the same on every run)."""
+    return os.path.relpath(other, os.path.dirname(os.path.abspath(path)))

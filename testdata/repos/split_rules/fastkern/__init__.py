@@ -1,0 +1,1 @@
+"""A kernel package whose translation rules live in per-platform modules."""

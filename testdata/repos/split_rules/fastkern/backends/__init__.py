@@ -1,0 +1,1 @@
+from . import cpu, gpu  # noqa: F401
