@@ -1171,8 +1171,8 @@ def _settle_links(
     results: dict[str, FileResult], sources: dict[str, bytes], rules: Sequence[type[Rule]], options: Options, project: Project
 ) -> None:
     """Keep a linked decision only where every file taking part made its side of it;
-    migrate again, with the decision vetoed, each file that made its side of one that
-    fails (a partner not in the run, failing, or unable to make its change). A file that
+    migrate again, with the decision vetoed, each file taking part in one that
+    fails (a partner not in the run, failing, or unable to make all its change). A file that
     fails on the way takes its other decisions down with it, so this repeats until
     nothing more is vetoed."""
     by_abs = {os.path.abspath(p): p for p in sources}
@@ -1202,7 +1202,9 @@ def _settle_links(
             return
         vetoed.update(fresh)
         again = dataclasses.replace(options, project=dataclasses.replace(project, vetoed=dict(vetoed)))
-        redo = {where for key in fresh for where, c in claims[key].items() if c.problem is None}
+        # Every side again, not only those that made their change: a side that could not
+        # make all of it (one change suppressed, say) may have made the rest.
+        redo = {where for key in fresh for where in claims[key]}
         for where in sorted(redo):
             path = by_abs[where]
             res = process_candidate(path, sources[path], rules, again)

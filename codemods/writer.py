@@ -130,7 +130,7 @@ def _cannot_write(result: FileResult) -> bool:
     """Whether writing ``result`` would fail on a check ``write_atomic`` makes first."""
     try:
         target = os.path.realpath(result.path)
-        if not os.access(target, os.W_OK):
+        if not os.stat(target).st_mode & 0o222 or not os.access(target, os.W_OK):
             result.error = "file is read-only; not written (make it writable to migrate it)"
             return True
         with open(target, "rb") as fh:

@@ -1,0 +1,155 @@
+"""Translation rules registered in one module and defined in another (testdata/repos/
+split_rules): both files change together through the real command line, or neither does,
+and the rewritten package lowers with the installed jax."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib
+import json
+import os
+import shutil
+import stat
+import sys
+
+import pytest
+
+pytest.importorskip("jax")
+from codemods.context import Options  # noqa: E402
+from codemods.engine import run  # noqa: E402
+from codemods.rule import Safety  # noqa: E402
+from codemods.rules import all_rules  # noqa: E402
+from codemods.writer import write_all  # noqa: E402
+from tests.helpers import TESTDATA, ccmigrate  # noqa: E402
+from tests.lowering import custom_calls, lower  # noqa: E402
+
+BEFORE = os.path.join(TESTDATA, "repos", "split_rules")
+AFTER = os.path.join(TESTDATA, "repos", "split_rules.expected")
+OPTIONS = Options(target_jax=(0, 10, 2))
+
+
+def tree(root: str) -> dict[str, bytes]:
+    found = {}
+    for directory, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in files:
+            path = os.path.join(directory, name)
+            with open(path, "rb") as fh:
+                found[os.path.relpath(path, root)] = fh.read()
+    return found
+
+
+@pytest.fixture
+def repo(tmp_path) -> str:
+    copy = str(tmp_path / "split_rules")
+    shutil.copytree(BEFORE, copy)
+    return copy
+
+
+@contextlib.contextmanager
+def imported(root: str, name: str):
+    """Import ``name`` from the package tree at ``root``, forgetting it afterwards."""
+    sys.path.insert(0, root)
+    try:
+        yield importlib.import_module(name)
+    finally:
+        sys.path.remove(root)
+        for loaded in [m for m in sys.modules if m == "fastkern" or m.startswith("fastkern.")]:
+            del sys.modules[loaded]
+
+
+def messages(results, path_end: str, safety: Safety) -> list[str]:
+    return [c.message for r in results if r.path.endswith(path_end) for c in r.changes if c.safety is safety]
+
+
+def test_apply_migrates_both_modules_and_the_result_lowers(repo, tmp_path) -> None:
+    report = tmp_path / "report.json"
+    first = ccmigrate("apply", "-j", "2", "--report", str(report), repo)
+    assert first.returncode == 0, first.stderr
+    assert tree(repo) == tree(AFTER)
+    data = json.loads(report.read_text())
+    assert data["summary"]["files_failed"] == 0
+    by_path = {os.path.relpath(f["path"], repo): f for f in data["files"]}
+    registration = [c for c in by_path[os.path.join("fastkern", "sorted_ops.py")]["changes"] if c["line"] == 11]
+    assert [c["safety"] for c in registration] == ["manual"]
+    assert "defined in `backends/sorting.py`" in registration[0]["message"]
+    assert "it uses xla_client.ops.Sort" in registration[0]["message"]
+
+    second = ccmigrate("apply", "-j", "1", repo)
+    assert second.returncode == 0, second.stderr
+    assert "0 rewritten" in second.stderr
+    assert tree(repo) == tree(AFTER)
+
+    with imported(repo, "fastkern.primitives") as primitives:
+        (cpu,) = custom_calls(lower(lambda x: primitives.scale(x, 2.5), (4, 3), platform="cpu"))
+        (gpu,) = custom_calls(lower(lambda x: primitives.scale(x, 2.5), (4, 3), platform="cuda"))
+    # The partial's bytes target, the scalar constant as first operand, row-major layouts.
+    assert (cpu.target, cpu.api_version, cpu.backend_config) == ("fastkern_scale_f32", 1, b"scale-cpu")
+    assert (cpu.operand_layouts, cpu.result_layouts) == ([[], [1, 0]], [[1, 0]])
+    assert (gpu.target, gpu.api_version, gpu.backend_config) == ("fastkern_scale_gpu", 1, b"2.5")
+    assert (gpu.operand_layouts, gpu.result_layouts) == ([[1, 0]], [[1, 0]])
+
+
+def test_a_registration_whose_defining_module_is_not_in_the_run_stays(repo) -> None:
+    results, _ = run([os.path.join(repo, "fastkern", "primitives.py")], all_rules(), OPTIONS)
+    (result,) = results
+    assert not result.changed and result.error is None
+    found = messages(results, "primitives.py", Safety.MANUAL)
+    assert any("defined in `backends/cpu.py`" in m and "not among the files this run migrates" in m for m in found)
+    assert any("defined in `backends/gpu.py`" in m for m in found)
+
+
+def test_a_failing_module_keeps_its_registration_and_the_other_pair_converts(repo) -> None:
+    gpu = os.path.join(repo, "fastkern", "backends", "gpu.py")
+    with open(gpu, "ab") as fh:
+        fh.write(b"\ndef broken(:\n")
+    results, _ = run([repo], all_rules(), OPTIONS)
+    by_name = {os.path.basename(r.path): r for r in results}
+    assert by_name["gpu.py"].error and by_name["cpu.py"].changed
+    updated = by_name["primitives.py"].updated.decode()
+    assert 'mlir.register_lowering(scale_p, partial(backends.cpu.encode, b"fastkern_scale_f32"), platform="cpu")' in updated
+    assert 'xla.register_translation(scale_p, encode_gpu, platform="cuda")' in updated
+    assert any("`backends/gpu.py` cannot take its part (it is not migrated: syntax error" in m
+               for m in messages(results, "primitives.py", Safety.MANUAL))
+
+
+def test_a_suppressed_definition_keeps_its_registration(repo) -> None:
+    cpu = os.path.join(repo, "fastkern", "backends", "cpu.py")
+    with open(cpu, "rb") as fh:
+        source = fh.read()
+    with open(cpu, "wb") as fh:
+        fh.write(source.replace(b"return xla_client.ops.CustomCallWithLayout(",
+                                b"return xla_client.ops.CustomCallWithLayout(  # ccmigrate: ignore"))
+    results, _ = run([repo], all_rules(), OPTIONS)
+    by_name = {os.path.basename(r.path): r for r in results}
+    assert not by_name["cpu.py"].changed
+    updated = by_name["primitives.py"].updated.decode()
+    assert 'xla.backend_specific_translations["cpu"][scale_p] = partial(backends.cpu.encode' in updated
+    assert "mlir.register_lowering(scale_p, encode_gpu" in updated
+    assert any("suppressed by a `# ccmigrate: ignore` comment" in m for m in messages(results, "primitives.py", Safety.MANUAL))
+
+
+def test_the_index_takes_part_only_with_a_registration_elsewhere(repo) -> None:
+    # The same rule file migrated alone keeps the one-file behaviour: no project index.
+    cpu = os.path.join(repo, "fastkern", "backends", "cpu.py")
+    (result,), _ = run([cpu], all_rules(), OPTIONS)
+    assert not result.changed and not result.claims
+    assert any("not registered as a translation rule in this module" in m for m in messages([result], "cpu.py", Safety.MANUAL))
+
+
+def test_linked_files_are_written_all_or_none(repo) -> None:
+    before = tree(repo)
+    results, _ = run([repo], all_rules(), dataclasses.replace(OPTIONS))
+    gpu = os.path.join(repo, "fastkern", "backends", "gpu.py")
+    os.chmod(gpu, stat.S_IRUSR | stat.S_IRGRP)
+    try:
+        write_all(results, allow_dirty=True)
+    finally:
+        os.chmod(gpu, stat.S_IRUSR | stat.S_IWUSR)
+    assert tree(repo) == before
+    by_name = {os.path.basename(r.path): r for r in results}
+    assert "read-only" in by_name["gpu.py"].error
+    for name in ("cpu.py", "primitives.py"):
+        assert "go with those of" in by_name[name].error and "gpu.py" in by_name[name].error
+        assert not any(c.applied for c in by_name[name].changes)
