@@ -156,9 +156,15 @@ Replacement (minimum jax 0.5.0)
     named parameters followed by ``*rest`` (``operands=(handle, *rest)``).
 
     A rule imported from another module of the project (``from .backends import cpu``,
-    registered as ``cpu.encode`` or ``partial(cpu.encode, ...)``) is converted where it is
-    defined, not here: files are migrated one at a time, so the registration's finding
-    names that module and the function to convert there, and what to register here.
+    registered as ``cpu.encode`` or ``partial(cpu.encode, ...)``, or ``from .backends.cpu
+    import encode``) is converted where it is defined, a module-level function, and the
+    registration becomes ``mlir.register_lowering`` where it is: the project index built
+    before any file is migrated tells the defining module who registers the function, in
+    which form and with how many arguments bound. Both files change together or neither
+    does: when the function cannot be converted (the reasons above), is also used in its
+    own module, or either file is not in the run, fails, or has its change suppressed, both
+    are reported as manual naming the other file and the reason. A run of the
+    registering file alone (no index) reports the module and function to convert there.
 
     A rule wrapped by a decorator of the project (defined in this module, or imported from
     another module of the package, read there) that returns the rule itself or a wrapper
@@ -259,7 +265,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.rule import IndexEntry, Rule, Safety
-from codemods.rules._crossmodule import Registered, defining_file, registrations_elsewhere, where_text
+from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, registrations_elsewhere, where_text
 from codemods.rules._shared import (
     ancestors,
     drop_binding_if_unused,
@@ -411,6 +417,8 @@ class XlaTranslationRule(Rule):
     def index(cls, path: str, source: bytes) -> Optional[IndexEntry]:
         """The rules this module registers that other modules of the project define: those
         convert where they are defined, together with their registration here."""
+        if not any(t in source for t in REGISTERS):
+            return None
         from codemods.engine import package_of
 
         registered = registrations_elsewhere(path, package_of(path), source)
@@ -462,6 +470,7 @@ class XlaTranslationRule(Rule):
             self._drop_aliases(collector, set())
             return
         plans: dict[cst.FunctionDef, Plan] = {}
+        externals = {id(reg): e for reg in registrations if (e := self._external_registration(reg)) is not None}
         for reg in registrations:
             guard = jax_fallback_guard(self.ctx, reg.node)
             if guard is not None:
@@ -476,7 +485,7 @@ class XlaTranslationRule(Rule):
                 self.report(reg.node, Safety.MANUAL, "translation rules were removed in jax 0.4.29 and the target jax lacks jax.ffi (0.5.0): "
                             "write an MLIR lowering rule with mlir.custom_call and register it with mlir.register_lowering")
                 continue
-            external = self._external_registration(reg)
+            external = externals.get(id(reg))
             if external is not None:
                 self._register_external(reg, *external)
                 continue
@@ -497,6 +506,10 @@ class XlaTranslationRule(Rule):
                     plan.problem = "it is registered both as a translation rule and as a builder rule"
                 elif plan.bound != bound:
                     plan.problem = "it is registered with different numbers of arguments bound by functools.partial"
+        for key, where, _function, _problem in externals.values():
+            if key not in self.ctx.claims:
+                # Reported above for a reason of its own (a version guard, say): it stays.
+                self.ctx.link(key, [where], "its registration there stays a translation rule (its finding says why)")
         self._external_problems: dict = {}
         linked = self._plan_registered_elsewhere(collector, plans, custom_calls)
         self._link_forwards(plans, registrations)
