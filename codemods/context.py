@@ -54,6 +54,8 @@ class Claim:
 
     partners: frozenset
     problem: Optional[str] = None
+    #: Whether any change linked to the decision went into the new text.
+    made: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

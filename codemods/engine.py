@@ -791,7 +791,7 @@ def _settled_claims(ctx: FileContext) -> dict[LinkKey, Claim]:
                 problem = f"its change at line {change.line} is unsafe and needs --unsafe-fixes"
             else:
                 problem = f"its change at line {change.line} was not applied"
-        settled[key] = Claim(claim.partners, problem)
+        settled[key] = Claim(claim.partners, problem, made=any(f.change.applied for f in linked))
     return settled
 
 
@@ -1202,9 +1202,9 @@ def _settle_links(
             return
         vetoed.update(fresh)
         again = dataclasses.replace(options, project=dataclasses.replace(project, vetoed=dict(vetoed)))
-        # Every side again, not only those that made their change: a side that could not
-        # make all of it (one change suppressed, say) may have made the rest.
-        redo = {where for key in fresh for where in claims[key]}
+        # Every side that changed anything for the decision: one that could not make all
+        # of it (a change suppressed, say) may have made the rest.
+        redo = {where for key in fresh for where, c in claims[key].items() if c.made}
         for where in sorted(redo):
             path = by_abs[where]
             res = process_candidate(path, sources[path], rules, again)

@@ -153,3 +153,25 @@ def test_linked_files_are_written_all_or_none(repo) -> None:
     for name in ("cpu.py", "primitives.py"):
         assert "go with those of" in by_name[name].error and "gpu.py" in by_name[name].error
         assert not any(c.applied for c in by_name[name].changes)
+
+
+def test_a_rule_the_registering_module_also_calls_stays_in_both(tmp_path) -> None:
+    package = tmp_path / "kern"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rules.py").write_text(
+        "from jax.lib import xla_client\n\n\n"
+        "def encode(c, x):\n"
+        "    return xla_client.ops.CustomCall(c, b\"kern_id\", operands=(x,), shape=c.get_shape(x))\n"
+    )
+    (package / "registry.py").write_text(
+        "from jax.extend.core import Primitive\nfrom jax.interpreters import xla\n\nfrom .rules import encode\n\n"
+        "id_p = Primitive(\"kern_id\")\n"
+        "xla.backend_specific_translations[\"cpu\"][id_p] = encode\n\n\n"
+        "def debug_build(c, x):\n    return encode(c, x)\n"
+    )
+    results, _ = run([str(tmp_path)], all_rules(), OPTIONS)
+    assert not any(r.changed for r in results)
+    assert any("also uses `encode` other than to register it" in m for m in messages(results, "registry.py", Safety.MANUAL))
+    assert any("`encode` is also used other than as a registered rule in `registry.py`" in m
+               for m in messages(results, "rules.py", Safety.MANUAL))

@@ -26,6 +26,12 @@ class Registered:
     function: str
     form: str  # "ctx" (register_translation) or "builder"
     bound: int  # arguments functools.partial binds positionally
+    #: The registering module also uses the function other than to register it (calls
+    #: it with a builder, say), which a converted function would break.
+    used_otherwise: bool = False
+
+    def same_site(self, other: "Registered") -> bool:
+        return (self.defined_in, self.function, self.form, self.bound) == (other.defined_in, other.function, other.form, other.bound)
 
 
 def defining_file(path: str, package: Optional[str], qualified: str) -> Optional[tuple[str, str]]:
@@ -57,6 +63,7 @@ def registrations_elsewhere(path: str, package: Optional[str], source: bytes) ->
     tree = ast.parse(source)
     imported = _imports(tree)
     found = []
+    registered: dict[str, int] = {}
     for node in ast.walk(tree):
         site = _registered(node)
         if site is None:
@@ -76,8 +83,26 @@ def registrations_elsewhere(path: str, package: Optional[str], source: bytes) ->
             continue
         where = defining_file(path, package, imported[head] + ("." + rest if rest else ""))
         if where is not None:
-            found.append(Registered(where[0], where[1], form, bound))
-    return tuple(dict.fromkeys(found))
+            found.append((dotted, Registered(where[0], where[1], form, bound)))
+            registered[dotted] = registered.get(dotted, 0) + 1
+    if not found:
+        return ()
+    uses = _references(tree)
+    return tuple(dict.fromkeys(
+        dataclasses.replace(r, used_otherwise=uses.get(dotted, 0) > registered[dotted]) for dotted, r in found))
+
+
+def _references(tree: ast.Module) -> dict[str, int]:
+    """How often each whole dotted name (``backends.cpu.encode``, not its ``backends.cpu``)
+    is read in the module."""
+    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in inner and isinstance(node.ctx, ast.Load):
+            dotted = _dotted(node)
+            if dotted:
+                counts[dotted] = counts.get(dotted, 0) + 1
+    return counts
 
 
 def _registered(node: ast.AST) -> Optional[tuple[ast.expr, str]]:

@@ -898,8 +898,13 @@ class XlaTranslationRule(Rule):
             problem = self._veto_text(*project.vetoed[key])
         elif where not in project.files:
             problem = "that file is not among the files this run migrates"
-        elif Registered(where, function, reg.form, bound) not in project.of(self.name).get(os.path.abspath(self.ctx.path), ()):
-            problem = "the project index did not recognise this registration"
+        else:
+            site = Registered(where, function, reg.form, bound)
+            indexed = [r for r in project.of(self.name).get(os.path.abspath(self.ctx.path), ()) if r.same_site(site)]
+            if not indexed:
+                problem = "the project index did not recognise this registration"
+            elif any(r.used_otherwise for r in indexed):
+                problem = f"this module also uses `{function}` other than to register it, with an XlaBuilder still"
         return key, where, function, problem
 
     def _register_external(self, reg: Registration, key: tuple, where: str, function: str, problem: Optional[str]) -> None:
@@ -946,6 +951,9 @@ class XlaTranslationRule(Rule):
                     problem = f"`{name}` is registered with different forms or numbers of bound arguments"
                 elif function in plans:
                     problem = f"`{name}` is registered in its own module too"
+                elif any(r.used_otherwise for other in partners for r in project.of(self.name)[other]
+                         if r.defined_in == here and r.function == name):
+                    problem = f"`{name}` is also used other than as a registered rule in {registered_in}"
                 elif self._used_here(function):
                     problem = f"`{name}` is also used in its own module, where it would still be handed an XlaBuilder"
                 if problem is None:
