@@ -744,16 +744,16 @@ class XlaTranslationRule(Rule):
         return None, f"`{rule.value}` is not defined with `def` in this module (imported or assigned)"
 
     def _imported_rule(self, rule: cst.BaseExpression, name: str, registered: str) -> Optional[str]:
-        """Why a rule imported from another module cannot be converted here, and what to do
-        in each of the two files (the engine migrates files one at a time)."""
+        """Why a rule imported from another module cannot be converted here (that module
+        is not in the run, or not in the project), and what to do in each of the two files."""
         if not isinstance(rule, (cst.Name, cst.Attribute)):
             return None
         qual = self.ctx.qualified_name(rule)
         if qual is None or (not qual.startswith(".") and qual.split(".")[0] in ("jax", "jaxlib")):
             return None
         module, _, function = qual.rpartition(".")
-        return (f"the registered rule `{name}` is `{function}` of module `{module}`, another file, and files are "
-                f"migrated one at a time: make `{function}` an MLIR lowering rule in `{module}` (steps below), then "
+        return (f"the registered rule `{name}` is `{function}` of module `{module}`, another file, not found among "
+                f"the files migrated with this one: run ccmigrate on both together, or make `{function}` an MLIR lowering rule in `{module}` (steps below), then "
                 f"register `{registered}` here with `mlir.register_lowering(<primitive>, ..., platform=...)`")
 
     def _decorated_rules(self, reg: Registration, collector: _Collector):
