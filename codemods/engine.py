@@ -1089,7 +1089,7 @@ def run(
             if not any(t in source for t in triggers):
                 continue
             candidates.append((path, source))
-            if indexers and _index_file(path, source, indexers, facts, concerned):
+            if indexers and (_index_file(path, source, indexers, facts, concerned) or os.path.abspath(path) in concerned):
                 continue
             waiting.append((path, source))
             if pool is None and jobs > 1 and len(waiting) == jobs:

@@ -175,3 +175,13 @@ def test_a_rule_the_registering_module_also_calls_stays_in_both(tmp_path) -> Non
     assert any("also uses `encode` other than to register it" in m for m in messages(results, "registry.py", Safety.MANUAL))
     assert any("`encode` is also used other than as a registered rule in `registry.py`" in m
                for m in messages(results, "rules.py", Safety.MANUAL))
+
+
+def test_modules_read_before_the_module_registering_their_rules_are_migrated_with_the_index(repo) -> None:
+    # The defining modules come first: the workers start on them, then the registering
+    # module names them, and they are migrated again once every file is indexed.
+    fastkern = os.path.join(repo, "fastkern")
+    paths = [os.path.join(fastkern, "backends"), *(os.path.join(fastkern, n) for n in ("primitives.py", "sorted_ops.py"))]
+    result = ccmigrate("apply", "-j", "2", *paths)
+    assert result.returncode == 0, result.stderr
+    assert tree(repo) == tree(AFTER)
