@@ -1155,8 +1155,8 @@ def _index_file(path: str, source: bytes, indexers: Sequence[type[Rule]], facts:
     for rule in indexers:
         try:
             entry: Optional[IndexEntry] = rule.index(path, source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            entry = None  # the file's own migration reports what is wrong with it
+        except Exception:  # noqa: BLE001 - the file's own migration reports what is wrong with it
+            entry = None
         if entry is None:
             continue
         where = os.path.abspath(path)
