@@ -5,7 +5,6 @@ and the rewritten package lowers with the installed jax."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import importlib
 import json
 import os
@@ -19,14 +18,16 @@ pytest.importorskip("jax")
 from codemods.context import Options  # noqa: E402
 from codemods.engine import run  # noqa: E402
 from codemods.rule import Safety  # noqa: E402
-from codemods.rules import all_rules  # noqa: E402
+from codemods.rules.xla_translation_rule import XlaTranslationRule  # noqa: E402
 from codemods.writer import write_all  # noqa: E402
 from tests.helpers import TESTDATA, ccmigrate  # noqa: E402
 from tests.lowering import custom_calls, lower  # noqa: E402
 
 BEFORE = os.path.join(TESTDATA, "repos", "split_rules")
 AFTER = os.path.join(TESTDATA, "repos", "split_rules.expected")
-OPTIONS = Options(target_jax=(0, 10, 2))
+OPTIONS = Options(target_jax=(0, 10, 2), every_rule=False)
+#: The engine run in this process: the one rule these files need (the CLI runs them all).
+RULES = [XlaTranslationRule]
 
 
 def tree(root: str) -> dict[str, bytes]:
@@ -92,7 +93,7 @@ def test_apply_migrates_both_modules_and_the_result_lowers(repo, tmp_path) -> No
 
 
 def test_a_registration_whose_defining_module_is_not_in_the_run_stays(repo) -> None:
-    results, _ = run([os.path.join(repo, "fastkern", "primitives.py")], all_rules(), OPTIONS)
+    results, _ = run([os.path.join(repo, "fastkern", "primitives.py")], RULES, OPTIONS)
     (result,) = results
     assert not result.changed and result.error is None
     found = messages(results, "primitives.py", Safety.MANUAL)
@@ -104,7 +105,7 @@ def test_a_failing_module_keeps_its_registration_and_the_other_pair_converts(rep
     gpu = os.path.join(repo, "fastkern", "backends", "gpu.py")
     with open(gpu, "ab") as fh:
         fh.write(b"\ndef broken(:\n")
-    results, _ = run([repo], all_rules(), OPTIONS)
+    results, _ = run([repo], RULES, OPTIONS)
     by_name = {os.path.basename(r.path): r for r in results}
     assert by_name["gpu.py"].error and by_name["cpu.py"].changed
     updated = by_name["primitives.py"].updated.decode()
@@ -121,7 +122,7 @@ def test_a_suppressed_definition_keeps_its_registration(repo) -> None:
     with open(cpu, "wb") as fh:
         fh.write(source.replace(b"return xla_client.ops.CustomCallWithLayout(",
                                 b"return xla_client.ops.CustomCallWithLayout(  # ccmigrate: ignore"))
-    results, _ = run([repo], all_rules(), OPTIONS)
+    results, _ = run([repo], RULES, OPTIONS)
     by_name = {os.path.basename(r.path): r for r in results}
     assert not by_name["cpu.py"].changed
     updated = by_name["primitives.py"].updated.decode()
@@ -133,14 +134,14 @@ def test_a_suppressed_definition_keeps_its_registration(repo) -> None:
 def test_the_index_takes_part_only_with_a_registration_elsewhere(repo) -> None:
     # The same rule file migrated alone keeps the one-file behaviour: no project index.
     cpu = os.path.join(repo, "fastkern", "backends", "cpu.py")
-    (result,), _ = run([cpu], all_rules(), OPTIONS)
+    (result,), _ = run([cpu], RULES, OPTIONS)
     assert not result.changed and not result.claims
     assert any("not registered as a translation rule in this module" in m for m in messages([result], "cpu.py", Safety.MANUAL))
 
 
 def test_linked_files_are_written_all_or_none(repo) -> None:
     before = tree(repo)
-    results, _ = run([repo], all_rules(), dataclasses.replace(OPTIONS))
+    results, _ = run([repo], RULES, OPTIONS)
     gpu = os.path.join(repo, "fastkern", "backends", "gpu.py")
     os.chmod(gpu, stat.S_IRUSR | stat.S_IRGRP)
     try:
@@ -170,7 +171,7 @@ def test_a_rule_the_registering_module_also_calls_stays_in_both(tmp_path) -> Non
         "xla.backend_specific_translations[\"cpu\"][id_p] = encode\n\n\n"
         "def debug_build(c, x):\n    return encode(c, x)\n"
     )
-    results, _ = run([str(tmp_path)], all_rules(), OPTIONS)
+    results, _ = run([str(tmp_path)], RULES, OPTIONS)
     assert not any(r.changed for r in results)
     assert any("also uses `encode` other than to register it" in m for m in messages(results, "registry.py", Safety.MANUAL))
     assert any("`encode` is also used other than as a registered rule in `registry.py`" in m
