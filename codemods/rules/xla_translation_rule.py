@@ -904,7 +904,7 @@ class XlaTranslationRule(Rule):
             if not indexed:
                 problem = "the project index did not recognise this registration"
             elif any(r.used_otherwise for r in indexed):
-                problem = f"this module also uses `{function}` other than to register it, with an XlaBuilder still"
+                problem = f"this module also uses `{function}` other than to register it, a use the converted rule would break"
         return key, where, function, problem
 
     def _register_external(self, reg: Registration, key: tuple, where: str, function: str, problem: Optional[str]) -> None:
