@@ -917,7 +917,7 @@ class XlaTranslationRule(Rule):
             return
         self.report(reg.node, Safety.MANUAL, f"translation rules were removed in jax 0.4.29; the registered rule `{function}` is "
                     f"defined in `{where_text(self.ctx.path, where)}`, which must convert it with this registration, but "
-                    f"{problem}; neither file is changed: {GUIDANCE}")
+                    f"{problem}, so neither is converted: {GUIDANCE}")
 
     def _plan_registered_elsewhere(self, collector: _Collector, plans: dict, custom_calls: list) -> dict:
         """Plan each function of this module that other modules register (the project
