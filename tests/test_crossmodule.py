@@ -187,3 +187,36 @@ def test_modules_read_before_the_module_registering_their_rules_are_migrated_wit
     result = ccmigrate("apply", "--annotate", "-j", "2", *paths)
     assert result.returncode == 0, result.stderr
     assert tree(repo) == tree(AFTER)
+
+
+def test_a_rule_handing_its_builder_to_a_private_helper_converts_with_it(tmp_path) -> None:
+    package = tmp_path / "kern"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rules.py").write_text(
+        "import numpy as np\nfrom jax.lib import xla_client\n\n\n"
+        "def _encode(c, x):\n"
+        "    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))\n"
+        "    return xla_client.ops.CustomCallWithLayout(c, b\"kern_id\", operands=(x,), shape_with_layout=s,\n"
+        "                                               operand_shapes_with_layout=(s,))  # ccmigrate: ignore\n\n\n"
+        "def encode(c, x):\n    return _encode(c, x)\n"
+    )
+    (package / "registry.py").write_text(
+        "from jax.extend.core import Primitive\nfrom jax.interpreters import xla\n\nfrom . import rules\n\n"
+        "id_p = Primitive(\"kern_id\")\n"
+        "xla.backend_specific_translations[\"cpu\"][id_p] = rules.encode\n"
+    )
+    results, _ = run([str(tmp_path)], RULES, OPTIONS)
+    # The helper's custom call is suppressed: neither the rule nor its registration changes.
+    assert not any(r.changed for r in results)
+    assert any("suppressed" in m for m in messages(results, "registry.py", Safety.MANUAL))
+    rules = os.path.join(str(package), "rules.py")
+    with open(rules) as fh:
+        text = fh.read()
+    with open(rules, "w") as fh:
+        fh.write(text.replace("  # ccmigrate: ignore", ""))
+    results, _ = run([str(tmp_path)], RULES, OPTIONS)
+    by_name = {os.path.basename(r.path): r for r in results}
+    assert "mlir.register_lowering(id_p, rules.encode, platform=\"cpu\")" in by_name["registry.py"].updated.decode()
+    updated = by_name["rules.py"].updated.decode()
+    assert "def encode(ctx, x):\n    return _encode(ctx, x)" in updated and "jax.ffi.ffi_lowering(" in updated

@@ -157,7 +157,8 @@ Replacement (minimum jax 0.5.0)
 
     A rule imported from another module of the project (``from .backends import cpu``,
     registered as ``cpu.encode`` or ``partial(cpu.encode, ...)``, or ``from .backends.cpu
-    import encode``) is converted where it is defined, a module-level function, and the
+    import encode``) is converted where it is defined, a module-level function (one that
+    only hands its builder to a private helper converts with it, as above), and the
     registration becomes ``mlir.register_lowering`` where it is: the project index built
     before any file is migrated tells the defining module who registers the function, in
     which form and with how many arguments bound. Both files change together or neither
@@ -515,6 +516,9 @@ class XlaTranslationRule(Rule):
         self._link_forwards(plans, registrations)
         for function, (key, partners) in linked.items():
             problem = plans[function].problem
+            forward = plans[function].forward
+            if forward is not None and plans[forward].link is None:
+                plans[forward].link = key  # the helper's changes are part of the conversion
             self.ctx.link(key, partners, f"`{function.name.value}` cannot be rewritten automatically ({problem})" if problem else None)
         for reg in registrations:
             if reg.function is None:
@@ -937,6 +941,11 @@ class XlaTranslationRule(Rule):
             defs = [f for f, where in collector.functions.get(name, []) if where is None]
             function = defs[0] if len(defs) == 1 else None
             calls = [c for c in custom_calls if function is not None and self._inside_any(c, {function})]
+            handed = _sole_return_call(function) if function is not None and not calls else None
+            if handed is not None and isinstance(handed.func, cst.Name):
+                # ``return _helper(c, *operands)``: the helper holds the custom call.
+                helpers = [f for f, where in collector.functions.get(handed.func.value, []) if where is None]
+                calls = [c for c in custom_calls if helpers and self._inside_any(c, set(helpers))]
             for (form, bound), partners in sorted(variants.items()):
                 key = (self.name, here, name, form, bound)
                 registered_in = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in sorted(partners))
