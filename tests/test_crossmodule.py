@@ -220,3 +220,24 @@ def test_a_rule_handing_its_builder_to_a_private_helper_converts_with_it(tmp_pat
     assert "mlir.register_lowering(id_p, rules.encode, platform=\"cpu\")" in by_name["registry.py"].updated.decode()
     updated = by_name["rules.py"].updated.decode()
     assert "def encode(ctx, x):\n    return _encode(ctx, x)" in updated and "jax.ffi.ffi_lowering(" in updated
+
+
+def test_a_linked_file_failing_while_written_puts_back_the_others(repo, monkeypatch) -> None:
+    before = tree(repo)
+    results, _ = run([repo], RULES, OPTIONS)
+    import codemods.writer as writer
+
+    real = writer.write_atomic
+
+    def failing(path, data, expected):
+        if path.endswith("gpu.py"):
+            raise OSError(28, "No space left on device")
+        real(path, data, expected)
+
+    monkeypatch.setattr(writer, "write_atomic", failing)
+    write_all(results, allow_dirty=True)
+    # Files written before gpu.py failed are put back: the package is as it was.
+    assert tree(repo) == before
+    by_name = {os.path.basename(r.path): r for r in results}
+    assert "No space left on device" in by_name["gpu.py"].error
+    assert all("go with those of" in by_name[n].error for n in ("cpu.py", "primitives.py"))
