@@ -157,20 +157,25 @@ def test_linked_files_are_written_all_or_none(repo) -> None:
         assert not any(c.applied for c in by_name[name].changes)
 
 
-def test_a_rule_the_registering_module_also_calls_stays_in_both(tmp_path) -> None:
-    package = tmp_path / "kern"
+def two_module_package(root, rules: str, import_line: str, registered: str, rest: str = "") -> str:
+    """``kern/rules.py`` holding ``rules`` and ``kern/registry.py`` registering ``registered``
+    (bound by ``import_line``) for a primitive; the package's directory."""
+    package = root / "kern"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "rules.py").write_text(
-        "from jax.lib import xla_client\n\n\n"
-        "def encode(c, x):\n"
-        "    return xla_client.ops.CustomCall(c, b\"kern_id\", operands=(x,), shape=c.get_shape(x))\n"
-    )
+    (package / "rules.py").write_text("import numpy as np\nfrom jax.lib import xla_client\n\n\n" + rules)
     (package / "registry.py").write_text(
-        "from jax.extend.core import Primitive\nfrom jax.interpreters import xla\n\nfrom .rules import encode\n\n"
-        "id_p = Primitive(\"kern_id\")\n"
-        "xla.backend_specific_translations[\"cpu\"][id_p] = encode\n\n\n"
-        "def debug_build(c, x):\n    return encode(c, x)\n"
+        f"from jax.extend.core import Primitive\nfrom jax.interpreters import xla\n\n{import_line}\n\n"
+        f"id_p = Primitive(\"kern_id\")\nxla.backend_specific_translations[\"cpu\"][id_p] = {registered}\n{rest}"
+    )
+    return str(package)
+
+
+def test_a_rule_the_registering_module_also_calls_stays_in_both(tmp_path) -> None:
+    two_module_package(
+        tmp_path,
+        "def encode(c, x):\n    return xla_client.ops.CustomCall(c, b\"kern_id\", operands=(x,), shape=c.get_shape(x))\n",
+        "from .rules import encode", "encode", "\n\ndef debug_build(c, x):\n    return encode(c, x)\n",
     )
     results, _ = run([str(tmp_path)], RULES, OPTIONS)
     assert not any(r.changed for r in results)
@@ -190,27 +195,20 @@ def test_modules_read_before_the_module_registering_their_rules_are_migrated_wit
 
 
 def test_a_rule_handing_its_builder_to_a_private_helper_converts_with_it(tmp_path) -> None:
-    package = tmp_path / "kern"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "rules.py").write_text(
-        "import numpy as np\nfrom jax.lib import xla_client\n\n\n"
+    package = two_module_package(
+        tmp_path,
         "def _encode(c, x):\n"
         "    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))\n"
         "    return xla_client.ops.CustomCallWithLayout(c, b\"kern_id\", operands=(x,), shape_with_layout=s,\n"
         "                                               operand_shapes_with_layout=(s,))  # ccmigrate: ignore\n\n\n"
-        "def encode(c, x):\n    return _encode(c, x)\n"
-    )
-    (package / "registry.py").write_text(
-        "from jax.extend.core import Primitive\nfrom jax.interpreters import xla\n\nfrom . import rules\n\n"
-        "id_p = Primitive(\"kern_id\")\n"
-        "xla.backend_specific_translations[\"cpu\"][id_p] = rules.encode\n"
+        "def encode(c, x):\n    return _encode(c, x)\n",
+        "from . import rules", "rules.encode",
     )
     results, _ = run([str(tmp_path)], RULES, OPTIONS)
     # The helper's custom call is suppressed: neither the rule nor its registration changes.
     assert not any(r.changed for r in results)
     assert any("suppressed" in m for m in messages(results, "registry.py", Safety.MANUAL))
-    rules = os.path.join(str(package), "rules.py")
+    rules = os.path.join(package, "rules.py")
     with open(rules) as fh:
         text = fh.read()
     with open(rules, "w") as fh:
