@@ -380,6 +380,14 @@ def _versions() -> str:
     return ", ".join(parts) + "."
 
 
+def _paired_ratios(tool: Tool, reference: Tool) -> list[float]:
+    """Wall time of ``tool`` over ``reference`` within each round: both ran minutes
+    apart at most, so a machine that slows down for a while moves both."""
+    if len(tool.samples) != len(reference.samples):
+        return []
+    return [a.wall / max(b.wall, 1e-9) for a, b in zip(tool.samples, reference.samples)]
+
+
 def targets(tools: list[Tool], memory_rows: list, jobs: int) -> list[str]:
     by = {t.name: t for t in tools if t.samples}
     fast = by.get(f"ccmigrate -j {jobs}")
@@ -394,7 +402,9 @@ def targets(tools: list[Tool], memory_rows: list, jobs: int) -> list[str]:
     if "floor+parse" in by:
         ref = median(by["floor+parse"])
         cpu = cpu_median(fast) / max(cpu_median(by["floor+parse"]), 1e-9)
-        line(m <= 1.5 * ref, f"`ccmigrate diff -j {jobs}` at most 1.5x floor+parse: {m / ref:.2f}x (CPU time, all processes: {cpu:.2f}x)")
+        paired = _paired_ratios(fast, by["floor+parse"])
+        rounds = f"; round by round {statistics.median(paired):.2f}x, {min(paired):.2f}-{max(paired):.2f}x" if paired else ""
+        line(m <= 1.5 * ref, f"`ccmigrate diff -j {jobs}` at most 1.5x floor+parse: {m / ref:.2f}x (CPU time, all processes: {cpu:.2f}x{rounds})")
     if "libcst runner" in by:
         r = median(by["libcst runner"]) / m
         line(r >= 30, f"at least 30x faster than LibCST's runner with the same rule: {r:.1f}x")
