@@ -126,37 +126,35 @@ class Walk:
     def _step_module(self, module: cst.Module, plan: "Plan") -> None:
         everyone = (self.methods, self._plan)
         chosen: dict[frozenset, tuple] = {}
-        visits, leaves, fields = self._plan_of(cst.Module)
-        if visits:
-            self.current = module
-            for method in visits:
-                method(module)
-        for field in fields:
-            value = getattr(module, field)
-            if field != "body":
-                for child in value:
-                    self.parents[child] = module
-                    if type(child) not in self.skipped:
-                        self._step(child)
-                continue
-            for stmt, subset in zip(value, plan.subsets):
-                self.parents[stmt] = module
-                if subset is None:
+        visits, leaves, _ = self._plan_of(cst.Module)
+        self._call(visits, module)
+        self._lines(module, module.header)
+        for stmt, subset in zip(module.body, plan.subsets):
+            self.parents[stmt] = module
+            if subset is None:
+                self._step(stmt)
+            elif subset:
+                self.methods, self._plan = chosen.get(subset) or chosen.setdefault(subset, (plan.methods_of(subset), {}))
+                try:
                     self._step(stmt)
-                elif subset:
-                    self.methods, self._plan = chosen.get(subset) or chosen.setdefault(
-                        subset, (plan.methods_of(subset), {})
-                    )
-                    try:
-                        self._step(stmt)
-                    finally:
-                        self.methods, self._plan = everyone
-                else:
-                    self.unwalked.append(stmt)
-        if leaves:
-            self.current = module
-            for method in leaves:
-                method(module)
+                finally:
+                    self.methods, self._plan = everyone
+            else:
+                self.unwalked.append(stmt)
+        self._lines(module, module.footer)
+        self._call(leaves, module)
+
+    def _lines(self, module: cst.Module, lines: Sequence[cst.EmptyLine]) -> None:
+        for line in lines:
+            self.parents[line] = module
+            if type(line) not in self.skipped:
+                self._step(line)
+
+    def _call(self, methods: tuple, node: cst.CSTNode) -> None:
+        if methods:
+            self.current = node
+            for method in methods:
+                method(node)
 
     def _plan_of(self, cls: type) -> tuple:
         plan = self._plan.get(cls)
