@@ -193,6 +193,15 @@ def test_builder_wrapped_in_a_helper_names_its_callers_here_and_in_other_modules
     assert (line, safety) == (7, Safety.MANUAL)
     assert "`call_kernel` (defined in wrapped_builder.py) wraps jaxlib.hlo_helpers.custom_call" in message
     assert "pass this lowering rule's context `ctx` here" in message
+    # Annotated, the TODO names the callers without lines (the comments shift them) and
+    # reads the same on the next run.
+    path = os.path.join(folder, "wrapped_builder.py")
+    with open(path, "rb") as f:
+        result = rewrite_source(f.read(), path, ["--annotate"])
+    assert result.error is None and result.updated is not None
+    todo = next(line for line in result.updated.decode().splitlines() if "`call_kernel` is a helper" in line)
+    assert "(called from `_norm_lowering` (context `ctx`), `_norm_grad_lowering` (context `ctx`))" in todo
+    assert rewrite_source(result.updated, path, ["--annotate"]).updated is None
 
 
 def test_plain_dotted_import_kept_for_manual_sites_is_reported() -> None:

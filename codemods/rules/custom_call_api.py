@@ -321,12 +321,18 @@ class CustomCallApi(Rule):
         name = function.name.value
         finder = _CallsOf(name)
         walk.read(self.ctx.module, finder)
-        ranges = self.ctx.locate(finder.found)
+        # Annotations shift lines, and the comment must read the same on a second run.
+        annotate = self.ctx.options.annotate
+        ranges = {} if annotate else self.ctx.locate(finder.found)
         callers = []
         for call in finder.found:
             where = f"line {ranges[call].start.line}" if call in ranges else "a call"
             rule = enclosing_lowering_rule(self.ctx, call)
-            callers.append(f"{where} in `{rule.function.name.value}` (context `{rule.ctx_name}`)" if rule else where)
+            if rule is None:
+                callers.append(where)
+            else:
+                inside = f"`{rule.function.name.value}` (context `{rule.ctx_name}`)"
+                callers.append(inside if annotate else f"{where} in {inside}")
         called = f"called from {', '.join(callers)}" if callers else "not called in this module"
         return (f"`{name}` is a helper, not a lowering rule ({called}): give it the lowering context as a parameter, "
                 f"pass each caller's context, and have other modules that import `{name}` pass theirs; then ")
