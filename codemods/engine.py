@@ -181,13 +181,23 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
     added: list[Finding] = []
     for binding in ctx.names.imports:
         qual = binding.qualified
-        if not binding.top_level or id(binding.statement) in reported:
+        if id(binding.statement) in reported:
+            continue
+        if not _under(qual, DELETED_MODULES) or qual in STILL_IMPORTABLE:
             continue
         if any(f.node is binding.statement and _names_binding(f.change.message, binding) for f in ctx.findings):
             continue  # a fix of this very import (a move) already covers it
-        if not _under(qual, DELETED_MODULES) or qual in STILL_IMPORTABLE:
-            continue
         users = [f for f in manual if binding.local in walk.names_in(f.node)]
+        if not binding.top_level:
+            # An import inside a function fails when the function runs, and only the
+            # sites in that function (or nested in it) use what it binds.
+            function = _enclosing_function(ctx, binding.statement)
+            users = [f for f in users if function is not None and function in ctx.ancestors_of(f.node)]
+            if users:
+                _report_kept(ctx, qual, binding.statement, users, f"when `{function.name.value}` runs")
+                reported.add(id(binding.statement))
+                added.append(ctx.findings[-1])
+            continue
         if not users:
             if not ctx.options.every_rule or not _under(qual, GONE_MODULES):
                 continue
@@ -230,7 +240,14 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
     return added
 
 
-def _report_kept(ctx: FileContext, qual: str, statement: cst.CSTNode, users: list[Finding]) -> None:
+def _enclosing_function(ctx: FileContext, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+    parent = ctx.parent_of(node)
+    while parent is not None and not isinstance(parent, cst.FunctionDef):
+        parent = ctx.parent_of(parent)
+    return parent
+
+
+def _report_kept(ctx: FileContext, qual: str, statement: cst.CSTNode, users: list[Finding], fails: str = "at import time") -> None:
     lines = sorted({f.change.line for f in users})
     rule = users[0].change.rule
     # Annotations shift lines, and the comment must read the same on a second run.
@@ -238,7 +255,7 @@ def _report_kept(ctx: FileContext, qual: str, statement: cst.CSTNode, users: lis
              else f"manual sites at line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}")
     ctx.report(rule, statement, Safety.MANUAL,
                f"import of `{qual}` (deleted from jax) kept for the {where}: "
-               "it fails at import time until they are migrated")
+               f"it fails {fails} until they are migrated")
 
 
 def _names_binding(message: str, binding) -> bool:

@@ -223,3 +223,21 @@ def test_unused_plain_dotted_import_of_a_deleted_module_is_reported() -> None:
     assert result.updated is None and result.error is None
     assert [(c.line, c.safety) for c in result.changes] == [(1, Safety.MANUAL)]
     assert "`jaxlib.hlo_helpers` (deleted from jax) is not used" in result.changes[0].message
+
+
+def test_import_inside_a_function_kept_for_its_manual_sites_is_reported() -> None:
+    """It fails when the function runs; only the sites in that function keep it."""
+    source = (
+        b"def builder():\n"
+        b"    from jax.lib import xla_client\n"
+        b"    return xla_client.XlaBuilder('f')\n"
+        b"\n"
+        b"\n"
+        b"def other(xla_client):\n"
+        b"    return xla_client.XlaBuilder('g')\n"
+    )
+    result = rewrite_source(source, "m.py")
+    kept = [c for c in result.changes if c.line == 2]
+    assert len(kept) == 1 and kept[0].safety is Safety.MANUAL
+    assert kept[0].message.startswith("import of `jax.lib.xla_client` (deleted from jax) kept for the manual sites at line 3:")
+    assert "fails when `builder` runs" in kept[0].message
