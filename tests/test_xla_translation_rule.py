@@ -397,3 +397,32 @@ def test_decorators_that_touch_the_arguments_or_live_elsewhere_keep_the_rule_man
     assert sorted(registrations) == [28, 29]
     assert "`@rule_traced`, which is not a function of this project that passes" in registrations[28]
     assert "`@rule_elsewhere`" in registrations[29]
+
+
+def test_lower_fun_no_registration_reaches_is_reported_where_it_is_called():
+    """A rule made by a factory: the registration names a variable, the call sits in the
+    factory's nested function; both lines are reported."""
+    source = (
+        b"from jax.interpreters import xla\n"
+        b"from jax.extend.core import Primitive\n"
+        b"\n"
+        b"shared_p = Primitive('shared')\n"
+        b"\n"
+        b"\n"
+        b"def _impl(x):\n"
+        b"    return (x,)\n"
+        b"\n"
+        b"\n"
+        b"def _make_rule():\n"
+        b"    def rule(c, x):\n"
+        b"        return xla.lower_fun(_impl, multiple_results=True)(c, x)\n"
+        b"    return rule\n"
+        b"\n"
+        b"\n"
+        b"xla.translations[shared_p] = _make_rule()\n"
+    )
+    result = rewrite_source(source, "m.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None and result.error is None
+    manual = {c.line: c.message for c in result.changes if c.safety is Safety.MANUAL}
+    assert 13 in manual and manual[13].startswith("xla.lower_fun was removed with translation rules (gone from jax 0.4.4)")
+    assert 17 in manual
