@@ -191,7 +191,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
         if not binding.top_level:
             # An import inside a function fails when the function runs, and only the
             # sites in that function (or nested in it) use what it binds.
-            function = _enclosing_function(ctx, binding.statement)
+            function = next((a for a in reversed(ctx.ancestors_of(binding.statement)) if isinstance(a, cst.FunctionDef)), None)
             users = [f for f in users if function is not None and function in ctx.ancestors_of(f.node)]
             if users:
                 _report_kept(ctx, qual, binding.statement, users, f"when `{function.name.value}` runs")
@@ -238,13 +238,6 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             added.append(ctx.findings[-1])
             break
     return added
-
-
-def _enclosing_function(ctx: FileContext, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
-    parent = ctx.parent_of(node)
-    while parent is not None and not isinstance(parent, cst.FunctionDef):
-        parent = ctx.parent_of(parent)
-    return parent
 
 
 def _report_kept(ctx: FileContext, qual: str, statement: cst.CSTNode, users: list[Finding], fails: str = "at import time") -> None:

@@ -84,12 +84,10 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def write_atomic(path: str, data: bytes, expected: bytes) -> None:
-    """Replace the file at ``path`` with ``data`` if it still holds ``expected``.
-
-    The real file is replaced (a symbolic link stays a link to the new content), with
-    its permission bits and, where allowed, its owner.
-    """
+def check_writable(path: str, expected: bytes) -> tuple[str, os.stat_result]:
+    """The real file behind ``path`` and its status, when it may be replaced: writable,
+    and still holding ``expected``; raises :class:`ReadOnly` or :class:`WriteConflict`
+    (or ``OSError``) otherwise."""
     target = os.path.realpath(path)
     st = os.stat(target)
     if not st.st_mode & 0o222 or not os.access(target, os.W_OK):
@@ -97,6 +95,16 @@ def write_atomic(path: str, data: bytes, expected: bytes) -> None:
     with open(target, "rb") as fh:
         if fh.read() != expected:
             raise WriteConflict("file changed on disk since it was read; not written")
+    return target, st
+
+
+def write_atomic(path: str, data: bytes, expected: bytes) -> None:
+    """Replace the file at ``path`` with ``data`` if it still holds ``expected``.
+
+    The real file is replaced (a symbolic link stays a link to the new content), with
+    its permission bits and, where allowed, its owner.
+    """
+    target, st = check_writable(path, expected)
     directory, name = os.path.split(target)
     temp = os.path.join(directory, f".{name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
     fd = _anonymous_file(directory)

@@ -7,7 +7,7 @@ import subprocess
 from typing import Iterable, Optional
 
 from codemods.engine import FileResult
-from codemods.fileio import ReadOnly, WriteConflict, write_atomic
+from codemods.fileio import ReadOnly, WriteConflict, check_writable, write_atomic
 
 
 def _git_root(path: str) -> Optional[str]:
@@ -129,14 +129,10 @@ def _write_group(changed: list[FileResult], group: list[FileResult]) -> None:
 def _cannot_write(result: FileResult) -> bool:
     """Whether writing ``result`` would fail on a check ``write_atomic`` makes first."""
     try:
-        target = os.path.realpath(result.path)
-        if not os.stat(target).st_mode & 0o222 or not os.access(target, os.W_OK):
-            result.error = "file is read-only; not written (make it writable to migrate it)"
-            return True
-        with open(target, "rb") as fh:
-            if fh.read() != result.original:
-                result.error = "file changed on disk since it was read; not written"
-                return True
+        check_writable(result.path, result.original)
+    except (WriteConflict, ReadOnly) as exc:
+        result.error = str(exc)
+        return True
     except OSError as exc:
         result.error = f"cannot write: {exc.strerror or exc}"
         return True

@@ -12,6 +12,7 @@ import dataclasses
 import os
 from typing import Optional
 
+from codemods.names import resolve_relative
 from codemods.rules._shared import project_module_file
 
 #: Bytes a module registering a translation rule holds (a superset test).
@@ -43,11 +44,9 @@ def defining_file(path: str, package: Optional[str], qualified: str) -> Optional
         return None
     if module.startswith("."):
         level = len(module) - len(module.lstrip("."))
-        parts = package.split(".") if package else []
-        if level > len(parts):
-            return None
-        rest = module[level:]
-        module = ".".join(parts[: len(parts) - level + 1] + ([rest] if rest else []))
+        if level > len(package.split(".") if package else []):
+            return None  # beyond the top-level package, or no package known
+        module = resolve_relative(package, level, module[level:])
     found = project_module_file(path, package, module)
     if found is None or os.path.abspath(found) == os.path.abspath(path):
         return None
