@@ -518,3 +518,29 @@ def test_op_kept_in_a_name_whose_results_are_returned_keeps_layouts_and_subset_o
     assert (call["target"], call["operands"], call["backend_config"]) == ("scale_bwd_f32", 3, b"\x00")
     assert call["operand_layouts"] == [[1, 0], [1, 0], [0]]
     assert call["result_layouts"] == [[1, 0], [1, 0]]
+
+
+def test_workspace_result_keeps_both_result_layouts():
+    (call,) = lower_both(
+        "custom-call-api", "workspace_result", lambda m: m._solve_lowering, [((3, 4), "float32")], [((3, 4), "float32")]
+    )
+    assert (call["target"], call["api_version"], call["results"]) == ("cpu_solve", 2, 2)
+    assert call["operand_layouts"] == [[1, 0]] and call["result_layouts"] == [[1, 0], [0]]
+
+
+def test_workspace_results_counted_through_len():
+    (call,) = lower_both(
+        "custom-call-api", "workspace_result", lambda m: m._scan_lowering, [((5,), "float32")], [((5,), "float32")], width=2
+    )
+    assert (call["target"], call["results"]) == ("cpu_scan", 3)
+    assert call["result_layouts"] == [[0]] * 3
+
+
+def test_scratch_result_dropped_by_the_rule_keeps_non_default_layouts():
+    inputs = [((2, 3, 8), "float32")] * 4
+    (call,) = lower_both(
+        "custom-call-api", "scratch_result_sliced", lambda m: m.tdma_xla_encode_gpu, inputs, [((2, 3, 8), "float32")]
+    )
+    assert (call["target"], call["api_version"], call["operands"], call["results"]) == ("tdma_cuda_float", 2, 4, 2)
+    assert call["operand_layouts"] == [[1, 0, 2]] * 4 and call["result_layouts"] == [[1, 0, 2]] * 2
+    assert call["backend_config"] == np.array([6, 8], dtype=np.int64).tobytes()

@@ -57,6 +57,15 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     turned into an array) and required one layout per operand, so that is one aval per
     operand. ``operands=list(args)`` of the rule's ``*args`` counts as the inputs.
 
+    Results are paired with ``ctx.avals_out`` the same way. When the call's results cannot be
+    matched to the primitive's outputs (a workspace or scratch result the rule drops:
+    ``out.results[:-1]``, ``out, _ws = C.results``), the context also gets
+    ``avals_out=[None] * <one per result layout>`` and the call ``result_shapes=None``: the
+    old builders took the result types explicitly, and with explicit types ``ffi_lowering``
+    reads ``ctx.avals_out`` only to pair the explicit layouts (which ignore their aval) and
+    to decide whether to compute ``result_shapes`` for dynamic shapes, which the old call
+    never did (checked on jax 0.7.2 and 0.10.2: the emitted op is identical).
+
 What the kernel receives afterwards
     The same call: target, ``api_version``, operands, ``backend_config`` bytes and layouts
     are unchanged in the emitted ``stablehlo.custom_call``.
@@ -66,7 +75,8 @@ Safety
     reason and the replacement: no lowering context in reach; only one of the two layout
     lists given (StableHLO never accepted that op, so the other list is the author's
     decision); operands or results that cannot be counted against ``ctx.avals_in`` /
-    ``ctx.avals_out`` when layouts are explicit; splatted arguments; a site in a
+    ``ctx.avals_out`` when layouts are explicit and are not an expression that reads the
+    same twice; splatted arguments; a site in a
     compatibility guard that keeps it for older jax (rewriting it would break those
     releases); an old single-value return that cannot be told from the list return.
 
@@ -262,7 +272,7 @@ class CustomCallApi(Rule):
                 f"{self._wrapper_note(node)}{GUIDANCE}",
             )
             return
-        safety, notes, ctx_expr = self.check_layouts(node, site, rule, usage, replaced)
+        safety, notes, ctx_expr, no_result_shapes = self.check_layouts(node, site, rule, usage, replaced)
         if safety is Safety.MANUAL:
             self.report(node, Safety.MANUAL, f"{where} call: {notes}; {GUIDANCE}")
             return
@@ -300,7 +310,7 @@ class CustomCallApi(Rule):
                 # The enum becomes an integer: an xla_client import it alone used would
                 # otherwise survive this pass and be removed by the next (not a fixed point).
                 self._drop_legacy_import(version.value)
-            return site.rewrite(call, usage, spelt, ctx_expr)
+            return site.rewrite(call, usage, spelt, ctx_expr, no_result_shapes)
 
         self.report(
             replaced,
@@ -501,11 +511,12 @@ class CustomCallApi(Rule):
         return isinstance(up, cst.Return) and up.value is node
 
     # -- layouts and operand counts -------------------------------------------------------
-    def check_layouts(self, node, site: "Site", rule: LoweringRule, usage: str, replaced) -> tuple[Safety, str, cst.BaseExpression]:
-        ctx_expr: cst.BaseExpression = cst.Name(rule.ctx_name)
+    def check_layouts(self, node, site: "Site", rule: LoweringRule, usage: str, replaced) -> tuple[Safety, str, cst.BaseExpression, bool]:
+        """(safety, note, the context to pass, whether ``result_shapes=None`` must be written)."""
+        name = rule.ctx_name
         operand_layouts, result_layouts = site.layout("operand_layouts"), site.layout("result_layouts")
         if operand_layouts is None and result_layouts is None:
-            return Safety.SAFE, "", ctx_expr
+            return Safety.SAFE, "", cst.Name(name), False
         if (operand_layouts is None) != (result_layouts is None):
             given = "operand" if operand_layouts is not None else "result"
             other = "result" if given == "operand" else "operand"
@@ -516,36 +527,46 @@ class CustomCallApi(Rule):
                 Safety.MANUAL,
                 f"only {given} layouts were given, which the StableHLO verifier rejects; decide the {other} "
                 f"layouts (ffi_lowering would assume row-major) and pass both lists",
-                ctx_expr,
+                cst.Name(name),
+                False,
             )
+        notes: list[str] = []
+        avals_in: Optional[str] = None
         extra = self.extra_operands(site, rule)
-        if extra is None and operand_layouts is not None and _pure(operand_layouts.value):
+        if extra is None and _pure(operand_layouts.value):
             # Every layout is explicit (the old builders turned each into an array and had no
             # default for None), so ffi_lowering only needs one aval per operand to zip with:
             # as many as there are layouts, which the old builders required to be operands.
-            layouts_code = self.ctx.module.code_for_node(operand_layouts.value)
-            ctx_expr = cst.parse_expression(f"{rule.ctx_name}.replace(avals_in=[None] * len({layouts_code}))")
-            if not self.results_match(node, site, rule, usage, replaced):
-                return Safety.MANUAL, RESULT_COUNT, ctx_expr
-            return Safety.SAFE, ("operands beyond the primitive's inputs are not countable here: ctx.avals_in "
-                                 "has one entry per explicit operand layout"), ctx_expr
-        if extra is None:
+            avals_in = f"[None] * {_length(operand_layouts.value, self.ctx.module)}"
+            notes.append("operands beyond the primitive's inputs are not countable here: ctx.avals_in "
+                         "has one entry per explicit operand layout")
+        elif extra is None:
             return (
                 Safety.MANUAL,
                 "explicit operand layouts are paired with ctx.avals_in by position, and the number of operands "
                 "beyond the primitive's inputs cannot be counted here: pass "
                 "`ctx.replace(avals_in=[*ctx.avals_in, <one entry per extra operand>])` as the context",
-                ctx_expr,
+                cst.Name(name),
+                False,
             )
-        if extra:
-            ctx_expr = cst.parse_expression(
-                f"{rule.ctx_name}.replace(avals_in=[*{rule.ctx_name}.avals_in{', None' * extra}])"
-            )
+        elif extra:
+            avals_in = f"[*{name}.avals_in{', None' * extra}]"
+            notes.append(f"{extra} operand(s) beyond the primitive's inputs: ctx.avals_in padded so no layout is dropped")
+        avals_out: Optional[str] = None
         if not self.results_match(node, site, rule, usage, replaced):
-            # More results than outputs (workspace buffers) would lose layouts and fail to verify.
-            return Safety.MANUAL, RESULT_COUNT, ctx_expr
-        note = f"{extra} operand(s) beyond the primitive's inputs: ctx.avals_in padded so no layout is dropped" if extra else ""
-        return Safety.SAFE, note, ctx_expr
+            # Results that are not the primitive's outputs (workspace buffers) would lose
+            # layouts and fail to verify. The result types are explicit, so ctx.avals_out only
+            # pairs with the explicit layouts (which ignore their aval) and decides whether
+            # result_shapes are computed for dynamic shapes: one None per layout, and the old
+            # call's result_shapes (None when it gave none) passed on so they are not.
+            if not _pure(result_layouts.value):
+                return Safety.MANUAL, RESULT_COUNT, cst.Name(name), False
+            avals_out = f"[None] * {_length(result_layouts.value, self.ctx.module)}"
+            notes.append("results not matched to the primitive's outputs here: ctx.avals_out has one entry per "
+                         "explicit result layout")
+        replaced_fields = [f"{key}={value}" for key, value in (("avals_in", avals_in), ("avals_out", avals_out)) if value]
+        ctx_expr = cst.parse_expression(f"{name}.replace({', '.join(replaced_fields)})") if replaced_fields else cst.Name(name)
+        return Safety.SAFE, "; ".join(notes), ctx_expr, avals_out is not None
 
     def extra_operands(self, site: "Site", rule: LoweringRule) -> Optional[int]:
         """Operands that are not parameters of the lowering rule (None: cannot tell)."""
@@ -731,7 +752,8 @@ class Site:
         arg = self.args.get("result_types") or self.args.get("out_types")
         return None if arg is None else _count(arg.value)
 
-    def rewrite(self, call: cst.Call, usage: str, helper: str, ctx_expr: cst.BaseExpression) -> cst.BaseExpression:
+    def rewrite(self, call: cst.Call, usage: str, helper: str, ctx_expr: cst.BaseExpression,
+                no_result_shapes: bool = False) -> cst.BaseExpression:
         """The replacement for ``call`` (already carrying inner edits, e.g. a serialised config)."""
         current = Site.read(call, self.legacy)
         assert isinstance(current, Site)
@@ -767,6 +789,8 @@ class Site:
         if current.layout("operand_layouts") is None and current.layout("result_layouts") is None:
             new_args = [a for a in new_args if a.keyword is None or a.keyword.value not in ("operand_layouts", "result_layouts")]
             new_args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("skip_ffi_layout_processing"), equal=_TIGHT))
+        if no_result_shapes and "result_shapes" not in current.args:
+            new_args.append(cst.Arg(cst.Name("None"), keyword=cst.Name("result_shapes"), equal=_TIGHT))
         builder = cst.Call(
             func=cst.parse_expression(helper),
             args=_punctuate(new_args, originals),
@@ -837,6 +861,18 @@ def _pure(value: cst.BaseExpression) -> bool:
         return isinstance(value.func, cst.Name) and value.func.value in _PURE_CALLS and all(
             not a.star and a.keyword is None and _pure(a.value) for a in value.args)
     return False
+
+
+def _length(value: cst.BaseExpression, module: cst.Module) -> str:
+    """``len(<value>)``, or the count of a literal display; a generator expression (which
+    the old builders iterated) is listed first."""
+    count = _count(value)
+    if count is not None:
+        return str(count)
+    code = module.code_for_node(value)
+    if isinstance(value, cst.GeneratorExp):
+        code = f"list({code if value.lpar else f'({code})'})"
+    return f"len({code})"
 
 
 def _count(value: cst.BaseExpression) -> Optional[int]:

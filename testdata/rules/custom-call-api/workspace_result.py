@@ -1,5 +1,6 @@
-"""A solver with a workspace result the primitive does not return: its result layouts
-cannot be matched to ctx.avals_out, so the site is manual, not guessed."""
+"""A solver with a workspace result the primitive does not return. The call's result types
+are explicit, so ctx.avals_out only pairs with the explicit result layouts: the context
+gets one entry per layout, and result_shapes stays None as the old builder left it."""
 from jax.interpreters import mlir
 from jax.interpreters.mlir import ir
 
@@ -15,3 +16,18 @@ def _solve_lowering(ctx, a):
         result_layouts=[(1, 0), (0,)],
     ).results
     return [out]
+
+
+def _scan_lowering(ctx, x, *, width):
+    # Layouts computed in the rule and read back twice: the count goes through len().
+    rank = len(ir.RankedTensorType(x.type).shape)
+    layout = tuple(range(rank - 1, -1, -1))
+    out_layouts = [layout] * (1 + width)
+    out = mlir.custom_call(
+        "cpu_scan",
+        result_types=[x.type] * (1 + width),
+        operands=[x],
+        operand_layouts=[layout],
+        result_layouts=out_layouts,
+    )
+    return out.results[:1]
