@@ -75,6 +75,11 @@ ORIGINS = {
     "jax.numpy.row_stack": "jax._src.numpy.lax_numpy.vstack",
     "jax.treedef_is_leaf": "jax._src.tree_util.treedef_is_leaf",
     "jax.experimental.pjit.with_sharding_constraint": "jax._src.pjit.with_sharding_constraint",
+    # jax/random.py and jax/experimental/maps.py, pjit.py and __init__.py re-exported these.
+    "jax.random.threefry2x32_p": "jax._src.random.threefry2x32.threefry2x32_p",  # jax._src.prng before 0.10
+    "jax.experimental.maps.Mesh": "jax._src.mesh.Mesh",
+    "jax.experimental.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
+    "jax.experimental.pjit.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
     "jax.random.KeyArray": "jax._src.basearray.Array",
     "jax.random.PRNGKeyArray": "jax._src.basearray.Array",
     **{n: "jax._src.basearray.Array" for n in (

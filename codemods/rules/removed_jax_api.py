@@ -53,6 +53,11 @@ Moved names (safe: the same object under another name)
     ``device_put`` ``custom_vjp`` (...)
     ``jax.api_util.tree_flatten``                    ``jax.tree_util.*`` (re-exports in           <=0.10.2 any
     ``tree_unflatten`` ``treedef_is_leaf``           jax/api_util.py)
+    ``jax.random.threefry2x32_p``                    ``jax.extend.random.threefry2x32_p``        <=0.4.28 0.4.16
+    ``jax.experimental.maps.Mesh``                   ``jax.sharding.Mesh`` (re-exports of the    <=0.4.28 0.4.1
+    ``jax.experimental.PartitionSpec``               ``jax.sharding.PartitionSpec`` classes
+    ``jax.experimental.pjit.PartitionSpec``          jax.sharding holds; ``maps`` itself goes
+                                                     once nothing else of it is used)
     ``jax.interpreters.xla.xb.get_backend``          ``jax.extend.backend.get_backend``          0.4.35   0.5.0
     ``backends`` (also through the private           ``jax.extend.backend.backends``
     ``jax._src.lib.xla_bridge``)
@@ -313,13 +318,18 @@ MOVED: dict[str, Move] = {
     # jax/api_util.py re-exported these from jax.tree_util.
     **{f"jax.api_util.{n}": Move(f"jax.tree_util.{n}", ANY, "a re-export, gone by 0.10.2") for n in (
         "tree_flatten", "tree_unflatten", "treedef_is_leaf")},
+    "jax.random.threefry2x32_p": Move("jax.extend.random.threefry2x32_p", (0, 4, 16), "0.4.28 or earlier"),
+    # Re-exports of the classes jax.sharding has held since 0.4.1.
+    "jax.experimental.maps.Mesh": Move("jax.sharding.Mesh", (0, 4, 1), "0.4.28 or earlier"),
+    "jax.experimental.PartitionSpec": Move("jax.sharding.PartitionSpec", (0, 4, 1), "0.4.28 or earlier"),
+    "jax.experimental.pjit.PartitionSpec": Move("jax.sharding.PartitionSpec", (0, 4, 1), "0.4.28 or earlier"),
     "jax.random.KeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE) for name in (
         "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
 }
 #: Modules whose uses, once all rewritten, let their import go.
-MOVED_MODULES = ("jax.abstract_arrays", "jax._src.lib.xla_bridge")
+MOVED_MODULES = ("jax.abstract_arrays", "jax._src.lib.xla_bridge", "jax.experimental.maps")
 
 # ``xla.xb`` and the private ``jax._src.lib.xla_bridge`` were jax's xla_bridge module: the
 # members xla-client-import moves for ``jax.lib.xla_bridge`` are the same objects there.
