@@ -181,13 +181,18 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
     added: list[Finding] = []
     for binding in ctx.names.imports:
         qual = binding.qualified
-        if id(binding.statement) in reported:
+        # Skipped when this pass reported the statement already, or when a rule's manual
+        # finding at it speaks of this name; one about another name the statement imports
+        # (`from jax import api, xla`) does not cover it.
+        if id(binding.statement) in reported and (
+                any(f.node is binding.statement for f in added)
+                or any(f.node is binding.statement and _names_binding(f.change.message, binding) for f in manual)):
             continue
         if not _under(qual, DELETED_MODULES) or qual in STILL_IMPORTABLE:
             continue
         if any(f.node is binding.statement and _names_binding(f.change.message, binding) for f in ctx.findings):
             continue  # a fix of this very import (a move) already covers it
-        users = [f for f in manual if binding.local in walk.names_in(f.node)]
+        users = [f for f in manual if f.node is not binding.statement and binding.local in walk.names_in(f.node)]
         if not binding.top_level:
             # An import inside a function fails when the function runs, and only the
             # sites in that function (or nested in it) use what it binds.

@@ -242,3 +242,32 @@ def test_import_inside_a_function_kept_for_its_manual_sites_is_reported() -> Non
     assert len(kept) == 1 and kept[0].safety is Safety.MANUAL
     assert kept[0].message.startswith("import of `jax.lib.xla_client` (deleted from jax) kept for the manual sites at line 3:")
     assert "fails when `builder` runs" in kept[0].message
+
+
+def test_deleted_module_kept_is_reported_beside_another_name_of_the_same_import() -> None:
+    # `from jax import abstract_arrays, xla`: the finding about abstract_arrays (passed as a
+    # value, so it stays) does not cover xla, which a manual translation rule keeps alive.
+    source = (
+        "from jax import abstract_arrays, xla\n"
+        "\n"
+        "avals = list(map(abstract_arrays.raise_to_shaped, []))\n"
+        "xla.backend_specific_translations['cpu'][p] = rule\n"
+    )
+    at_import = [c for c in _findings(source) if c.line == 1]
+    assert len(at_import) == 2 and all(c.safety is Safety.MANUAL for c in at_import)
+    kept = [c for c in at_import if "`jax.xla`" in c.message]
+    assert len(kept) == 1 and "kept for the manual sites at line 4:" in kept[0].message
+
+
+def test_a_module_whose_uses_all_move_leaves_no_finding_at_the_import() -> None:
+    # `api.jit` becomes `jit`: the import of jax.api goes and nothing about it is reported,
+    # while xla, kept by a manual site, is.
+    source = (
+        "from jax import api, xla\n"
+        "\n"
+        "f = api.jit(g)\n"
+        "xla.backend_specific_translations['cpu'][p] = rule\n"
+    )
+    at_import = [c for c in _findings(source) if c.line == 1]
+    assert not any(c.safety is Safety.MANUAL and "jax.api" in c.message for c in at_import)
+    assert [c.safety for c in at_import if "`jax.xla`" in c.message] == [Safety.MANUAL]

@@ -329,7 +329,7 @@ MOVED: dict[str, Move] = {
         "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
 }
 #: Modules whose uses, once all rewritten, let their import go.
-MOVED_MODULES = ("jax.abstract_arrays", "jax._src.lib.xla_bridge", "jax.experimental.maps")
+MOVED_MODULES = ("jax.abstract_arrays", "jax._src.lib.xla_bridge", "jax.experimental.maps", "jax.api")
 
 # ``xla.xb`` and the private ``jax._src.lib.xla_bridge`` were jax's xla_bridge module: the
 # members xla-client-import moves for ``jax.lib.xla_bridge`` are the same objects there.
