@@ -544,3 +544,12 @@ def test_scratch_result_dropped_by_the_rule_keeps_non_default_layouts():
     assert (call["target"], call["api_version"], call["operands"], call["results"]) == ("tdma_cuda_float", 2, 4, 2)
     assert call["operand_layouts"] == [[1, 0, 2]] * 4 and call["result_layouts"] == [[1, 0, 2]] * 2
     assert call["backend_config"] == np.array([6, 8], dtype=np.int64).tobytes()
+
+
+def test_out_types_keyword_read_as_results_lowers_as_the_keyword_signature():
+    module = migrated_module("custom-call-api", "out_types_keyword_then_results")
+    inputs = [((4,), "int32"), ((3,), "int32"), ((3,), "float32"), ((2, 5), "float32")]
+    (call,) = lower(module._knn_lowering, inputs, [((2, 5), "float32")], k=5)
+    assert (call["target"], call["api_version"], call["operands"], call["results"]) == ("gpu_knn_f32", 2, 3, 1)
+    assert call["operand_layouts"] == [[0], [0], [0]] and call["result_layouts"] == [[1, 0]]
+    assert call["backend_config"] == np.array([5], dtype=np.int32).tobytes()

@@ -27,7 +27,9 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
       return ever worked there; also when the rule returns it wrapped for the one-value
       era, ``return (out,)`` or ``return (out,) if len(layouts) == 1 else out``: jax
       flattens the list in that 1-tuple), ``.result`` of the op for a single
-      ``mhlo_helpers`` result.
+      ``mhlo_helpers`` result. A call that spells ``out_types=`` as a keyword but reads
+      ``.results`` is a ``result_types`` call: no value of the ``out_types`` era had
+      ``.results``, only the op of the keyword signature.
 
     Once every call is migrated, a ``try``/``if`` that only chose between the removed
     builders' imports goes too (also when its last handler raises ``ImportError``).
@@ -446,9 +448,12 @@ class CustomCallApi(Rule):
         ``result``: one value: ``build_ffi_lowering_function(...)(...).result``.
         """
         up = parent(self.ctx, node)
+        if isinstance(up, cst.Attribute) and up.value is node and up.attr.value == "results":
+            # Also with the ``out_types`` keyword: no value of that era (a list, or one
+            # value) had ``.results``; only the op of the keyword signature does, so the
+            # call was written for it and ``out_types`` is a leftover spelling.
+            return "results", up, ""
         if not site.old_signature:
-            if isinstance(up, cst.Attribute) and up.value is node and up.attr.value == "results":
-                return "results", up, ""
             return "op", node, ""
         if isinstance(up, cst.Return) or (isinstance(up, cst.Subscript) and up.value is node):
             return "list", node, ""
