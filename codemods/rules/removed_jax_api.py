@@ -67,6 +67,11 @@ Moved names (safe: the same object under another name)
     ``process_count``
     ===============================================  ==========================================  =======  ======
 
+    Removed constants are written out (safe: the same value): ``batching.not_mapped``
+    (public and ``jax._src``; removed after 0.10.0) becomes ``None`` and
+    ``batching.NotMapped`` (removed 0.10.0) ``type(None)``, as jax defined them. A bare
+    name imported from the module stays reported with its import.
+
     A member that the new home lacks as well (``jax.xla._force``: ``jax.interpreters.xla``
     has no ``_force``) is reported manual as a whole; its module part is not moved alone,
     which would leave the reference as broken as before and unreported.
@@ -340,6 +345,15 @@ for _module in ("jax.interpreters.xla.xb", "jax._src.lib.xla_bridge"):
                                                        "local_device_count", "process_index", "process_count"))):
         MOVED[f"{_module}.{_member}"] = Move(_new, (0, 5, 0), "0.4.35" if "xla.xb" in _module else "0.4 (before 0.4.16)")
 
+#: Removed names that were constants: (the value, where it came from, removed in). Their
+#: dotted uses become the value itself.
+VALUES: dict[str, tuple[str, str, str]] = {
+    **{f"{m}.not_mapped": ("None", "batching.py defined it as `not_mapped = None`", "0.10.1 or 0.10.2")
+       for m in ("jax.interpreters.batching", "jax._src.interpreters.batching")},
+    "jax.interpreters.batching.NotMapped": ("type(None)", "batching.py defined it as `NotMapped = type(None)`",
+                                            "0.10.0"),
+}
+
 #: Removed names with no exact replacement: what jax advised instead.
 GUIDANCE = {
     "jax.core.ConcreteArray": "avals are never concrete any more: use jax.core.ShapedArray, and "
@@ -355,7 +369,6 @@ GUIDANCE = {
     "jax.experimental.host_callback": "use jax.pure_callback, jax.experimental.io_callback or jax.debug.callback",
     "jax.experimental.maps": "xmap is gone: use jax.shard_map or jax.vmap(spmd_axis_name=...); Mesh is jax.sharding.Mesh",
     "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
-    "jax.interpreters.batching.NotMapped": "use None, jax's not-mapped marker",
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
     "jax._src.lib.xla_bridge": "backends are in jax.extend.backend (get_backend, backends)",
     "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
@@ -1178,6 +1191,16 @@ class RemovedJaxApi(Rule):
             return None
         head = (get_full_name_for_node(node) or "").split(".")[0]
         if self._member_of_moved_missing(node, qualified):
+            return False
+        value = VALUES.get(qualified)
+        if value is not None and self.missing(qualified) == qualified and "." in (get_full_name_for_node(node) or ""):
+            if compatibility_guard(self.ctx, node):
+                return False
+            text, origin, removed = value
+            self._handle_chain(node.value)
+            drop_binding_if_unused(self.ctx, head)
+            self.report(node, Safety.SAFE, f"{qualified} was removed in jax {removed}; {origin}: written as `{text}`",
+                        lambda _updated: cst.parse_expression(text), kernel_receives="unchanged (not a custom call)")
             return False
         found = self.move_for(qualified)
         if found is not None and not self._import_line_moves(head):
