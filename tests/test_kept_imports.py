@@ -271,3 +271,17 @@ def test_a_module_whose_uses_all_move_leaves_no_finding_at_the_import() -> None:
     at_import = [c for c in _findings(source) if c.line == 1]
     assert not any(c.safety is Safety.MANUAL and "jax.api" in c.message for c in at_import)
     assert [c.safety for c in at_import if "`jax.xla`" in c.message] == [Safety.MANUAL]
+
+
+def test_unused_builder_import_dropped_is_not_also_called_a_re_export() -> None:
+    source = (
+        "__all__ = ['axpy_lowering']\n"
+        "from jax.extend.mlir.dialects import stablehlo as hlo\n"
+        "from jaxlib.hlo_helpers import custom_call\n"
+        "\n"
+        "\n"
+        "def axpy_lowering(ctx, a, x, y):\n"
+        "    return [hlo.AddOp(hlo.MulOp(a, x), y).result]\n"
+    )
+    at_import = [c for c in _findings(source) if c.line == 3]
+    assert [(c.rule, c.safety) for c in at_import] == [("custom-call-api", Safety.SAFE)]

@@ -16,8 +16,9 @@ Replacement (public ``jax.interpreters.mlir`` API, present in every jax the rule
     * ``shape_dtype_to_ir_type(shape, dtype)`` ->
       ``ir.RankedTensorType.get(shape, mlir.dtype_to_ir_type(np.dtype(dtype)))``.
     * Any other helper, and an import whose names this module never uses (a re-export for
-      other modules), is reported as manual with the reason: the module fails to import
-      until it is gone.
+      other modules; an unused ``custom_call`` outside a module-level ``if``/``try`` is
+      dropped by custom-call-api instead), is reported as manual with the reason: the
+      module fails to import until it is gone.
     ``custom_call`` itself belongs to ``custom-call-api``. Nothing happens for a
     ``--target-jax`` below 0.8.0, or inside a compatibility guard.
 
@@ -219,6 +220,8 @@ class HloHelpers(Rule):
                 continue
             if self.uses.get(binding.local, 0):
                 continue
+            if binding.qualified.endswith(".custom_call") and self._dropped_when_unused(binding):
+                continue  # custom-call-api drops an unused builder import: nothing is left to migrate
             self.report(
                 binding.statement,
                 Safety.MANUAL,
@@ -226,6 +229,15 @@ class HloHelpers(Rule):
                 "here, so it is re-exported for other modules: migrate their uses (custom-call-api follows the "
                 "re-export to their call sites) and delete this import, or the module fails to import",
             )
+
+    def _dropped_when_unused(self, binding) -> bool:
+        """An import that custom-call-api removes when nothing uses it: one inside a function,
+        or a plain module-level statement (under a module-level ``if``/``try`` it may be a
+        re-export chosen by release, and stays)."""
+        if not binding.top_level:
+            return True
+        return any(small is binding.statement for stmt in self.ctx.module.body
+                   if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body)
 
     def sites_left(self) -> set[str]:
         """Local names of removed helpers with a site no accepted rewrite covers."""
