@@ -67,6 +67,11 @@ Moved names (safe: the same object under another name)
     ``process_count``
     ===============================================  ==========================================  =======  ======
 
+    Keywords removed from callables jax kept are dropped: ``named_shape=`` of
+    ``ShapedArray`` (by 0.5.0; named shapes only carried xmap's named axes), also through
+    a moved name of the class; safe when the value is a name or attribute read, otherwise
+    unsafe (its expression would no longer run).
+
     Removed constants are written out (safe: the same value): ``batching.not_mapped``
     (public and ``jax._src``; removed after 0.10.0) becomes ``None`` and
     ``batching.NotMapped`` (removed 0.10.0) ``type(None)``, as jax defined them. A bare
@@ -234,6 +239,7 @@ from codemods.rules._shared import (
     import_without,
     member_spelling,
     parent,
+    version_text,
 )
 
 ANY = (0, 0, 0)
@@ -814,6 +820,24 @@ def _plan_x64(value: Optional[bool]):
     return plan
 
 
+#: Keywords jax removed from callables it kept: callable -> {keyword: (removed by, why
+#: dropping it keeps the behaviour)}. Reached also through a moved name of the callable.
+DROPPED_KEYWORDS: dict[str, dict[str, tuple[tuple[int, ...], str]]] = {
+    "jax.core.ShapedArray": {"named_shape": (
+        (0, 5, 0), "named shapes only carried xmap's named axes, removed with xmap; every other aval had an empty one")},
+}
+_DROPPED_KEYWORD_NAMES = frozenset(k for keywords in DROPPED_KEYWORDS.values() for k in keywords)
+
+
+def _drop_keywords(call: cst.Call, names: set[str]) -> cst.Call:
+    kept = [a for a in call.args if a.keyword is None or a.keyword.value not in names]
+    if kept and len(kept) < len(call.args) and call.args[-1] is not kept[-1]:
+        # The last argument went: the one now last keeps the trailing comma style of the call.
+        last = call.args[-1]
+        kept[-1] = kept[-1].with_changes(comma=last.comma if isinstance(last.comma, cst.Comma) else cst.MaybeSentinel.DEFAULT)
+    return call.with_changes(args=kept)
+
+
 CALLS: dict[str, CallRewrite] = {
     "jax.interpreters.batching.moveaxis": CallRewrite(ANY, "0.9.0", ("x", "src", "dst"), _plan_moveaxis),
     "jax.dlpack.to_dlpack": CallRewrite((0, 4, 16), "0.7.0", ("x", "stream"), _plan_to_dlpack),
@@ -1153,6 +1177,8 @@ class RemovedJaxApi(Rule):
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
         last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+        if any(a.keyword is not None and a.keyword.value in _DROPPED_KEYWORD_NAMES for a in node.args):
+            self._dropped_keywords(node)
         if last not in self.call_names:
             return None  # cheap test first: most calls in a jax module are none of these
         qualified = self.ctx.qualified_name(func)
@@ -1176,6 +1202,32 @@ class RemovedJaxApi(Rule):
             drop_binding_if_unused(self.ctx, (get_full_name_for_node(func) or "").split(".")[0])
         self.report(node, safety, message, edit, kernel_receives="unchanged (not a custom call)")
         return None
+
+    def _dropped_keywords(self, node: cst.Call) -> None:
+        qualified = self.ctx.qualified_name(node.func)
+        if not qualified:
+            return
+        moved = MOVED.get(qualified)
+        table = DROPPED_KEYWORDS.get(moved.new if moved else qualified)
+        if table is None or compatibility_guard(self.ctx, node):
+            return
+        found = [a for a in node.args if a.keyword is not None and a.keyword.value in table]
+        if not found:
+            return
+        names = {a.keyword.value for a in found}
+        removed, why = table[found[0].keyword.value]
+        if self.ctx.options.target_jax < removed:
+            return
+        message = (f"{', '.join(sorted(names))}= of {qualified.rsplit('.', 1)[1]} was removed by jax {version_text(removed)} "
+                   f"({why})")
+        edit = lambda updated: _drop_keywords(updated, names)  # noqa: E731
+        if all(_pure(a.value) for a in found):
+            self.report(node, Safety.SAFE, message + ": dropped", edit, kernel_receives="unchanged (not a custom call)")
+        elif self.ctx.options.unsafe_fixes:
+            self.report(node, Safety.UNSAFE, message + ": dropped, and its value's expression is no longer evaluated", edit)
+        else:
+            self.report(node, Safety.MANUAL, message + "; its value's expression would no longer be evaluated, so "
+                        "the keyword stays (dropped with --unsafe-fixes)")
 
     # -- dotted uses -------------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> Optional[bool]:
