@@ -64,7 +64,8 @@ def {HELPER}(value):
     value = np.asarray(value)
     return value.astype(jax.dtypes.canonicalize_dtype(value.dtype))
 '''
-RECEIVES = "the same constant operand (a Python int/float/bool becomes a 64-bit NumPy scalar, as jax 0.4.28 made it)"
+RECEIVES = ("the same constant operand as on jax 0.4.28 (a Python int/float/bool becomes a 64-bit NumPy scalar); "
+            "before jax 0.4.14 an int was an i32 without x64: spell np.int32(v) if the kernel reads 32 bits")
 
 
 class IrConstant(Rule):
