@@ -132,10 +132,17 @@ def _split(updated: cst.CSTNode) -> cst.CSTNode:
     assert isinstance(updated, cst.Call)
     head: list[cst.Arg] = []
     tail: list[cst.Arg] = []
+    # The whitespace before each argument (after the previous comma): where the comments
+    # written between arguments live.
+    leads = [updated.whitespace_before_args, *(
+        a.comma.whitespace_after if isinstance(a.comma, cst.Comma) else cst.SimpleWhitespace("") for a in updated.args[:-1])]
+    lead_of: dict[int, cst.BaseParenthesizableWhitespace] = {}
     seen_positional = 0
     vectorized = None
+    vectorized_lead = None
     has_vmap = False
-    for arg in updated.args:
+    for arg, lead in zip(updated.args, leads):
+        lead_of[id(arg)] = lead
         if arg.keyword is None and arg.star == "":
             if seen_positional < 2:
                 head.append(arg)
@@ -146,6 +153,7 @@ def _split(updated: cst.CSTNode) -> cst.CSTNode:
             tail.append(arg)
         elif arg.keyword.value == "vectorized":
             vectorized = arg.value
+            vectorized_lead = lead
         elif arg.keyword.value in OPTIONS:
             has_vmap = has_vmap or arg.keyword.value == "vmap_method"
             head.append(arg)
@@ -153,6 +161,10 @@ def _split(updated: cst.CSTNode) -> cst.CSTNode:
             tail.append(arg)
     if not has_vmap:
         head.append(cst.Arg(keyword=cst.Name("vmap_method"), value=_vmap_method(vectorized), equal=_EQUAL))
+        if vectorized_lead is not None:
+            lead_of[id(head[-1])] = vectorized_lead
+    if any(_commented(lead) for lead in leads):
+        return _split_keeping_comments(updated, head, tail, lead_of)
     # Keep a one-argument-per-line call that way: reuse its separators for the options.
     line_comma = next(
         (a.comma for a in updated.args if isinstance(a.comma, cst.Comma) and isinstance(a.comma.whitespace_after, cst.ParenthesizedWhitespace)),
@@ -165,6 +177,42 @@ def _split(updated: cst.CSTNode) -> cst.CSTNode:
     if not tail:
         return inner
     return cst.Call(func=inner, args=tail)
+
+
+def _commented(ws: cst.BaseParenthesizableWhitespace) -> bool:
+    return isinstance(ws, cst.ParenthesizedWhitespace) and (
+        ws.first_line.comment is not None or any(line.comment is not None for line in ws.empty_lines))
+
+
+def _uncommented(ws: cst.BaseParenthesizableWhitespace) -> cst.BaseParenthesizableWhitespace:
+    if not isinstance(ws, cst.ParenthesizedWhitespace):
+        return ws
+    return ws.with_changes(first_line=ws.first_line.with_changes(comment=None),
+                           empty_lines=[line for line in ws.empty_lines if line.comment is None])
+
+
+def _split_keeping_comments(updated: cst.Call, head: list[cst.Arg], tail: list[cst.Arg],
+                            lead_of: dict[int, cst.BaseParenthesizableWhitespace]) -> cst.CSTNode:
+    """The split of a call with comments between its arguments: each argument keeps the
+    lines written before it, wherever it goes; both calls close as the original did."""
+    args = updated.args
+    closing = args[-1].comma if args else cst.MaybeSentinel.DEFAULT
+    # A new argument without a place of its own (vmap_method) is laid out like the last one.
+    plain_lead = _uncommented(lead_of.get(id(args[-1]), cst.SimpleWhitespace(" "))) if args else cst.SimpleWhitespace("")
+
+    def assemble(call: cst.Call, items: list[cst.Arg]) -> cst.Call:
+        items_leads = [lead_of.get(id(a), plain_lead) for a in items]
+        laid = []
+        for i, arg in enumerate(items):
+            comma = (cst.Comma(whitespace_after=items_leads[i + 1]) if i + 1 < len(items)
+                     else closing)
+            laid.append(arg.with_changes(comma=comma))
+        return call.with_changes(args=laid, whitespace_before_args=items_leads[0] if items else call.whitespace_before_args)
+
+    inner = assemble(updated, head)
+    if not tail:
+        return inner
+    return assemble(cst.Call(func=inner, args=[]), tail)
 
 
 _EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
