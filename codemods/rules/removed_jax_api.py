@@ -378,6 +378,15 @@ GUIDANCE = {
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
     "jax._src.lib.xla_bridge": "backends are in jax.extend.backend (get_backend, backends)",
     "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
+    # Programs built op by op and run by hand (jaxlib 0.1 tutorials and tests).
+    **{f"{module}.{name}": (
+        "programs built op by op with the XlaBuilder and run by hand are gone: write the computation in jax "
+        "and jit it; a lone custom call is jax.jit(jax.ffi.ffi_call(name, jax.ShapeDtypeStruct(shape, dtype), "
+        "custom_call_api_version=1))(*operands) (legacy_backend_config= for an opaque string), each layout as "
+        "input_layouts/output_layouts (major-to-minor: the reverse of minor_to_major)")
+       for module in ("jaxlib.xla_client", "jax.lib.xla_client", "jax._src.lib.xla_client")
+       for name in ("ComputationBuilder", "XlaBuilder", "XlaComputation", "execute_with_python_values",
+                    "execute_with_python_values_replicated")},
 }
 
 _COMMENT_LINE = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)
