@@ -314,6 +314,18 @@ CUSTOM_CALL_PARAMS = {
         "call_target_name", "operands", "shape_with_layout", "operand_shapes_with_layout", "opaque",
         "has_side_effect", "schedule", "api_version",
     ),
+    # The older ComputationBuilder's ``c.CustomCall`` / ``c.CustomCallWithLayout`` methods:
+    # the op with layouts, the builder as receiver, no api_version (ORIGINAL) nor side effect.
+    "method": ("call_target_name", "operands", "shape_with_layout", "operand_shapes_with_layout", "opaque"),
+}
+#: Kind of a ``c.CustomCall[WithLayout](...)`` builder method call in CUSTOM_CALL_PARAMS.
+METHOD = "method"
+#: The ComputationBuilder's constant methods -> the NumPy scalar type each one gave its
+#: value (``ConstantS32Scalar(v)`` built ``Constant(np.array(v, dtype=np.int32))``);
+#: ``Constant(v)`` took the value as it was.
+BUILDER_CONSTANTS = {
+    "Constant": None, "ConstantF32Scalar": "float32", "ConstantF64Scalar": "float64",
+    "ConstantS32Scalar": "int32", "ConstantS64Scalar": "int64", "ConstantPredScalar": "bool_",
 }
 MLIR_REGISTER = frozenset({"jax.interpreters.mlir.register_lowering", "jax._src.interpreters.mlir.register_lowering"})
 REMOVED = (0, 4, 29)
@@ -1365,9 +1377,14 @@ class XlaTranslationRule(Rule):
                 return plan
         for const in scan.constants:
             assign = self.ctx.parents.get(const)
+            method = scan.constant_methods.get(const)
             if isinstance(assign, cst.Assign) and assign.value is const:
                 plan.edits.append((const, "a constant bound to a name -> its numpy value (the operand is made where the custom call uses it)",
-                                   self._constant_edit(bound=True)))
+                                   self._constant_edit(bound=True, method=method)))
+            elif method is not None:
+                scalar = BUILDER_CONSTANTS[method]
+                value = f"np.{scalar}(v)" if scalar else "v"
+                plan.edits.append((const, f"c.{method}(v) -> mlir.ir_constant(np.asarray({value}))", self._constant_edit(method=method)))
             else:
                 plan.edits.append((const, "ops.ConstantLiteral(c, v) / ops.Constant(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
         for call, (helper, text) in scan.helper_constants.items():
@@ -1609,19 +1626,21 @@ def {AVAL_HELPER}(value):
 '''.strip()
 
     def _plan_call(self, plan: Plan, call: cst.Call, container, scan: "_FunctionScan", operand_params, star) -> Optional[str]:
-        kind = self._client_attr(call.func, "ops")
+        kind = scan.custom_call_kind(call)
         names = CUSTOM_CALL_PARAMS[kind]
+        # The builder method's receiver is the builder; it takes no builder argument.
+        method = kind == METHOD
         values: dict[str, cst.BaseExpression] = {}
         if any(a.star for a in call.args):
             return "a custom call takes *args/**kwargs"
-        builder_by_keyword = keyword(call, "builder") is not None
-        skip_positional = 0 if builder_by_keyword else 1
+        builder_by_keyword = not method and keyword(call, "builder") is not None
+        skip_positional = 0 if builder_by_keyword or method else 1
         for index, arg in enumerate(positional(call)[skip_positional:]):
             if index >= len(names):
                 return "a custom call has too many positional arguments"
             values[names[index]] = arg.value
         for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value != "builder":
+            if arg.keyword is not None and (method or arg.keyword.value != "builder"):
                 values[arg.keyword.value] = arg.value
         unknown = set(values) - set(names)
         if unknown:
@@ -1647,7 +1666,7 @@ def {AVAL_HELPER}(value):
             aligned = indices == list(range(len(operand_params))) + ([-1] if star is not None else [])
         # Layouts.
         layouts: dict[str, bool] = {}
-        if kind == "CustomCallWithLayout":
+        if kind != "CustomCall":
             if "shape_with_layout" not in values or "operand_shapes_with_layout" not in values:
                 return "a CustomCallWithLayout lacks its shapes"
             result_kind = scan.shape_kind(values["shape_with_layout"], call)
@@ -1686,7 +1705,7 @@ def {AVAL_HELPER}(value):
             for index, arg in enumerate(pos[skip_positional:]):
                 new[names[index]] = arg.value
             for arg in updated.args:
-                if arg.keyword is not None and arg.keyword.value != "builder":
+                if arg.keyword is not None and (method or arg.keyword.value != "builder"):
                     new[arg.keyword.value] = arg.value
             target = new["call_target_name"]
             if decoded_literal is not None:
@@ -1698,7 +1717,7 @@ def {AVAL_HELPER}(value):
                 keywords.append(("backend_config", new["opaque"]))
             if "has_side_effect" in new:
                 keywords.append(("has_side_effect", new["has_side_effect"]))
-            if kind == "CustomCallWithLayout":
+            if kind != "CustomCall":
                 keywords.append(("operand_layouts", new["operand_shapes_with_layout"]))
                 result = new["shape_with_layout"]
                 keywords.append(("result_layouts", result if layouts["result_tuple"] else cst.List([cst.Element(result)])))
@@ -1718,7 +1737,9 @@ def {AVAL_HELPER}(value):
                     call_args.append(cst.Arg(element.value, star="*" if starred else ""))
             return cst.Call(lowering, call_args)
 
-        plan.edits.append((call, f"xla_client.ops.{kind} (removed in jax 0.6.0) -> jax.ffi.ffi_lowering(api_version={number}) in an MLIR lowering rule", edit))
+        legacy = (f"the builder method c.{call.func.attr.value} (old jaxlib's ComputationBuilder, which had no api_version: ORIGINAL)"
+                  if method else f"xla_client.ops.{kind} (removed in jax 0.6.0)")
+        plan.edits.append((call, f"{legacy} -> jax.ffi.ffi_lowering(api_version={number}) in an MLIR lowering rule", edit))
         if plan.form == "ctx" and container is not None:
             plan.edits.append((container, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
         return None
@@ -1928,13 +1949,15 @@ def {AVAL_HELPER}(value):
         return plan
 
     # -- edits -------------------------------------------------------------------
-    def _constant_edit(self, bound: bool = False):
+    def _constant_edit(self, bound: bool = False, method: Optional[str] = None):
+        """``ops.Constant(c, v)``, or the builder method ``c.<method>(v)``, -> its value."""
         constant = None if bound else self._mlir("ir_constant")
         numpy = self._numpy()
         asarray = f"{numpy}.asarray"
 
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
-            value = [a for a in updated.args if a.keyword is None][1].value
+            args = [a for a in updated.args if a.keyword is None]
+            value = args[1].value if method is None else _builder_constant_value(args[0].value, method, numpy)
             already = isinstance(value, cst.Call) and get_full_name_for_node(value.func) in (f"{numpy}.asarray", f"{numpy}.array")
             array = value if already else cst.Call(cst.parse_expression(asarray), [cst.Arg(value)])
             return array if bound else cst.Call(cst.parse_expression(constant), [cst.Arg(array)])
@@ -2109,6 +2132,8 @@ class _FunctionScan(cst.CSTVisitor):
         self.star = function.params.star_arg.name.value if isinstance(function.params.star_arg, cst.Param) else None
         self.custom_calls: dict[cst.Call, Optional[cst.CSTNode]] = {}
         self.constants: list[cst.Call] = []
+        #: Constants built by a builder method (``c.ConstantS32Scalar(v)``): call -> method.
+        self.constant_methods: dict[cst.Call, str] = {}
         self.shape_calls: list[tuple[cst.Call, str]] = []
         self.constant_vars: dict[str, cst.BaseExpression] = {}
         self.builder_aliases: list[cst.CSTNode] = []
@@ -2203,14 +2228,13 @@ class _FunctionScan(cst.CSTVisitor):
                 return "tuple"
             if self._get_shape_index(value) is not None:
                 return "aval"
-            ops = self.rule._client_attr(value.func, "ops")
-            if ops in CONSTANTS:
+            if self.rule._client_attr(value.func, "ops") in CONSTANTS or self.constant_method(value) is not None:
                 return "constant"
-            if ops in CUSTOM_CALLS:
+            if self.custom_call_kind(value) is not None:
                 return "result"
         if isinstance(value, (cst.List, cst.Tuple)):
             elements = [e.value for e in value.elements]
-            if len(elements) == 1 and isinstance(elements[0], cst.Call) and self.rule._client_attr(elements[0].func, "ops") in CUSTOM_CALLS:
+            if len(elements) == 1 and self.custom_call_kind(elements[0]) is not None:
                 return "result"
             if elements and not any(isinstance(e, cst.StarredElement) for e in value.elements) and all(
                 isinstance(e, cst.Call) and self.rule._client_attr(e.func, "Shape") == "array_shape" for e in elements
@@ -2351,11 +2375,40 @@ class _FunctionScan(cst.CSTVisitor):
         return True
 
     def constant_value(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
-        """The value ``v`` of an inline ``ops.ConstantLiteral(c, v)`` operand."""
+        """The value ``v`` of an inline ``ops.ConstantLiteral(c, v)`` operand (``np.int32(v)``
+        for the older builder's ``c.ConstantS32Scalar(v)``)."""
         if isinstance(node, cst.Call) and self.rule._client_attr(node.func, "ops") in CONSTANTS:
             args = [a for a in node.args if a.keyword is None]
             if len(args) == 2:
                 return args[1].value
+        method = self.constant_method(node)
+        if method is not None and len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star:
+            return _builder_constant_value(node.args[0].value, method, self.rule._numpy())
+        return None
+
+    def custom_call_kind(self, node: cst.CSTNode) -> Optional[str]:
+        """``CustomCall`` / ``CustomCallWithLayout`` for ``ops.CustomCall[WithLayout](c, ...)``;
+        METHOD for the older builder's ``c.CustomCall[WithLayout](...)`` on the rule's builder."""
+        if not isinstance(node, cst.Call):
+            return None
+        kind = self.rule._client_attr(node.func, "ops")
+        if kind in CUSTOM_CALLS:
+            return kind
+        return METHOD if self._builder_method(node) in CUSTOM_CALLS else None
+
+    def constant_method(self, node: cst.CSTNode) -> Optional[str]:
+        """``ConstantS32Scalar`` for ``c.ConstantS32Scalar(v)`` on the rule's builder."""
+        method = self._builder_method(node) if isinstance(node, cst.Call) else None
+        return method if method in BUILDER_CONSTANTS else None
+
+    def _builder_method(self, call: cst.Call) -> Optional[str]:
+        """``name`` for ``c.name(...)`` where ``c`` is the rule's builder (or ``ctx.builder``)."""
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return None
+        receiver = func.value
+        if (isinstance(receiver, cst.Name) and receiver.value in self.builder_names) or self._is_ctx_builder(receiver):
+            return func.attr.value
         return None
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -2365,10 +2418,21 @@ class _FunctionScan(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         ops = self.rule._client_attr(node.func, "ops")
         shape = self.rule._client_attr(node.func, "Shape")
-        if ops in CUSTOM_CALLS:
+        kind = self.custom_call_kind(node)
+        method = self.constant_method(node)
+        if kind == METHOD:
+            self.allowed.add(node.func.value)
+            self.custom_calls[node] = self._container(node)
+        elif kind is not None:
             self._allow_builder_arg(node)
             self.custom_calls[node] = self._container(node)
             self.allowed.add(node.func)
+        elif method is not None:
+            if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+                self.problem = self.problem or f"an unusual c.{method}"
+            self.allowed.add(node.func.value)
+            self.constants.append(node)
+            self.constant_methods[node] = method
         elif ops in CONSTANTS:
             if len([a for a in node.args if a.keyword is None]) != 2 or len(node.args) != 2:
                 self.problem = self.problem or f"an unusual ops.{ops}"
@@ -2430,7 +2494,7 @@ class _FunctionScan(cst.CSTVisitor):
         current = self.ctx.parents.get(node)
         while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             if isinstance(current, cst.Call) and (
-                self.rule._client_attr(current.func, "ops") in CUSTOM_CALLS
+                self.custom_call_kind(current) is not None
                 or self.rule._client_attr(current.func, "Shape") == "tuple_shape"
             ):
                 return True
@@ -2462,12 +2526,13 @@ class _FunctionScan(cst.CSTVisitor):
         call = self.ctx.parents.get(arg)
         if not isinstance(arg, cst.Arg) or not isinstance(call, cst.Call):
             return None
-        kind = self.rule._client_attr(call.func, "ops")
-        if kind not in CUSTOM_CALLS:
+        kind = self.custom_call_kind(call)
+        if kind is None:
             return None
         if arg.keyword is not None:
             return call, arg.keyword.value
-        index = [a for a in call.args if a.keyword is None].index(arg) - 1
+        # The function form's first argument is the builder, the method's receiver.
+        index = [a for a in call.args if a.keyword is None].index(arg) - (kind != METHOD)
         names = CUSTOM_CALL_PARAMS[kind]
         return (call, names[index]) if 0 <= index < len(names) else None
 
@@ -3164,6 +3229,13 @@ def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
 
     walk.read(node, _Calls())
     return found
+
+
+def _builder_constant_value(value: cst.BaseExpression, method: str, numpy: str) -> cst.BaseExpression:
+    """What ``c.<method>(value)`` handed XLA: ``np.int32(value)`` for ``ConstantS32Scalar``,
+    the value itself for ``Constant``."""
+    scalar = BUILDER_CONSTANTS[method]
+    return value if scalar is None else cst.Call(cst.parse_expression(f"{numpy}.{scalar}"), [cst.Arg(value)])
 
 
 def _lowering_call(ffi_lowering: str, target: cst.BaseExpression, keywords: list, indent: str) -> cst.Call:
