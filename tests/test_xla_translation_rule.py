@@ -426,3 +426,113 @@ def test_lower_fun_no_registration_reaches_is_reported_where_it_is_called():
     manual = {c.line: c.message for c in result.changes if c.safety is Safety.MANUAL}
     assert 13 in manual and manual[13].startswith("xla.lower_fun was removed with translation rules (gone from jax 0.4.4)")
     assert 17 in manual
+
+
+def _rewritten_module(tmp_path, name: str):
+    result = _rewrite(name)
+    assert result.error is None and result.updated is not None
+    assert not [c for c in result.changes if c.safety is not Safety.SAFE]
+    code = result.updated.split(b'"""', 2)[2]  # past the module docstring, which names them
+    assert b"xla_client" not in code and b"GetShape" not in code and b"import xla" not in code
+    path = tmp_path / f"rewritten_{name}"
+    path.write_bytes(result.updated)
+    return load_module(str(path))
+
+
+def test_builder_method_custom_calls_lower_to_the_op_the_builder_built(tmp_path) -> None:
+    """The ComputationBuilder's c.CustomCall and c.CustomCallWithLayout took layouts and no
+    api_version: the op with those layouts, api_version 1 (ORIGINAL), opaque bytes as
+    backend_config, and c.GetShape(x) as a layout the row-major default XLA gave it."""
+    from tests.compat.custom_calls import custom_calls
+
+    module = _rewritten_module(tmp_path, "builder_method.py")
+    (subtract,) = custom_calls(lower_entry(module, "compat_entry"))
+    assert subtract == {
+        "target": "test_subtract_f32", "api_version": 1, "backend_config": None,
+        "operand_layouts": [[], []], "result_layouts": [[]], "has_side_effect": False,
+        "operand_types": ["tensor<f32>", "tensor<f32>"], "result_types": ["tensor<f32>"],
+    }
+    (square,) = custom_calls(lower_entry(module, "compat_entry_square"))
+    assert square["target"] == "square_f32" and square["api_version"] == 1
+    assert square["backend_config"] == {"opaque": b"\x02\x00sq".hex()}
+    assert square["operand_layouts"] == [[1, 0]] and square["result_layouts"] == [[1, 0]]
+    assert square["operand_types"] == ["tensor<2x3xf32>"] and square["result_types"] == ["tensor<2x3xf32>"]
+
+
+def test_builder_constant_methods_become_constant_operands_of_their_scalar_type(tmp_path) -> None:
+    """c.ConstantPredScalar(lower) and c.ConstantS32Scalar(n) built np.array(v, dtype) of
+    their type: the operands are constants of that type and value, ahead of the matrix,
+    whose column-major layout is kept."""
+    from jax.extend.mlir import ir
+
+    from tests.compat.custom_calls import describe
+
+    module = _rewritten_module(tmp_path, "builder_method_constants.py")
+    lowered = lower_entry(module, "compat_entry")
+    main = next(op.operation for op in lowered.body.operations if ir.StringAttr(op.attributes["sym_name"]).value == "main")
+    (op,) = [o.operation for o in main.regions[0].blocks[0].operations if o.operation.name == "stablehlo.custom_call"]
+    call = describe(op)
+    assert call["target"] == "lapack_spotrf" and call["api_version"] == 1 and call["backend_config"] is None
+    assert call["operand_types"] == ["tensor<i1>", "tensor<i32>", "tensor<3x3xf32>"]
+    assert call["operand_layouts"] == [[], [], [0, 1]] and call["result_layouts"] == [[0, 1]]
+    constants = [operand.owner for operand in list(op.operands)[:2]]
+    assert [c.name for c in constants] == ["stablehlo.constant", "stablehlo.constant"]
+    # partial(jax_potrf, lower=True) on a 3x3 matrix: lower is true, n is 3.
+    assert [ir.DenseIntElementsAttr(c.attributes["value"])[0] for c in constants] == [1, 3]
+
+
+_METHOD_RULES = b"""import numpy as np
+from jax.interpreters import xla
+from jaxlib import xla_client
+
+
+def _unpack_builder(c):
+    return getattr(c, "_builder", c)
+
+
+def unwrapped(c, x):
+    c = _unpack_builder(c)
+    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return c.CustomCallWithLayout(b"k", operands=(c.ConstantS64Scalar(4), x), shape_with_layout=s,
+                                  operand_shapes_with_layout=(xla_client.Shape.array_shape(np.dtype(np.int64), (), ()), s))
+
+
+def in_context(ctx, avals_in, avals_out, x):
+    return [ctx.builder.CustomCall(b"k", (x,), ctx.builder.GetShape(x), (ctx.builder.GetShape(x),), b"cfg")]
+
+
+xla.backend_specific_translations["cpu"][p] = unwrapped
+xla.register_translation(q, in_context, platform="cpu")
+"""
+
+
+def test_builder_method_on_every_spelling_of_the_builder_is_converted() -> None:
+    result = rewrite_source(_METHOD_RULES, "methods.py", ["--select", "xla-translation-rule"])
+    assert result.error is None and result.updated is not None
+    assert not [c for c in result.changes if c.safety is not Safety.SAFE]
+    updated = result.updated.decode()
+    assert "xla_client" not in updated and "_unpack_builder" not in updated and ".builder" not in updated
+    # Positional arguments follow the method's order (name, operands, shape, operand shapes, opaque).
+    assert 'backend_config=b"cfg"' in updated and "operand_layouts=(None,)" in updated
+    assert "mlir.ir_constant(np.asarray(np.int64(4)))" in updated
+    assert "def in_context(ctx, x):" in updated and "def unwrapped(ctx, x):" in updated
+
+
+@pytest.mark.parametrize("call, reason", [
+    # The method had no api_version parameter: XlaBuilder code passing one raised TypeError.
+    (b'c.CustomCall(b"k", operands=(x,), shape_with_layout=s, operand_shapes_with_layout=(s,), api_version=2)',
+     "unknown arguments ['api_version']"),
+    # Another object's CustomCall is not the builder's op: its shapes stay XLA shapes.
+    (b'other.CustomCall(b"k", operands=(x,), shape_with_layout=s, operand_shapes_with_layout=(s,))',
+     "shape `s` is used for more than a layout"),
+    (b'c.CustomCall(b"k", operands=(c.ConstantS32Scalar(n=1), x), shape_with_layout=s, operand_shapes_with_layout=(s, s))',
+     "an unusual c.ConstantS32Scalar"),
+])
+def test_builder_method_calls_that_stay_manual_say_why(call: bytes, reason: str) -> None:
+    source = (b"import numpy as np\nfrom jax.interpreters import xla\nfrom jaxlib import xla_client\n\n\n"
+              b"def rule(c, x):\n    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))\n"
+              b"    return " + call + b"\n\n\nxla.backend_specific_translations['cpu'][p] = rule\n")
+    result = rewrite_source(source, "manual_method.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    assert any(reason in m for m in messages), messages
