@@ -10,7 +10,11 @@ Legacy form
     ``xla_client.ops.CustomCallWithLayout(c, b"target", operands=(...),
     shape_with_layout=Shape.array_shape(dtype, dims, minor_to_major),
     operand_shapes_with_layout=(...), opaque=b"...")``, with scalar operands from
-    ``ops.ConstantLiteral(c, value)``.
+    ``ops.ConstantLiteral(c, value)``. Rules written for the ComputationBuilder that
+    translation rules received in 2020 call the builder's own methods instead:
+    ``c.CustomCall(b"target", operands=(...), shape_with_layout=...,
+    operand_shapes_with_layout=(...), opaque=b"...")`` (or ``c.CustomCallWithLayout``),
+    with scalar operands from ``c.ConstantS32Scalar(value)``.
 
 Removed
     Translation rules were removed in jax 0.4.29 and ``xla_client.ops`` in 0.6.0;
@@ -37,6 +41,11 @@ Replacement (minimum jax 0.5.0)
     ``ops.ConstantLiteral(c, v)`` or         ``mlir.ir_constant(np.asarray(v))``, and
     ``ops.Constant(c, v)``                   ``ctx.replace(avals_in=...)`` with its aval,
                                              so layouts line up with the operands
+    the builder methods ``c.CustomCall``     as ``ops.CustomCallWithLayout(c, ...)``: both
+    and ``c.CustomCallWithLayout``           methods took layouts and no api_version (1)
+    ``c.Constant(v)``,                       as ``ops.Constant(c, v)`` with ``v``, or
+    ``c.ConstantS32Scalar(v)``               ``np.int32(v)`` (``F32``, ``F64``, ``S64``,
+                                             ``Pred``: ``np.float32`` ... ``np.bool_``)
     ``c.get_shape(x)`` (x an operand;        ``ctx.avals_in[i]``; ``.dimensions()`` ->
     the older builder's ``c.GetShape(x)``)   ``.shape``, ``.element_type()`` -> ``.dtype``;
                                              used as a layout: ``None`` (row-major), also
@@ -47,7 +56,8 @@ Replacement (minimum jax 0.5.0)
     ======================================  ==============================================
 
     ``c`` is the builder of a builder rule, or ``ctx.builder`` (or a name bound to it) in
-    a translation rule.
+    a translation rule; a builder method is converted only on it (``other.CustomCall``
+    stays manual).
 
     A translation registration for a primitive that the module also gives an MLIR lowering
     (same platform, or all platforms) is dropped: jax always preferred the MLIR rule.
