@@ -80,6 +80,12 @@ ORIGINS = {
     "jax.experimental.maps.Mesh": "jax._src.mesh.Mesh",
     "jax.experimental.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
     "jax.experimental.pjit.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
+    # jax.numpy: ``product = prod`` and so on; the example libraries and linalg modules moved whole.
+    **{f"jax.numpy.{old}": f"jax.numpy.{new}" for old, new in (
+        ("product", "prod"), ("cumproduct", "cumprod"), ("alltrue", "all"), ("sometrue", "any"))},
+    "jax.experimental.optimizers": "jax.example_libraries.optimizers",
+    "jax.experimental.stax": "jax.example_libraries.stax",
+    "jax.lax_linalg": "jax.lax.linalg",
     "jax.random.KeyArray": "jax._src.basearray.Array",
     "jax.random.PRNGKeyArray": "jax._src.basearray.Array",
     **{n: "jax._src.basearray.Array" for n in (

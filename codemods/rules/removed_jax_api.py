@@ -53,6 +53,10 @@ Moved names (safe: the same object under another name)
     ``device_put`` ``custom_vjp`` (...)
     ``jax.api_util.tree_flatten``                    ``jax.tree_util.*`` (re-exports in           <=0.10.2 any
     ``tree_unflatten`` ``treedef_is_leaf``           jax/api_util.py)
+    ``jax.numpy.product`` ``cumproduct``             ``jax.numpy.prod`` ``cumprod`` ``all``      <=0.4.28 any
+    ``alltrue`` ``sometrue``                         ``any`` (jax bound the aliases to them)
+    ``jax.experimental.optimizers`` ``stax``         ``jax.example_libraries.*`` (modules)       <=0.3.16 0.2.25
+    ``jax.lax_linalg`` (module)                      ``jax.lax.linalg``                          0.2.x    any
     ``jax.random.threefry2x32_p``                    ``jax.extend.random.threefry2x32_p``        <=0.4.28 0.4.16
     ``jax.experimental.maps.Mesh``                   ``jax.sharding.Mesh`` (re-exports of the    <=0.4.28 0.4.1
     ``jax.experimental.PartitionSpec``               ``jax.sharding.PartitionSpec`` classes
@@ -72,7 +76,9 @@ Moved names (safe: the same object under another name)
     a moved name of the class; safe when the value is a name or attribute read, otherwise
     unsafe (its expression would no longer run).
 
-    Removed constants are written out (safe: the same value): ``batching.not_mapped``
+    Removed constants are written out (safe: the same value): ``jax.numpy.NINF``,
+    ``PINF``, ``NZERO`` and ``PZERO`` (NumPy's floats, re-exported) become ``float('-inf')``,
+    ``float('inf')``, ``-0.0`` and ``0.0``; ``batching.not_mapped``
     (public and ``jax._src``; removed after 0.10.0) becomes ``None`` and
     ``batching.NotMapped`` (removed 0.10.0) ``type(None)``, as jax defined them. A bare
     name imported from the module stays reported with its import.
@@ -329,6 +335,14 @@ MOVED: dict[str, Move] = {
     # jax/api_util.py re-exported these from jax.tree_util.
     **{f"jax.api_util.{n}": Move(f"jax.tree_util.{n}", ANY, "a re-export, gone by 0.10.2") for n in (
         "tree_flatten", "tree_unflatten", "treedef_is_leaf")},
+    # jax.numpy bound NumPy's aliases to the functions themselves (``cumproduct = cumprod``).
+    **{f"jax.numpy.{old}": Move(f"jax.numpy.{new}", ANY, "0.4.28 or earlier") for old, new in (
+        ("product", "prod"), ("cumproduct", "cumprod"), ("alltrue", "all"), ("sometrue", "any"))},
+    # The example libraries moved out of jax.experimental in 0.2.25, and jax.lax_linalg
+    # became jax.lax.linalg: the same modules.
+    **{f"jax.experimental.{n}": Move(f"jax.example_libraries.{n}", (0, 2, 25), "0.3.16 or earlier", module=True)
+       for n in ("optimizers", "stax")},
+    "jax.lax_linalg": Move("jax.lax.linalg", ANY, "0.2.x", module=True),
     "jax.random.threefry2x32_p": Move("jax.extend.random.threefry2x32_p", (0, 4, 16), "0.4.28 or earlier"),
     # Re-exports of the classes jax.sharding has held since 0.4.1.
     "jax.experimental.maps.Mesh": Move("jax.sharding.Mesh", (0, 4, 1), "0.4.28 or earlier"),
@@ -356,6 +370,9 @@ for _module in ("jax.interpreters.xla.xb", "jax._src.lib.xla_bridge"):
 VALUES: dict[str, tuple[str, str, str]] = {
     **{f"{m}.not_mapped": ("None", "batching.py defined it as `not_mapped = None`", "0.10.1 or 0.10.2")
        for m in ("jax.interpreters.batching", "jax._src.interpreters.batching")},
+    # NumPy's float constants, which jax.numpy re-exported.
+    **{f"jax.numpy.{n}": (text, f"it re-exported NumPy's float constant {n}", "0.4.28 or earlier") for n, text in (
+        ("NINF", "float('-inf')"), ("PINF", "float('inf')"), ("NZERO", "-0.0"), ("PZERO", "0.0"))},
     "jax.interpreters.batching.NotMapped": ("type(None)", "batching.py defined it as `NotMapped = type(None)`",
                                             "0.10.0"),
 }
