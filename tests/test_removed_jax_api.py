@@ -40,6 +40,7 @@ def _resolve(qualified: str):
 ORIGINS = {
     "jax.abstract_arrays.ShapedArray": "jax._src.core.ShapedArray",
     "jax.core.Token": "jax._src.core.Token",
+    "jax.interpreters.xla.Token": "jax._src.core.Token",
     **{f"jax.{n}": f"jax._src.tree_util.{n}" for n in (
         "tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure", "tree_transpose")},
     **{f"jax.core.{n}": f"jax._src.core.{n}" for n in (

@@ -57,6 +57,8 @@ Moved names (safe: the same object under another name)
     ``alltrue`` ``sometrue``                         ``any`` (jax bound the aliases to them)
     ``jax.experimental.optimizers`` ``stax``         ``jax.example_libraries.*`` (modules)       <=0.3.16 0.2.25
     ``jax.lax_linalg`` (module)                      ``jax.lax.linalg``                          0.2.x    any
+    ``jax.interpreters.xla.Token``                   ``jax.extend.core.Token`` (the class moved  <=0.4.28 0.4.36
+                                                     to jax.core in 0.2.26)
     ``jax.random.threefry2x32_p``                    ``jax.extend.random.threefry2x32_p``        <=0.4.28 0.4.16
     ``jax.experimental.maps.Mesh``                   ``jax.sharding.Mesh`` (re-exports of the    <=0.4.28 0.4.1
     ``jax.experimental.PartitionSpec``               ``jax.sharding.PartitionSpec`` classes
@@ -295,6 +297,8 @@ MOVED: dict[str, Move] = {
     "jax.config.config": Move("jax.config", (0, 4, 0), "0.4.29"),
     "jax.xla": Move("jax.interpreters.xla", (0, 4, 0), "0.4.0"),
     "jax.core.Token": Move("jax.extend.core.Token", (0, 4, 36), "0.6.0"),
+    # The token class lived in jax.interpreters.xla until jax 0.2.26 moved it to jax.core.
+    "jax.interpreters.xla.Token": Move("jax.extend.core.Token", (0, 4, 36), "0.4.28 or earlier"),
     **{f"jax.{n}": Move(f"jax.tree_util.{n}", ANY, "0.6.0") for n in (
         "tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure", "tree_transpose")},
     **{name: Move("jax.tree_util.tree_map", ANY, "0.3.16", note="tree_multimap forwarded its arguments to it")
@@ -375,7 +379,14 @@ VALUES: dict[str, tuple[str, str, str]] = {
         ("NINF", "float('-inf')"), ("PINF", "float('inf')"), ("NZERO", "-0.0"), ("PZERO", "0.0"))},
     "jax.interpreters.batching.NotMapped": ("type(None)", "batching.py defined it as `NotMapped = type(None)`",
                                             "0.10.0"),
+    "jax.config.omnistaging_enabled": ("True", "omnistaging could not be disabled from jax 0.2.12 on, so it was "
+                                       "always True", "0.4 (after 0.2.12)"),
 }
+#: Attributes of objects (jax.config is an instance) that the static look-up cannot see gone.
+_INSTANCE_ATTRIBUTES = frozenset({"jax.config.omnistaging_enabled"})
+#: ``import jax.config``: jax.config is no module any more (the config object), so the
+#: statement fails; ``import jax`` binds the same name, through which ``jax.config.*`` reads.
+NOT_MODULES = {"jax.config": "jax"}
 
 #: Removed names with no exact replacement: what jax advised instead.
 GUIDANCE = {
@@ -1083,11 +1094,15 @@ class RemovedJaxApi(Rule):
         self.import_depth += 1
         moves: list[tuple[str, str]] = []
         unused: list[str] = []
+        not_modules: list[str] = []
         for alias in node.names:
             full = get_full_name_for_node(alias.name) or ""
             new = self.moved(full)
             if new is not None and full in MOVED and MOVED[full].module:
                 moves.append((full, new))
+                continue
+            if full in NOT_MODULES and alias.asname is None and self.check_all:
+                not_modules.append(full)
                 continue
             gone = self.missing(full)
             if gone and alias.asname is not None and self._unused(get_full_name_for_node(alias.asname.name) or ""):
@@ -1103,6 +1118,36 @@ class RemovedJaxApi(Rule):
 
             self.report(node, Safety.SAFE, "; ".join(f"unused import of {full}, which does not exist in jax "
                                                      f"{self._version()}, removed" for full in unused), drop)
+        if not_modules and not compatibility_guard(self.ctx, node):
+            plain = {NOT_MODULES[full] for full in not_modules}
+            # Another ``import jax`` of the same statement or scope makes the rewritten one a duplicate.
+            # (Only at module level: inside functions the scopes differ.)
+            top = next((b.top_level for b in self.ctx.names.imports if b.statement is node), False)
+            bound = {b.qualified for b in self.ctx.names.imports
+                     if top and b.top_level and b.local == b.qualified and b.statement is not node}
+
+            def edit(updated: cst.CSTNode) -> cst.CSTNode:
+                if not isinstance(updated, cst.Import):
+                    return updated
+                names, seen = [], set(bound)
+                for a in updated.names:
+                    full = get_full_name_for_node(a.name) or ""
+                    if full in not_modules:
+                        full = NOT_MODULES[full]
+                        a = a.with_changes(name=cst.parse_expression(full))
+                    if full in seen and full in plain:
+                        continue
+                    seen.add(full)
+                    names.append(a)
+                if not names:
+                    return cst.RemoveFromParent()
+                names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                return updated.with_changes(names=names)
+
+            self.report(node, Safety.SAFE, "; ".join(
+                f"`import {full}` fails: {full} is no module any more (the config object), and `import "
+                f"{NOT_MODULES[full]}` binds the same name, through which {full} is read" for full in not_modules),
+                edit, kernel_receives="unchanged (the same objects)")
         if moves and not compatibility_guard(self.ctx, node):
             renames = dict(moves)
 
@@ -1271,7 +1316,8 @@ class RemovedJaxApi(Rule):
         if self._member_of_moved_missing(node, qualified):
             return False
         value = VALUES.get(qualified)
-        if value is not None and self.missing(qualified) == qualified and "." in (get_full_name_for_node(node) or ""):
+        if value is not None and (self.missing(qualified) == qualified or qualified in _INSTANCE_ATTRIBUTES) \
+                and "." in (get_full_name_for_node(node) or ""):
             if compatibility_guard(self.ctx, node):
                 return False
             text, origin, removed = value

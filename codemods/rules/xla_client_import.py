@@ -21,6 +21,7 @@ Replacement (minimum jax 0.5.0; each is the very same object on jax 0.10.2)
     ``process_index``, ``process_count``
     ``xla_client.XlaRuntimeError`` (also ``xla_extension``)     ``jax.errors.JaxRuntimeError``
     ``xla_client.Device`` (also ``xla_extension``)              ``jax.Device``
+    ``xla_client.FftType``                                      ``jax.lax.FftType``
     ==========================================================  ===============================
 
     A module alias made by assignment (``xla_client = jax.lib.xla_client``) goes, with
@@ -77,6 +78,8 @@ REPLACEMENTS = {
     )},
     **{f"jax.lib.{m}.XlaRuntimeError": "jax.errors.JaxRuntimeError" for m in ("xla_client", "xla_extension")},
     **{f"jax.lib.{m}.Device": "jax.Device" for m in ("xla_client", "xla_extension")},
+    # jax 0.5.3: ``xla_client.FftType is jax.lax.FftType`` (jax.lax has it since 0.4.32).
+    "jax.lib.xla_client.FftType": "jax.lax.FftType",
 }
 #: Attributes other rules migrate; reporting them here would duplicate their findings.
 OTHER_RULES = frozenset({"ops", "Shape", "register_custom_call_target", "register_cpu_custom_call_target"})

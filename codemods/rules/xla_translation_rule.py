@@ -276,6 +276,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.rule import IndexEntry, Rule, Safety
+from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
 from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, registrations_elsewhere, where_text
 from codemods.rules._shared import (
     ancestors,
@@ -2026,8 +2027,9 @@ def {AVAL_HELPER}(value):
             if not isinstance(assign.value, cst.Attribute):
                 continue
             qual = self.ctx.qualified_name(assign.value) or ""
-            if not any(qual.startswith(m + ".") for m in CLIENT_MODULES):
-                continue
+            module = next((m for m in CLIENT_MODULES if qual.startswith(m + ".")), None)
+            if module is None or f"jax.lib.xla_client.{qual[len(module) + 1:]}" in CLIENT_REPLACEMENTS:
+                continue  # no XlaBuilder API: xla-client-import moves it (FftType -> jax.lax.FftType)
             name = assign.targets[0].target
             scope = self.ctx.scopes.get(name)
             if scope is None or scope is not self.ctx.scopes.get(self.ctx.module):
