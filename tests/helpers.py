@@ -20,12 +20,22 @@ TESTDATA = os.path.join(ROOT, "testdata")
 ARGS_MARK = b"# ccmigrate-args:"
 
 
+#: In a fixture's flags: run every rule, as plain ``ccmigrate`` does (not only the folder's).
+EVERY_RULE = "--every-rule"
+
+
 def fixture_args(source: bytes) -> list[str]:
-    """Flags a fixture asks for on its first line: ``# ccmigrate-args: --unsafe-fixes``."""
+    """Flags a fixture asks for on its first line: ``# ccmigrate-args: --unsafe-fixes``
+    (without the fixtures' own ``--every-rule``, see :func:`fixture_runs_every_rule`)."""
     first = source.split(b"\n", 1)[0]
     if first.startswith(ARGS_MARK):
-        return shlex.split(first[len(ARGS_MARK):].decode())
+        return [a for a in shlex.split(first[len(ARGS_MARK):].decode()) if a != EVERY_RULE]
     return []
+
+
+def fixture_runs_every_rule(source: bytes) -> bool:
+    first = source.split(b"\n", 1)[0]
+    return first.startswith(ARGS_MARK) and EVERY_RULE in shlex.split(first[len(ARGS_MARK):].decode())
 
 
 def options_from(args: Sequence[str]) -> tuple[Options, frozenset | None, frozenset]:

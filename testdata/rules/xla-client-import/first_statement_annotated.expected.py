@@ -1,4 +1,4 @@
-# ccmigrate-args: --annotate --select aval-to-ir-type,backend-config,core-primitive,custom-call-api,ffi-call-inline,hlo-helpers,ir-constant,jax-extend-ffi,register-custom-call-target,removed-jax-api,stablehlo-custom-call-op,xla-client-import,xla-translation-rule
+# ccmigrate-args: --annotate --every-rule
 # TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client` (deleted from jax) kept for the 1 manual site(s) annotated with TODO(ccmigrate): it fails at import time until they are migrated
 from jax.lib import xla_client
 import jax

@@ -1,4 +1,4 @@
-# ccmigrate-args: --annotate --select aval-to-ir-type,backend-config,core-primitive,custom-call-api,ffi-call-inline,hlo-helpers,ir-constant,jax-extend-ffi,register-custom-call-target,removed-jax-api,stablehlo-custom-call-op,xla-client-import,xla-translation-rule
+# ccmigrate-args: --annotate --every-rule
 from jax.lib import xla_client
 from jax.interpreters import mlir
 

@@ -1,4 +1,4 @@
-# ccmigrate-args: --annotate --select aval-to-ir-type,backend-config,core-primitive,custom-call-api,ffi-call-inline,hlo-helpers,ir-constant,jax-extend-ffi,register-custom-call-target,removed-jax-api,stablehlo-custom-call-op,xla-client-import,xla-translation-rule
+# ccmigrate-args: --annotate --every-rule
 """A rule typed with XlaBuilder/XlaOp, made by a factory (so reported manual) under
 --annotate: the kept jaxlib.xla_extension import is annotated without line numbers,
 which the annotations above it would shift, so the next run writes the same text.
