@@ -284,7 +284,24 @@ class NameResolver:
         if self._single_binding(bindings) and not self._maybe_rebound(head):
             qual = bindings[0].qualified
             return f"{qual}.{rest}" if rest else qual
+        last = self._public_twin_last(bindings)
+        if last is not None and not self._maybe_rebound(head):
+            return f"{last}.{rest}" if rest else last
         return self._exact_name(node)
+
+    def _public_twin_last(self, bindings: list[ImportBinding]) -> Optional[str]:
+        """``from jax._src.interpreters import mlir`` then ``from jax.interpreters import
+        mlir``, both plain module-level statements: code after them (every function body)
+        sees the last, a jax module and its private twin (jaxDecomp imports both)."""
+        if len(bindings) != 2 or not all(b.top_level for b in bindings):
+            return None
+        first, last = bindings
+        if first.qualified.replace("._src.", ".", 1) != last.qualified.replace("._src.", ".", 1):
+            return None
+        direct = {id(small) for stmt in self.module.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body}
+        if not all(id(b.statement) in direct for b in bindings):
+            return None
+        return last.qualified
 
     def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
         """Every import-qualified name ``node`` may hold: several when a name is imported

@@ -406,6 +406,10 @@ GUIDANCE = {
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
     "jax._src.lib.xla_bridge": "backends are in jax.extend.backend (get_backend, backends)",
     "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
+    "jax.interpreters.mlir.full_like_aval": (
+        "build the constant: hlo.broadcast_in_dim(mlir.aval_to_ir_type(ctx.module_context, aval), "
+        "mlir.ir_constant(np.array(value, aval.dtype)), ir.DenseI64ArrayAttr.get([])) with hlo = "
+        "jax.extend.mlir.dialects.stablehlo"),
     # Programs built op by op and run by hand (jaxlib 0.1 tutorials and tests).
     **{f"{module}.{name}": (
         "programs built op by op with the XlaBuilder and run by hand are gone: write the computation in jax "
