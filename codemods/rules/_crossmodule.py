@@ -1,6 +1,8 @@
 """Translation rules registered in one module and defined in another: what the project
 index records about each registration (read with Python's ``ast``, before any file is
-migrated), and where the registered function is defined.
+migrated), and where the registered function is defined. Also which modules of a package
+refer to a name another module re-exports (``package_files_mentioning``), for the files a
+run does not migrate.
 
 Not a rule itself (it defines no :class:`codemods.rule.Rule`).
 """
@@ -10,6 +12,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import os
+import re
+from functools import lru_cache
 from typing import Optional
 
 from codemods.names import resolve_relative
@@ -152,3 +156,53 @@ def where_text(path: str, other: str) -> str:
     """``other`` as seen from the module at ``path`` (the same whatever directory the
     run started in, so a report or annotation reads the same on every run)."""
     return os.path.relpath(other, os.path.dirname(os.path.abspath(path)))
+
+
+#: Directories no package module lives in (caches, virtual environments, VCS data).
+_SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})
+
+
+def package_root(path: str, package: Optional[str]) -> str:
+    """The directory of the top-level package holding the module at ``path`` (its own
+    directory when it is in no package)."""
+    root = os.path.dirname(os.path.abspath(path))
+    for _ in range(len(package.split(".")) - 1 if package else 0):
+        root = os.path.dirname(root)
+    return root
+
+
+@lru_cache(maxsize=64)
+def package_files_mentioning(path: str, package: Optional[str], name: str) -> tuple[str, ...]:
+    """Absolute paths of the Python files of the package holding ``path`` (``path`` left
+    out) whose text holds ``name`` as a word: every module that could import ``name`` from
+    it, whether or not the run migrates that module. Read from disk, as they are before
+    the run writes anything."""
+    here = os.path.abspath(path)
+    word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+    found = []
+    for directory, dirs, files in os.walk(package_root(path, package)):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS and not d.startswith("."))
+        for file in sorted(files):
+            if not file.endswith(".py"):
+                continue
+            candidate = os.path.join(directory, file)
+            if candidate == here:
+                continue
+            try:
+                with open(candidate, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                found.append(candidate)  # unreadable: it may well use the name
+                continue
+            if word.search(data):
+                found.append(candidate)
+    return tuple(found)
+
+
+def is_private_module(path: str, package: Optional[str]) -> bool:
+    """Whether the module at ``path`` is private to its project: its name, or one of its
+    packages' (``_src``), starts with an underscore."""
+    parts = [*(package.split(".") if package else []), os.path.splitext(os.path.basename(path))[0]]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return any(part.startswith("_") for part in parts)

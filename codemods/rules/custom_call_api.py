@@ -111,6 +111,7 @@ After::
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 from functools import lru_cache
 from typing import Optional
@@ -120,7 +121,8 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.names import iter_statements
-from codemods.rule import Rule, Safety
+from codemods.rule import IndexEntry, Rule, Safety
+from codemods.rules._crossmodule import defining_file, is_private_module, package_files_mentioning, where_text
 from codemods.rules._shared import (
     LoweringRule,
     added_terms,
@@ -179,6 +181,21 @@ class CustomCallApi(Rule):
         self._name_uses: dict[str, int] = {}
         self._attribute_names: set[int] = set()
         self._import_depth = 0
+        # Local name of a builder -> the findings rewriting its calls (safe or unsafe):
+        # linked to the deletion of the re-export that name comes from.
+        self._sites: dict[str, list] = {}
+
+    @classmethod
+    def index(cls, path: str, source: bytes) -> Optional[IndexEntry]:
+        """The removed builders this module re-exports, and the re-exports it imports from
+        other project modules: a re-export goes only together with the migration of every
+        use in the modules importing it."""
+        from codemods.engine import package_of
+
+        facts = reexport_facts(path, package_of(path), source)
+        if facts is None:
+            return None
+        return IndexEntry(facts, tuple(sorted({where for where, _ in facts.imports})))
 
     def visit_Import(self, node: cst.Import) -> None:
         self._import_depth += 1
@@ -322,6 +339,8 @@ class CustomCallApi(Rule):
             kernel_receives=f"the same custom call: target, api_version {site.api_version_text()}, operands, "
             "backend_config bytes and layouts unchanged",
         )
+        if isinstance(node.func, cst.Name):
+            self._sites.setdefault(node.func.value, []).append(self.ctx.findings[-1])
 
     # -- builders wrapped in helpers --------------------------------------------------------
     def _wrapper_note(self, node: cst.Call) -> str:
@@ -390,8 +409,10 @@ class CustomCallApi(Rule):
     def leave_Module(self, original_node: cst.Module) -> None:
         """Delete ``try``/``if`` blocks that only chose between legacy builder imports,
         once every use of the names they bind has been rewritten (otherwise removing the
-        imports would leave ``try: pass / except ImportError: pass`` behind)."""
-        self._drop_unused_imports(original_node)
+        imports would leave ``try: pass / except ImportError: pass`` behind). Re-exports of
+        a builder for other modules go with their migration there (``_delete_reexports``)."""
+        self._link_imported_reexports()
+        self._drop_unused_imports(original_node, self._delete_reexports())
         if not self.rewritten:
             return
         done = {n for n, count in self.rewritten.items() if self._name_uses.get(n, 0) == count}
@@ -406,7 +427,141 @@ class CustomCallApi(Rule):
                     lambda _node: cst.RemoveFromParent(),
                 )
 
-    def _drop_unused_imports(self, module: cst.Module) -> None:
+    # -- builders re-exported by one module, used in others ----------------------------------
+    def _link_imported_reexports(self) -> None:
+        """This module's side of deleting each re-export it imports: all its uses migrated
+        (the rewrites are linked to the deletion, so a rewrite not made keeps the
+        re-export), or the reason the re-export must stay."""
+        project = self.ctx.options.project
+        if project is None:
+            return
+        indexed = project.of(self.name)
+        mine = indexed.get(os.path.abspath(self.ctx.path))
+        if mine is None:
+            return
+        for where, name in mine.imports:
+            theirs = indexed.get(where)
+            key = (self.name, "re-export", where, name)
+            if theirs is None or name not in theirs.names or key in project.vetoed:
+                continue  # no deletion to take part in: the rewrites stand on their own
+            locals_ = sorted({b.local for b in self.ctx.names.imports if b.from_module is not None
+                              and defining_file(self.ctx.path, self.ctx.package, b.qualified) == (where, name)})
+            problem = None
+            if not locals_:
+                problem = f"the project index did not recognise its import of `{name}`"
+            for local in locals_:
+                uses, sites = self._name_uses.get(local, 0), self._sites.get(local, [])
+                if problem is not None:
+                    break
+                if not uses:
+                    problem = f"it imports `{local}` without using it, an import that would then fail"
+                elif len(sites) < uses:
+                    problem = (f"{uses - len(sites)} of its {uses} uses of `{local}` cannot be migrated automatically "
+                               "(see the findings there)")
+            self.ctx.link(key, [where], problem)
+            if problem is None:
+                for local in locals_:
+                    for finding in self._sites[local]:
+                        finding.link = key
+
+    def _delete_reexports(self) -> set:
+        """Delete each re-export of a removed builder (a module-level import of it that this
+        module never uses) when every project module importing it migrates all its uses in
+        this run: linked to those migrations, so the engine keeps the re-export if one is
+        not made. Otherwise report it, naming what still uses it. Returns the import
+        statements decided here."""
+        project = self.ctx.options.project
+        here = os.path.abspath(self.ctx.path)
+        facts = project.of(self.name).get(here) if project is not None else None
+        if facts is None or not facts.names:
+            return set()
+        decided: set = set()
+        for local in facts.names:
+            bindings = [b for b in self.ctx.names.imports if b.local == local]
+            legacy = [b for b in bindings if b.qualified in REMOVED_IN and LEGACY_MODULES.get(b.from_module or "") == b.qualified]
+            if (not legacy or self._name_uses.get(local) or any(not b.top_level for b in bindings)
+                    or any(self.ctx.options.target_jax < REMOVED_IN[b.qualified] for b in legacy)):
+                continue
+            importers = sorted(p for p, f in project.of(self.name).items() if (here, local) in f.imports)
+            others = [p for p in package_files_mentioning(self.ctx.path, self.ctx.package, local) if p not in importers]
+            tops = self._top_statements(legacy)
+            if not importers and not others and all(isinstance(t, cst.SimpleStatementLine) for t in tops):
+                continue  # a plain unused import, dropped as such
+            decided.update(b.statement for b in legacy)
+            key = (self.name, "re-export", here, local)
+            named = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in importers)
+            problem = None
+            if len(legacy) < len(bindings):
+                problem = f"`{local}` is also imported from elsewhere here"
+            elif key in project.vetoed:
+                at, why = project.vetoed[key]
+                problem = why if at == here else f"`{where_text(self.ctx.path, at)}` cannot take its part ({why})"
+                problem = f"it is imported by {named}, and {problem}" if importers else problem
+            elif others:
+                listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in others)
+                problem = (f"{listed} also refer{'s' if len(others) == 1 else ''} to `{local}` and "
+                           f"{'is' if len(others) == 1 else 'are'} not migrated with it in this run (not among its files, "
+                           "or not importing it in a form it follows)")
+            builders = " / ".join(dict.fromkeys(b.qualified for b in legacy))
+            if problem is not None:
+                self.report(
+                    legacy[0].statement,
+                    Safety.MANUAL,
+                    f"`{local}` is imported from the removed {builders.replace('.custom_call', '')} (gone in jax "
+                    f"{version_text(max(REMOVED_IN[b.qualified] for b in legacy))}) and not used here, so it is "
+                    f"re-exported for other modules; it stays because {problem}: migrate their uses (custom-call-api "
+                    "follows the re-export to their call sites) and delete this import, or the module fails to import",
+                )
+                continue
+            why = (f"every module of the project importing it ({named}) has all its uses migrated in this run"
+                   if importers else "no module of the project imports it")
+            outside = (" (the module is private)" if is_private_module(self.ctx.path, self.ctx.package)
+                       else "; code outside the project importing it from here already failed at import on this jax")
+            message = (f"re-export of the removed {builders} as `{local}` deleted: {why}, so nothing in the project "
+                       f"uses it any more{outside}")
+            for node, edit in self._deletions(legacy, tops, local):
+                self.report(node, Safety.SAFE, message, edit, link=key if importers else None)
+            if importers:
+                self.ctx.link(key, importers)
+        return decided
+
+    def _top_statements(self, bindings) -> list:
+        """The module-level statement holding each binding's import, once each."""
+        body = {id(stmt) for stmt in self.ctx.module.body}
+        found: dict[int, cst.CSTNode] = {}
+        for binding in bindings:
+            node = binding.statement
+            while node is not None and id(node) not in body:
+                node = self.ctx.parents.get(node)
+            if node is not None:
+                found.setdefault(id(node), node)
+        return list(found.values())
+
+    def _deletions(self, bindings, tops: list, local: str) -> list:
+        """``(node, edit)`` deleting the imports of ``bindings``: the whole ``if``/``try``
+        when it only chooses between removed builders' imports of ``local``, otherwise only
+        the import (``pass`` where it was all its block held)."""
+        edits = []
+        whole = [t for t in tops if isinstance(t, (cst.If, cst.Try)) and _only_legacy_imports(t, {local}, self.ctx, True)]
+        edits += [(t, lambda _node: cst.RemoveFromParent()) for t in whole]
+        for binding in bindings:
+            node = binding.statement
+            if any(_inside(self.ctx, node, t) for t in whole):
+                continue
+            line = self.ctx.parents.get(node)
+            block = self.ctx.parents.get(line) if line is not None else None
+            alone = (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
+                     and isinstance(block, cst.IndentedBlock) and len(block.body) == 1)
+
+            def edit(updated, alone=alone):
+                kept = import_without(updated, lambda a: get_full_name_for_node(a.name) == "custom_call"
+                                      and get_full_name_for_node(a.asname.name if a.asname else a.name) == local)
+                return cst.Pass() if alone and isinstance(kept, cst.RemovalSentinel) else kept
+
+            edits.append((node, edit))
+        return edits
+
+    def _drop_unused_imports(self, module: cst.Module, decided: set = frozenset()) -> None:
         """An import of a removed builder that nothing uses fails for nothing (at import
         time, or when the function holding it runs): drop it. Uses are counted over the
         whole module, so a name used anywhere keeps every import of it. Module-level
@@ -420,6 +575,8 @@ class CustomCallApi(Rule):
                 continue
             legacy = LEGACY_MODULES.get(get_full_name_for_node(small.module) or "")
             if legacy is None or self.ctx.options.target_jax < REMOVED_IN[legacy]:
+                continue
+            if small in decided:
                 continue
             for alias in small.names:
                 if get_full_name_for_node(alias.name) == "custom_call":
@@ -978,9 +1135,10 @@ class _Returns(cst.CSTVisitor):
         return False
 
 
-def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx) -> bool:
+def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx, any_builder: bool = False) -> bool:
     """Every statement in every block of ``stmt`` imports only ``names`` from legacy modules
-    (a handler may also try the next builder, or raise when none imports)."""
+    (a handler may also try the next builder, or raise when none imports); with
+    ``any_builder``, ``jax.interpreters.mlir`` counts as one of them."""
     blocks = [(stmt.body, False)]
     if isinstance(stmt, cst.Try):
         blocks += [(h.body, True) for h in stmt.handlers]
@@ -996,7 +1154,7 @@ def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx) -> bool:
             return False
         for line in block.body:
             if handler and isinstance(line, cst.Try):
-                if not _only_legacy_imports(line, names, ctx):
+                if not _only_legacy_imports(line, names, ctx, any_builder):
                     return False
                 continue
             if not isinstance(line, cst.SimpleStatementLine):
@@ -1007,7 +1165,7 @@ def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx) -> bool:
                 if not isinstance(small, cst.ImportFrom) or isinstance(small.names, cst.ImportStar) or small.relative:
                     return False
                 module = get_full_name_for_node(small.module) or ""
-                if module not in LEGACY_MODULES or module == "jax.interpreters.mlir":
+                if module not in LEGACY_MODULES or (module == "jax.interpreters.mlir" and not any_builder):
                     return False
                 for alias in small.names:
                     local = get_full_name_for_node(alias.asname.name if alias.asname else alias.name)
@@ -1088,3 +1246,75 @@ def _legacy_binding(path: str, name: str) -> Optional[str]:
     if HLO_HELPERS in found:
         return HLO_HELPERS
     return found[0] if found else None
+
+
+def _inside(ctx, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return any(a is outer for a in ancestors(ctx, node))
+
+
+@dataclasses.dataclass(frozen=True)
+class Reexports:
+    """What the project index records about one module's re-exported builders."""
+
+    #: Names the module binds to a removed builder at module level (also under an
+    #: ``if``/``try``) and never uses itself: re-exports for other modules.
+    names: tuple[str, ...] = ()
+    #: ``(absolute path, name)`` of each re-export of a removed builder the module imports
+    #: from another project module.
+    imports: tuple[tuple[str, str], ...] = ()
+
+
+def reexport_facts(path: str, package: Optional[str], source: bytes) -> Optional[Reexports]:
+    """The :class:`Reexports` of the module at ``path``, None when it has none."""
+    if b"custom_call" not in source:
+        return None
+    tree = ast.parse(source)
+    # A name listed in a string (``__all__``) is exported on purpose: it stays, reported.
+    names = [n for n in _unused_module_level_builders(tree) if f'"{n}"'.encode() not in source and f"'{n}'".encode() not in source]
+    top = package.split(".")[0] if package else None
+    imports = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or (node.level == 0 and (top is None or (node.module or "").split(".")[0] != top)):
+            continue  # neither relative nor of this project: no re-export of it can be deleted
+        base = "." * node.level + (node.module + "." if node.module else "")
+        for alias in node.names:
+            found = defining_file(path, package, base + alias.name) if alias.name != "*" else None
+            if found is not None and _legacy_binding(found[0], alias.name) is not None:
+                imports.append(found)
+    if not names and not imports:
+        return None
+    return Reexports(tuple(names), tuple(dict.fromkeys(imports)))
+
+
+def _unused_module_level_builders(tree: ast.Module) -> list[str]:
+    found: list[str] = []
+
+    def visit(body: list) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module in LEGACY_MODULES:
+                found.extend(a.asname or a.name for a in stmt.names if a.name == "custom_call")
+            elif isinstance(stmt, ast.If):
+                visit(stmt.body)
+                visit(stmt.orelse)
+            elif isinstance(stmt, ast.Try):
+                visit(stmt.body)
+                for handler in stmt.handlers:
+                    visit(handler.body)
+                visit(stmt.orelse)
+                visit(stmt.finalbody)
+
+    visit(tree.body)
+    if not found:
+        return []
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return sorted(set(found) - used)
+
+
+def reexport_decided(ctx, local: str) -> bool:
+    """Whether custom-call-api decides on ``local`` as a re-export of this module (deleted,
+    or kept and reported): it does in a run with the project index and every rule."""
+    project = ctx.options.project
+    if project is None or not ctx.options.every_rule:
+        return False
+    facts = project.of(CustomCallApi.name).get(os.path.abspath(ctx.path))
+    return facts is not None and local in facts.names

@@ -46,6 +46,7 @@ from libcst.helpers import get_full_name_for_node
 from codemods.engine import accepted
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import compatibility_guard, member_spelling, positional
+from codemods.rules.custom_call_api import reexport_decided
 
 MODULES = ("jaxlib.hlo_helpers", "jaxlib.mhlo_helpers")
 REMOVED_IN = (0, 8, 0)
@@ -220,8 +221,9 @@ class HloHelpers(Rule):
                 continue
             if self.uses.get(binding.local, 0):
                 continue
-            if binding.qualified.endswith(".custom_call") and self._dropped_when_unused(binding):
-                continue  # custom-call-api drops an unused builder import: nothing is left to migrate
+            if binding.qualified.endswith(".custom_call") and (self._dropped_when_unused(binding)
+                                                               or reexport_decided(self.ctx, binding.local)):
+                continue  # custom-call-api drops an unused builder import, or decides on the re-export
             self.report(
                 binding.statement,
                 Safety.MANUAL,
