@@ -1,6 +1,8 @@
-"""Translation rules registered in one module and defined in another (testdata/repos/
-split_rules): both files change together through the real command line, or neither does,
-and the rewritten package lowers with the installed jax."""
+"""Changes linked across modules: translation rules registered in one module and defined
+in another (testdata/repos/split_rules), and a removed custom_call builder re-exported by a
+compatibility module for the op modules that call it (testdata/repos/reexport_compat).
+Linked files change together through the real command line, or neither does, and the
+rewritten package imports and lowers with the installed jax."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ pytest.importorskip("jax")
 from codemods.context import Options  # noqa: E402
 from codemods.engine import run  # noqa: E402
 from codemods.rule import Safety  # noqa: E402
+from codemods.rules.custom_call_api import CustomCallApi  # noqa: E402
+from codemods.rules.hlo_helpers import HloHelpers  # noqa: E402
 from codemods.rules.xla_translation_rule import XlaTranslationRule  # noqa: E402
 from codemods.writer import write_all  # noqa: E402
 from tests.helpers import TESTDATA, ccmigrate  # noqa: E402
@@ -56,7 +60,8 @@ def imported(root: str, name: str):
         yield importlib.import_module(name)
     finally:
         sys.path.remove(root)
-        for loaded in [m for m in sys.modules if m == "fastkern" or m.startswith("fastkern.")]:
+        top = name.split(".")[0]
+        for loaded in [m for m in sys.modules if m == top or m.startswith(top + ".")]:
             del sys.modules[loaded]
 
 
@@ -239,3 +244,122 @@ def test_a_linked_file_failing_while_written_puts_back_the_others(repo, monkeypa
     by_name = {os.path.basename(r.path): r for r in results}
     assert "No space left on device" in by_name["gpu.py"].error
     assert all("go with those of" in by_name[n].error for n in ("cpu.py", "primitives.py"))
+
+
+# -- a removed builder re-exported by a compatibility module -------------------------------
+REEXPORT_BEFORE = os.path.join(TESTDATA, "repos", "reexport_compat")
+REEXPORT_AFTER = os.path.join(TESTDATA, "repos", "reexport_compat.expected")
+#: The rules the re-export concerns: custom-call-api decides, hlo-helpers would report it.
+REEXPORT_RULES = [CustomCallApi, HloHelpers]
+REEXPORT_OPTIONS = Options(target_jax=(0, 10, 2))
+
+
+@pytest.fixture
+def compat_repo(tmp_path) -> str:
+    copy = str(tmp_path / "reexport_compat")
+    shutil.copytree(REEXPORT_BEFORE, copy)
+    return copy
+
+
+def edit_file(path: str, old: str, new: str) -> None:
+    with open(path) as fh:
+        text = fh.read()
+    assert old in text
+    with open(path, "w") as fh:
+        fh.write(text.replace(old, new))
+
+
+def compat_results(repo: str, paths=None) -> dict:
+    results, _ = run(paths or [repo], REEXPORT_RULES, REEXPORT_OPTIONS)
+    return {os.path.relpath(r.path, repo): r for r in results}
+
+
+COMPAT = os.path.join("commjax", "_src", "jax_compat.py")
+ALLSUM = os.path.join("commjax", "_src", "ops", "allsum.py")
+BARRIER = os.path.join("commjax", "_src", "ops", "barrier.py")
+
+
+def test_a_reexport_every_importer_migrates_is_deleted_and_the_package_lowers(compat_repo, tmp_path) -> None:
+    with pytest.raises(ModuleNotFoundError, match="jaxlib.hlo_helpers"):
+        with imported(compat_repo, "commjax"):
+            pass
+    report = tmp_path / "report.json"
+    first = ccmigrate("apply", "-j", "2", "--report", str(report), compat_repo)
+    assert first.returncode == 0, first.stderr
+    assert tree(compat_repo) == tree(REEXPORT_AFTER)
+    data = json.loads(report.read_text())
+    by_path = {os.path.relpath(f["path"], compat_repo): f for f in data["files"]}
+    (deleted,) = by_path[COMPAT]["changes"]
+    assert (deleted["rule"], deleted["safety"], deleted["applied"]) == ("custom-call-api", "safe", True)
+    assert "(`ops/allsum.py`, `ops/barrier.py`) has all its uses migrated" in deleted["message"]
+    assert "nothing in the project uses it any more (the module is private)" in deleted["message"]
+
+    second = ccmigrate("apply", "-j", "1", compat_repo)
+    assert second.returncode == 0, second.stderr
+    assert "0 rewritten" in second.stderr
+    assert tree(compat_repo) == tree(REEXPORT_AFTER)
+
+    with imported(compat_repo, "commjax") as commjax:
+        allsum, barrier = custom_calls(lower(lambda x: commjax.barrier(commjax.allsum(x)), (4, 3), platform="cpu"))
+    # The element count as a scalar first operand, row-major arrays, the legacy api_version.
+    assert (allsum.target, allsum.api_version, allsum.backend_config) == ("commjax_allsum", 2, b"")
+    assert (allsum.operand_layouts, allsum.result_layouts) == ([[], [1, 0]], [[1, 0]])
+    assert (barrier.target, barrier.api_version) == ("commjax_barrier", 2)
+    assert (barrier.operand_layouts, barrier.result_layouts) == ([[1, 0]], [[1, 0]])
+
+
+def test_a_reexport_an_importer_still_uses_stays_and_names_it(compat_repo) -> None:
+    allsum = os.path.join(compat_repo, ALLSUM)
+    with open(allsum, "a") as fh:
+        fh.write("\n\ndef _debug_lowering(ctx, x, **options):\n"
+                 "    return hlo_custom_call(b\"commjax_debug\", operands=[x], **options).results\n")
+    results = compat_results(compat_repo)
+    assert not results[COMPAT].changed and results[BARRIER].changed
+    # One finding at each import of the guard (hlo-helpers leaves them to custom-call-api).
+    compat = results[COMPAT].changes
+    assert [(c.rule, c.safety, c.line) for c in compat] == [("custom-call-api", Safety.MANUAL, 16), ("custom-call-api", Safety.MANUAL, 18)]
+    assert "from the removed jaxlib.mhlo_helpers (gone in jax 0.4.2)" in compat[1].message
+    assert "it stays because it is imported by `ops/allsum.py`, `ops/barrier.py`, and `ops/allsum.py` cannot take its " \
+           "part (1 of its 2 uses of `hlo_custom_call` cannot be migrated automatically" in compat[0].message
+    # The importer's other site is migrated all the same; its import stays for the one left.
+    updated = results[ALLSUM].updated.decode()
+    assert "jax.ffi.ffi_lowering(" in updated and "from ..jax_compat import default_layouts, hlo_custom_call" in updated
+
+
+def test_a_suppressed_site_in_an_importer_keeps_the_reexport(compat_repo) -> None:
+    edit_file(os.path.join(compat_repo, BARRIER), "has_side_effect=True)]", "has_side_effect=True)]  # ccmigrate: ignore")
+    results = compat_results(compat_repo)
+    assert not results[COMPAT].changed and not results[BARRIER].changed and results[ALLSUM].changed
+    kept = [c.message for c in results[COMPAT].changes if c.safety is Safety.MANUAL][0]
+    assert "`ops/barrier.py` cannot take its part (its change at line 15 is suppressed" in kept
+
+
+def test_an_importer_not_in_the_run_keeps_the_reexport(compat_repo) -> None:
+    results = compat_results(compat_repo, [os.path.join(compat_repo, COMPAT), os.path.join(compat_repo, BARRIER)])
+    assert not results[COMPAT].changed and results[BARRIER].changed
+    kept = results[COMPAT].changes[0].message
+    assert "`ops/allsum.py` also refers to `hlo_custom_call` and is not among the files this run migrates" in kept
+
+
+def test_a_reexport_no_module_imports_is_deleted(compat_repo) -> None:
+    shutil.rmtree(os.path.join(compat_repo, "commjax", "_src", "ops"))
+    results = compat_results(compat_repo)
+    (deleted,) = results[COMPAT].changes
+    assert deleted.safety is Safety.SAFE and "no module of the project imports it" in deleted.message
+    assert "if versiontuple" not in results[COMPAT].updated.decode()
+
+
+def test_a_reexport_and_its_importers_are_written_all_or_none(compat_repo) -> None:
+    before = tree(compat_repo)
+    results, _ = run([compat_repo], REEXPORT_RULES, REEXPORT_OPTIONS)
+    allsum = os.path.join(compat_repo, ALLSUM)
+    os.chmod(allsum, stat.S_IRUSR | stat.S_IRGRP)
+    try:
+        write_all(results, allow_dirty=True)
+    finally:
+        os.chmod(allsum, stat.S_IRUSR | stat.S_IWUSR)
+    assert tree(compat_repo) == before
+    by_name = {os.path.basename(r.path): r for r in results}
+    assert "read-only" in by_name["allsum.py"].error
+    for name in ("jax_compat.py", "barrier.py"):
+        assert "go with those of" in by_name[name].error

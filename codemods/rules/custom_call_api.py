@@ -456,8 +456,8 @@ class CustomCallApi(Rule):
                 if not uses:
                     problem = f"it imports `{local}` without using it, an import that would then fail"
                 elif len(sites) < uses:
-                    problem = (f"{uses - len(sites)} of its {uses} uses of `{local}` cannot be migrated automatically "
-                               "(see the findings there)")
+                    problem = (f"{uses - len(sites)} of its {uses} uses of `{local}` cannot be migrated automatically; "
+                               "see the findings there")
             self.ctx.link(key, [where], problem)
             if problem is None:
                 for local in locals_:
@@ -498,21 +498,24 @@ class CustomCallApi(Rule):
                 problem = why if at == here else f"`{where_text(self.ctx.path, at)}` cannot take its part ({why})"
                 problem = f"it is imported by {named}, and {problem}" if importers else problem
             elif others:
-                listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in others)
-                problem = (f"{listed} also refer{'s' if len(others) == 1 else ''} to `{local}` and "
-                           f"{'is' if len(others) == 1 else 'are'} not migrated with it in this run (not among its files, "
-                           "or not importing it in a form it follows)")
-            builders = " / ".join(dict.fromkeys(b.qualified for b in legacy))
+                outside_run = [p for p in others if p not in project.files]
+                listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in (outside_run or others))
+                one = len(outside_run or others) == 1
+                problem = (f"{listed} also refer{'s' if one else ''} to `{local}` and "
+                           + (f"{'is' if one else 'are'} not among the files this run migrates" if outside_run
+                              else f"{'does' if one else 'do'} not import it from here in a form this run follows"))
             if problem is not None:
-                self.report(
-                    legacy[0].statement,
-                    Safety.MANUAL,
-                    f"`{local}` is imported from the removed {builders.replace('.custom_call', '')} (gone in jax "
-                    f"{version_text(max(REMOVED_IN[b.qualified] for b in legacy))}) and not used here, so it is "
-                    f"re-exported for other modules; it stays because {problem}: migrate their uses (custom-call-api "
-                    "follows the re-export to their call sites) and delete this import, or the module fails to import",
-                )
+                for binding in legacy:  # one finding at each import, which also accounts for it
+                    self.report(
+                        binding.statement,
+                        Safety.MANUAL,
+                        f"`{local}` is imported from the removed {binding.from_module} (gone in jax "
+                        f"{version_text(REMOVED_IN[binding.qualified])}) and not used here, so it is re-exported for "
+                        f"other modules; it stays because {problem}: migrate their uses (custom-call-api follows the "
+                        "re-export to their call sites) and delete this import, or the module fails to import",
+                    )
                 continue
+            builders = " / ".join(dict.fromkeys(b.qualified for b in legacy))
             why = (f"every module of the project importing it ({named}) has all its uses migrated in this run"
                    if importers else "no module of the project imports it")
             outside = (" (the module is private)" if is_private_module(self.ctx.path, self.ctx.package)
