@@ -34,6 +34,25 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     Once every call is migrated, a ``try``/``if`` that only chose between the removed
     builders' imports goes too (also when its last handler raises ``ImportError``).
 
+    A re-export (mpi4jax's ``jax_compat.py``: ``if versiontuple(jaxlib.__version__) >= (0, 4,
+    2): from jaxlib.hlo_helpers import custom_call as hlo_custom_call / else: from
+    jaxlib.mhlo_helpers import ...``, a module-level import, plain or under ``if``/``try``, of
+    a removed builder that its module never uses) fails the package at import even once
+    every call of it in the modules importing it is migrated. When the run migrates every
+    project module that imports the name from it (the project index: each module records
+    the re-exports it holds and those it imports) and each of them has *all* its uses
+    rewritten (which drops its import), the re-export is deleted: the whole ``if``/``try``
+    when every branch only imports removed builders as that name, otherwise the import
+    alone (``pass`` where it was all its block held). The deletion is linked to the
+    importers' rewrites: if one fails, is not selected, is suppressed, or is unsafe without
+    ``--unsafe-fixes``, the re-export stays and is reported manual, naming the importers and
+    what keeps it; so does a module of the package outside the run (or using it in another
+    form, ``jax_compat.hlo_custom_call``) that spells the name. Nothing outside the project
+    can be broken by the deletion: on a jax without the builder, importing the name from
+    there failed already (the finding says so, or that the module is private: ``_name`` or
+    inside ``_src``). Without any importer the deletion says nothing in the project imports
+    it; a name listed in a string (``__all__``) is exported on purpose and stays.
+
     Arguments: ``api_version`` is written explicitly (the old default 2 when it was absent:
     the new helpers default to 4, typed FFI, which a legacy kernel cannot decode);
     ``backend_config`` and ``result_types`` (``out_types``) are passed on unchanged;
@@ -82,7 +101,7 @@ Safety
     compatibility guard that keeps it for older jax (rewriting it would break those
     releases); an old single-value return that cannot be told from the list return.
 
-    Files are migrated one at a time. A builder call inside a plain helper (no lowering
+    Apart from re-exports, files are migrated one at a time. A builder call inside a plain helper (no lowering
     context of its own) names the helper's callers in the module and the context each
     holds, since the helper must take one; a call, in another module, of such a project
     helper (imported by name; its module read from disk next to this file, also under a
@@ -113,6 +132,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import os
+import re
 from functools import lru_cache
 from typing import Optional
 
@@ -1267,26 +1287,79 @@ class Reexports:
     imports: tuple[tuple[str, str], ...] = ()
 
 
+#: A ``from`` import of a removed builder's module: where a re-export can be.
+_BUILDER_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(?:jaxlib\.m?hlo_helpers|jax\.interpreters\.mlir)[ \t]+import\b", re.M)
+#: A ``from`` import statement (parenthesised names included) of a relative module.
+_RELATIVE_IMPORT = rb"\.+[\w.]*"
+
+
 def reexport_facts(path: str, package: Optional[str], source: bytes) -> Optional[Reexports]:
-    """The :class:`Reexports` of the module at ``path``, None when it has none."""
+    """The :class:`Reexports` of the module at ``path``, None when it has none. Only the
+    few modules importing a builder's module are parsed; in the others only the ``from``
+    imports of project modules are read."""
     if b"custom_call" not in source:
         return None
-    tree = ast.parse(source)
-    # A name listed in a string (``__all__``) is exported on purpose: it stays, reported.
-    names = [n for n in _unused_module_level_builders(tree) if f'"{n}"'.encode() not in source and f"'{n}'".encode() not in source]
     top = package.split(".")[0] if package else None
+    names: list[str] = []
+    if _may_import_builder(source):
+        tree = ast.parse(source)
+        # A name listed in a string (``__all__``) is exported on purpose: it stays, reported.
+        names = [n for n in _unused_module_level_builders(tree)
+                 if f'"{n}"'.encode() not in source and f"'{n}'".encode() not in source]
     imports = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom) or (node.level == 0 and (top is None or (node.module or "").split(".")[0] != top)):
-            continue  # neither relative nor of this project: no re-export of it can be deleted
-        base = "." * node.level + (node.module + "." if node.module else "")
-        for alias in node.names:
-            found = defining_file(path, package, base + alias.name) if alias.name != "*" else None
-            if found is not None and _legacy_binding(found[0], alias.name) is not None:
-                imports.append(found)
+    if b"from ." in source or (top and f"from {top}.".encode() in source):
+        for node in _project_imports(path, package, source, top):
+            base = "." * node.level + (node.module + "." if node.module else "")
+            for alias in node.names:
+                found = defining_file(path, package, base + alias.name) if alias.name != "*" else None
+                if found is not None and _legacy_binding(found[0], alias.name) is not None:
+                    imports.append(found)
     if not names and not imports:
         return None
     return Reexports(tuple(names), tuple(dict.fromkeys(imports)))
+
+
+def _project_imports(path: str, package: Optional[str], source: bytes, top: Optional[str]) -> list:
+    """The ``from`` imports of project modules (relative, or under package ``top``) that
+    import a removed builder's module themselves, each statement read on its own: a module
+    holding one that cannot be read this way is not recognised as an importer, so the
+    re-export it uses stays."""
+    module = _RELATIVE_IMPORT + (rb"|" + re.escape(top.encode()) + rb"\.[\w.]*" if top else b"")
+    # Led by the literal ``from`` (no line anchor), which the pattern engine finds fast; the
+    # names are read only after the module proves to import a builder.
+    pattern = re.compile(rb"from[ \t]+(" + module + rb")[ \t]+import")
+    found = []
+    for match in pattern.finditer(source):
+        where = defining_file(path, package, match.group(1).decode() + ".x")
+        if where is None or not _imports_builder(where[0]):
+            continue
+        names = _IMPORTED_NAMES.match(source, match.end())
+        try:
+            statement = ast.parse(match.group(0) + (names.group(0) if names else b"")).body[0]
+        except (SyntaxError, ValueError, IndexError):
+            continue
+        if isinstance(statement, ast.ImportFrom):
+            found.append(statement)
+    return found
+
+
+#: What follows ``from m import``: a parenthesised list, or the rest of the line.
+_IMPORTED_NAMES = re.compile(rb"[ \t]*(?:\([^)]*\)|[^\n]*)")
+
+
+@lru_cache(maxsize=1024)
+def _imports_builder(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return _may_import_builder(fh.read())
+    except OSError:
+        return False
+
+
+def _may_import_builder(source: bytes) -> bool:
+    # The byte tests first: the multi-line pattern is slow on large modules.
+    return ((b"hlo_helpers" in source or b"interpreters.mlir import" in source)
+            and _BUILDER_IMPORT.search(source) is not None)
 
 
 def _unused_module_level_builders(tree: ast.Module) -> list[str]:

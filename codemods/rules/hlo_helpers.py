@@ -16,9 +16,10 @@ Replacement (public ``jax.interpreters.mlir`` API, present in every jax the rule
     * ``shape_dtype_to_ir_type(shape, dtype)`` ->
       ``ir.RankedTensorType.get(shape, mlir.dtype_to_ir_type(np.dtype(dtype)))``.
     * Any other helper, and an import whose names this module never uses (a re-export for
-      other modules; an unused ``custom_call`` outside a module-level ``if``/``try`` is
-      dropped by custom-call-api instead), is reported as manual with the reason: the
-      module fails to import until it is gone.
+      other modules), is reported as manual with the reason: the module fails to import
+      until it is gone. An unused ``custom_call`` is custom-call-api's: it drops a plain
+      one, and in a run with every rule decides on a re-exported one (deleted together with
+      the migration of every module importing it, or reported there with what keeps it).
     ``custom_call`` itself belongs to ``custom-call-api``. Nothing happens for a
     ``--target-jax`` below 0.8.0, or inside a compatibility guard.
 
