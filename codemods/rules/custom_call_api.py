@@ -476,8 +476,8 @@ class CustomCallApi(Rule):
                 if not uses:
                     problem = f"it imports `{local}` without using it, an import that would then fail"
                 elif len(sites) < uses:
-                    problem = (f"{uses - len(sites)} of its {uses} uses of `{local}` cannot be migrated automatically; "
-                               "see the findings there")
+                    # No counts: the message must read the same once the other uses are migrated.
+                    problem = f"it has uses of `{local}` that cannot be migrated automatically; see the findings there"
             self.ctx.link(key, [where], problem)
             if problem is None:
                 for local in locals_:
@@ -515,8 +515,9 @@ class CustomCallApi(Rule):
                 problem = f"`{local}` is also imported from elsewhere here"
             elif key in project.vetoed:
                 at, why = project.vetoed[key]
-                problem = why if at == here else f"`{where_text(self.ctx.path, at)}` cannot take its part ({why})"
-                problem = f"it is imported by {named}, and {problem}" if importers else problem
+                # Only the module at fault: the list of importers shrinks as they are migrated,
+                # and the message (an annotation under --annotate) must read the same then.
+                problem = why if at == here else f"`{where_text(self.ctx.path, at)}`, which imports it, cannot take its part ({why})"
             elif others:
                 outside_run = [p for p in others if p not in project.files]
                 listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in (outside_run or others))
