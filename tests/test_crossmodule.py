@@ -375,3 +375,26 @@ def test_a_reexport_and_its_importers_are_written_all_or_none(compat_repo) -> No
     assert "read-only" in by_name["allsum.py"].error
     for name in ("jax_compat.py", "barrier.py"):
         assert "go with those of" in by_name[name].error
+
+
+def test_a_reexport_in_a_package_init_imported_from_the_package_goes_too(compat_repo) -> None:
+    # The guard moves into `_src/__init__.py`; the op modules import the name from the package.
+    compat = os.path.join(compat_repo, COMPAT)
+    with open(compat) as fh:
+        text = fh.read()
+    guard = text.index("# Remove once")
+    with open(compat, "w") as fh:
+        fh.write(text[:guard])
+    with open(os.path.join(compat_repo, "commjax", "_src", "__init__.py"), "w") as fh:
+        fh.write("import jaxlib\n\nfrom .jax_compat import versiontuple\n\n" + text[guard:])
+    old = "from ..jax_compat import default_layouts, hlo_custom_call"
+    edit_file(os.path.join(compat_repo, ALLSUM), old, "from ..jax_compat import default_layouts\nfrom .. import hlo_custom_call")
+    edit_file(os.path.join(compat_repo, BARRIER), old, "from ..jax_compat import default_layouts\nfrom commjax._src import hlo_custom_call")
+    results, _ = run([compat_repo], REEXPORT_RULES, REEXPORT_OPTIONS)
+    write_all(results, allow_dirty=True)
+    assert not any(r.error for r in results)
+    after = tree(compat_repo)
+    assert not any(b"hlo_custom_call" in after[name] for name in (ALLSUM, BARRIER, os.path.join("commjax", "_src", "__init__.py")))
+    with imported(compat_repo, "commjax") as commjax:
+        (call,) = custom_calls(lower(commjax.barrier, (2,), platform="cpu"))
+    assert call.target == "commjax_barrier"

@@ -140,7 +140,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
-from codemods.names import iter_statements
+from codemods.names import iter_statements, resolve_relative
 from codemods.rule import IndexEntry, Rule, Safety
 from codemods.rules._crossmodule import defining_file, is_private_module, package_files_mentioning, where_text
 from codemods.rules._shared import (
@@ -483,6 +483,24 @@ class CustomCallApi(Rule):
                 for local in locals_:
                     for finding in self._sites[local]:
                         finding.link = key
+                self._drop_reexport_imports(locals_, key, where)
+
+    def _drop_reexport_imports(self, locals_: list, key: tuple, where: str) -> None:
+        """Drop this module's imports of a re-export whose every use here is migrated, as
+        changes linked to its deletion: its module is left with no import that would
+        fail once the name is gone (``from .. import name`` included, which the unused
+        import clean-up does not follow)."""
+        for binding in self.ctx.names.imports:
+            if binding.local not in locals_ or not isinstance(binding.statement, cst.ImportFrom):
+                continue
+
+            def edit(updated, local=binding.local):
+                return import_without(updated, lambda a: get_full_name_for_node(a.asname.name if a.asname else a.name) == local)
+
+            self.report(binding.statement, Safety.SAFE,
+                        f"import of `{binding.local}`, the removed custom_call re-exported by "
+                        f"`{where_text(self.ctx.path, where)}`, dropped: every use here is migrated and the re-export "
+                        "goes with them", edit, link=key)
 
     def _delete_reexports(self) -> set:
         """Delete each re-export of a removed builder (a module-level import of it that this
@@ -1308,13 +1326,12 @@ def reexport_facts(path: str, package: Optional[str], source: bytes) -> Optional
         names = [n for n in _unused_module_level_builders(tree)
                  if f'"{n}"'.encode() not in source and f"'{n}'".encode() not in source]
     imports = []
-    if b"from ." in source or (top and f"from {top}.".encode() in source):
+    if b"from ." in source or (top and f"from {top}".encode() in source):
         for node in _project_imports(path, package, source, top):
-            base = "." * node.level + (node.module + "." if node.module else "")
+            where = _module_file(path, package, "." * node.level + (node.module or ""))
             for alias in node.names:
-                found = defining_file(path, package, base + alias.name) if alias.name != "*" else None
-                if found is not None and _legacy_binding(found[0], alias.name) is not None:
-                    imports.append(found)
+                if where is not None and alias.name != "*" and _legacy_binding(where, alias.name) is not None:
+                    imports.append((where, alias.name))
     if not names and not imports:
         return None
     return Reexports(tuple(names), tuple(dict.fromkeys(imports)))
@@ -1325,14 +1342,14 @@ def _project_imports(path: str, package: Optional[str], source: bytes, top: Opti
     import a removed builder's module themselves, each statement read on its own: a module
     holding one that cannot be read this way is not recognised as an importer, so the
     re-export it uses stays."""
-    module = _RELATIVE_IMPORT + (rb"|" + re.escape(top.encode()) + rb"\.[\w.]*" if top else b"")
+    module = _RELATIVE_IMPORT + (rb"|" + re.escape(top.encode()) + rb"(?:\.[\w.]*)?" if top else b"")
     # Led by the literal ``from`` (no line anchor), which the pattern engine finds fast; the
     # names are read only after the module proves to import a builder.
     pattern = re.compile(rb"from[ \t]+(" + module + rb")[ \t]+import")
     found = []
     for match in pattern.finditer(source):
-        where = defining_file(path, package, match.group(1).decode() + ".x")
-        if where is None or not _imports_builder(where[0]):
+        where = _module_file(path, package, match.group(1).decode())
+        if where is None or not _imports_builder(where):
             continue
         names = _IMPORTED_NAMES.match(source, match.end())
         try:
@@ -1346,6 +1363,21 @@ def _project_imports(path: str, package: Optional[str], source: bytes, top: Opti
 
 #: What follows ``from m import``: a parenthesised list, or the rest of the line.
 _IMPORTED_NAMES = re.compile(rb"[ \t]*(?:\([^)]*\)|[^\n]*)")
+
+
+def _module_file(path: str, package: Optional[str], module: str) -> Optional[str]:
+    """Absolute path of project module ``module`` (``..jax_compat``, ``.``, ``pkg.compat``)
+    as imported by the module at ``path``; None when it is no other module of the project."""
+    if module.strip("."):
+        found = defining_file(path, package, module + ".x")
+        return found[0] if found is not None else None
+    level = len(module)
+    if package is None or level > len(package.split(".")):
+        return None
+    found = project_module_file(path, package, resolve_relative(package, level, ""))  # the package itself
+    if found is None or os.path.abspath(found) == os.path.abspath(path):
+        return None
+    return os.path.abspath(found)
 
 
 @lru_cache(maxsize=1024)
