@@ -10,7 +10,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, ScopeProvider
 
 from codemods import positions, walk
-from codemods.names import NameResolver, iter_statements
+from codemods.names import NameResolver, _dotted as names_dotted, iter_statements
 from codemods.rule import Change, Edit, LinkKey, Safety
 
 
@@ -76,6 +76,33 @@ class Options:
 
 _UNKNOWN = object()
 
+#: Packages imported together: a module that imports jax lazily imports jaxlib so too.
+_FAMILIES = (frozenset({"jax", "jaxlib"}),)
+
+
+def _family(module: str) -> frozenset:
+    root = module.lstrip(".").split(".")[0]
+    return next((f for f in _FAMILIES if root in f), frozenset({root}))
+
+
+def _last_import_of(body, family: frozenset) -> Optional[int]:
+    """Index of the last statement of ``body`` that imports ``family`` (directly, or in
+    an if/try of it), or ``None``."""
+    last = None
+    for index, stmt in enumerate(body):
+        for small, direct in iter_statements([stmt], True):
+            if not direct:
+                continue  # a nested function's or class's own import
+            if isinstance(small, cst.Import):
+                modules = [names_dotted(a.name) for a in small.names]
+            elif isinstance(small, cst.ImportFrom) and not small.relative:
+                modules = [names_dotted(small.module)]
+            else:
+                continue
+            if any(_family(m) == family for m in modules):
+                last = index
+    return last
+
 
 class ParentMap:
     """Read-only ``node -> parent`` view of a :class:`FileContext` (``get`` as on a dict)."""
@@ -108,7 +135,7 @@ class Finding:
     suppressed: bool = False
     #: Imports the rule asked for while preparing this finding's edit, so that a
     #: declined finding (``ccmigrate review``) does not leave an unused import behind.
-    imports: tuple[tuple[str, Optional[str], Optional[str]], ...] = ()
+    imports: tuple[tuple, ...] = ()
     #: The linked decision this change is one side of (see :class:`Project`).
     link: Optional[LinkKey] = None
 
@@ -153,11 +180,18 @@ class FileContext:
         self._assigned: Optional[frozenset] = None
         self._aliases: Optional[frozenset] = None
         self._stubbed: dict[cst.CSTNode, cst.CSTNode] = {}  # signature-only stand-in -> original
-        self._pending_imports: set[tuple[str, Optional[str], Optional[str]]] = set()
+        #: ``(module, obj, asname)`` for module level, ``(..., function)`` for an import
+        #: that goes inside ``function``.
+        self._pending_imports: set[tuple] = set()
+        #: The node whose edit the engine is applying (where the names it asks for go).
+        self.site: Optional[cst.CSTNode] = None
+        self._lazy: dict[frozenset, bool] = {}
+        #: function -> index in its body of the first statement that needs an import added there.
+        self._first_site: dict[cst.CSTNode, int] = {}
         #: Plain dotted imports (``import jax.lib.xla_client``) to drop once nothing spells
         #: the module: LibCST counts any use of the root (``jax.ffi``) as a use of them.
         self.dotted_removals: set[str] = set()
-        self._unreported_imports: list[tuple[str, Optional[str], Optional[str]]] = []
+        self._unreported_imports: list[tuple] = []
         self._statement_index: object = _UNKNOWN
         #: This file's side of each linked decision it takes part in.
         self.claims: dict[LinkKey, Claim] = {}
@@ -217,42 +251,212 @@ class FileContext:
     def qualified_names(self, node: cst.CSTNode) -> frozenset:
         return self.names.qualified_names(node)
 
-    def name_for(self, qualified: str) -> str:
-        """Source text naming ``qualified`` here, importing it if nothing binds it yet.
+    def name_for(self, qualified: str, site: Optional[cst.CSTNode] = None) -> str:
+        """Source text naming ``qualified`` at ``site``, importing it if nothing binds it yet.
 
         Reuses an existing binding (``import json as js`` gives ``js.dumps``); otherwise
-        schedules ``import <top module>`` once and spells the full dotted path.
+        schedules ``import <top module>`` once and spells the full dotted path. ``site``
+        (by default the node whose edit is being applied) is where the name is used: a
+        binding an enclosing function made before it counts too, and in a module that
+        imports the package only inside functions the import goes into the function.
         """
+        site = site if site is not None else self.site
         module, _, attr = qualified.rpartition(".")
-        found = self.names.binding_and_prefix(qualified)
+        home = self._import_home(qualified, site)
+        found = None if home is not None else self.names.binding_and_prefix(qualified)
+        if found is None and site is not None:
+            found = self.enclosing_binding(qualified, site)
         if found is not None:
             text, bound = found
-            if module and module != bound and module.startswith(bound + ".") and not self._loaded_with(bound, module):
+            if module and module != bound and module.startswith(bound + ".") and not self._loaded_with(bound, module, home):
                 # ``import jax`` does not load ``jax.extend.core``: import it explicitly.
-                self.add_import(module)
+                self.add_import(module, site=site)
             return text
         top = qualified.split(".")[0]
-        if self.names.is_bound(top) and not self.names.binding_for(top):
+        if self.names.is_bound(top) and not self.names.binding_for(top) and not (home is not None and self._names_package(top)):
             # The plain name is taken by something else: import under a private alias.
             alias = "_ccm_" + module.replace(".", "_")
-            self.add_import(module, asname=alias)
+            self.add_import(module, asname=alias, site=site)
             return f"{alias}.{attr}"
-        self.add_import(top)
+        self.add_import(top, site=site)
         return qualified
 
-    def _loaded_with(self, bound: str, module: str) -> bool:
-        pending = any(key[0] == module or key[0].startswith(module + ".") for key in self._pending_imports)
+    def _names_package(self, top: str) -> bool:
+        """Whether every binding of ``top`` in the module is an import of the package
+        ``top`` itself: then ``import top`` inside a function changes no other name."""
+        bindings = self.names.imports if self.names.is_bound(top) else ()
+        return not self.names._maybe_rebound(top) and all(
+            b.qualified == top and b.from_module is None for b in bindings if b.local == top
+        )
+
+    def _loaded_with(self, bound: str, module: str, home: Optional[cst.FunctionDef] = None) -> bool:
+        pending = any(
+            (key[0] == module or key[0].startswith(module + ".")) and (len(key) == 3 or key[3] is home)
+            for key in self._pending_imports
+        )
         return pending or module in LOADED_BY_PARENT or self.names.imports_module(module)
 
-    def add_import(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
-        key = (module, obj, asname)
+    def add_import(
+        self,
+        module: str,
+        obj: Optional[str] = None,
+        asname: Optional[str] = None,
+        site: Optional[cst.CSTNode] = None,
+    ) -> None:
+        """Import ``module`` (or ``obj`` from it) for a use at ``site`` (by default the node
+        whose edit is being applied): at module level, or inside the function that holds
+        the site when the module imports that package only inside functions."""
+        home = self._import_home(module, site if site is not None else self.site)
+        key: tuple = (module, obj, asname) if home is None else (module, obj, asname, home)
         # Rules prepare an edit's names before reporting it: the finding reported next owns them.
         self._unreported_imports.append(key)
         if key not in self._pending_imports:
             self._pending_imports.add(key)
+            if home is not None:
+                return  # inserted into the function by the engine (function_imports)
             from libcst.codemod.visitors import AddImportsVisitor
 
             AddImportsVisitor.add_needed_import(self.codemod_context, module, obj, asname)
+
+    def function_imports(self, function: cst.FunctionDef) -> list[tuple[str, Optional[str], Optional[str]]]:
+        """The imports to add inside ``function`` (an original node), sorted."""
+        keys = {key[:3] for key in self._pending_imports if len(key) == 4 and key[3] is function}
+        return sorted(keys, key=lambda k: (k[1] is not None, k[0], k[1] or "", k[2] or ""))
+
+    @property
+    def import_homes(self) -> set:
+        """The functions some import goes into (see :meth:`add_import`)."""
+        return {key[3] for key in self._pending_imports if len(key) == 4}
+
+    # -- where a name used inside a function comes from -----------------------
+    def functions_around(self, site: cst.CSTNode) -> list[cst.FunctionDef]:
+        """The functions whose body holds ``site``, outermost first (a decorator, default
+        value or annotation belongs to the scope around its function)."""
+        chain = [*self.ancestors_of(site), site]
+        return [
+            node for node, below in zip(chain, chain[1:])
+            if isinstance(node, cst.FunctionDef) and below is node.body
+        ]
+
+    def _import_home(self, qualified: str, site: Optional[cst.CSTNode]) -> Optional[cst.FunctionDef]:
+        """The function an import of ``qualified`` needed at ``site`` goes into, or ``None``
+        for module level: only where the module imports the package (jax and jaxlib count
+        as one) inside functions alone, so that importing the module does not need it."""
+        if site is None:
+            return None
+        family = _family(qualified)
+        if not self._imported_lazily(family):
+            return None
+        functions = self.functions_around(site)
+        if not functions:
+            return None
+        # The factory that imports the package, so the import runs where the others do.
+        home = next((f for f in functions if self._family_import_at(f, family) is not None), functions[0])
+        if not isinstance(home.body, cst.IndentedBlock):
+            return None
+        index = self._index_in(home, site)
+        if index is not None:
+            first = self._first_site.get(home)
+            self._first_site[home] = index if first is None else min(first, index)
+        return home
+
+    def _imported_lazily(self, family: frozenset) -> bool:
+        """Whether the module imports ``family`` only inside functions (and, at module
+        level, at most under ``if TYPE_CHECKING:``)."""
+        known = self._lazy.get(family)
+        if known is not None:
+            return known
+        inside = False
+        lazy = True
+        for binding in self.names.imports:
+            if _family(binding.from_module or binding.qualified) != family:
+                continue
+            if binding.top_level:
+                if not self._type_checking_only(binding.statement):
+                    lazy = False
+                    break
+                continue
+            if any(isinstance(a, cst.FunctionDef) for a in self.ancestors_of(binding.statement)):
+                inside = True
+            else:  # a class body runs at import time
+                lazy = False
+                break
+        self._lazy[family] = lazy = lazy and inside
+        return lazy
+
+    def _type_checking_only(self, statement: cst.CSTNode) -> bool:
+        chain = [*self.ancestors_of(statement), statement]
+        for node, below in zip(chain, chain[1:]):
+            if isinstance(node, cst.If) and below is node.body:
+                test = node.test
+                name = test.attr.value if isinstance(test, cst.Attribute) else getattr(test, "value", None)
+                if name == "TYPE_CHECKING":
+                    return True
+        return False
+
+    def _family_import_at(self, function: cst.FunctionDef, family: frozenset) -> Optional[int]:
+        """Index in ``function``'s body of the last statement importing ``family`` there."""
+        body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+        return _last_import_of(body, family)
+
+    def _index_in(self, function: cst.FunctionDef, node: cst.CSTNode) -> Optional[int]:
+        """Index in ``function``'s body of the statement that holds ``node``."""
+        chain = [*self.ancestors_of(node), node]
+        for above, below in zip(chain, chain[1:]):
+            if above is function.body:
+                for index, stmt in enumerate(function.body.body):
+                    if stmt is below:
+                        return index
+        return None
+
+    def import_position(self, function: cst.FunctionDef) -> Optional[int]:
+        """Index in ``function``'s original body after which its new imports go (after
+        the last import of the package before the first site; ``None``: at the top)."""
+        family = frozenset().union(*(_family(key[0]) for key in self.function_imports(function)))
+        body = function.body.body
+        first = self._first_site.get(function, len(body))
+        return _last_import_of(body[:first], family)
+
+    def enclosing_binding(self, qualified: str, site: cst.CSTNode) -> Optional[tuple[str, str]]:
+        """``(text, bound)`` naming ``qualified`` through an import an enclosing function
+        made before ``site`` (closures see it), as :meth:`NameResolver.binding_and_prefix`."""
+        best: Optional[tuple[int, str, str]] = None
+        functions = None
+        for binding in self.names.imports:
+            q = binding.qualified
+            if binding.top_level or not (qualified == q or qualified.startswith(q + ".")):
+                continue
+            if best is not None and len(q) <= best[0]:
+                continue
+            if functions is None:
+                functions = self.functions_around(site)
+                if not functions:
+                    return None
+            if self._visible_at(binding, site, functions):
+                best = (len(q), binding.local + qualified[len(q):], q)
+        return (best[1], best[2]) if best else None
+
+    def _visible_at(self, binding, site: cst.CSTNode, functions: list) -> bool:
+        from libcst.metadata import FunctionScope, ImportAssignment
+
+        scope = self.scopes.get(site)
+        if scope is None:
+            return False
+        assignments = scope[binding.local]
+        same = {
+            b.statement for b in self.names.imports
+            if b.local == binding.local and b.qualified == binding.qualified and not b.top_level
+        }
+        before = False
+        for assignment in assignments:
+            if not isinstance(assignment, ImportAssignment) or assignment.node not in same:
+                return False  # rebound (or shadowed) by something else where the site is
+            owner = assignment.scope
+            if not isinstance(owner, FunctionScope) or owner.node not in functions:
+                return False
+            made, used = self._index_in(owner.node, assignment.node), self._index_in(owner.node, site)
+            before = before or (made is not None and used is not None and made < used)
+        return before
 
     def remove_import_if_unused(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
         """Drop ``import module`` / ``from module import obj`` once nothing uses it."""

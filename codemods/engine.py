@@ -391,7 +391,7 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
     try:
         if len(chosen) < len(fixable) and had_context:
             _drop_declined_imports(ctx, fixable, chosen)
-        module = ctx.module.visit(_Apply(ctx.module, edits, notes, ctx.paths_to([*edits, *notes])))
+        module = ctx.module.visit(_Apply(ctx, edits, notes, ctx.paths_to([*edits, *notes])))
         for finding in chosen:
             finding.change.applied = True
         module = _add_helpers(module, ctx.helpers)
@@ -632,6 +632,7 @@ def _drop_declined_imports(ctx: FileContext, fixable: list[Finding], chosen: lis
     declined = {key for f in fixable if id(f) not in kept for key in f.imports} - wanted
     if not declined:
         return
+    ctx._pending_imports -= {key for key in declined if len(key) == 4}
     from libcst.codemod.visitors import AddImportsVisitor
 
     scratch = ctx.codemod_context.scratch
@@ -658,9 +659,10 @@ def _has_comment(stmt: cst.CSTNode, text: str, module: Optional[cst.Module] = No
 
 
 class _Apply(cst.CSTTransformer):
-    def __init__(self, module: cst.Module, edits: dict, notes: dict, paths: Optional[set] = None) -> None:
+    def __init__(self, ctx: FileContext, edits: dict, notes: dict, paths: Optional[set] = None) -> None:
         super().__init__()
-        self.module = module
+        self.ctx = ctx
+        self.module = ctx.module
         self.edits = edits
         self.notes = notes
         # Nodes on the way from the module to an edit; ``None`` walks everything.
@@ -678,14 +680,65 @@ class _Apply(cst.CSTTransformer):
                 # the later edit has nothing left to change.
                 finding.change.after = ""
                 continue
-            node = finding.edit(node)
+            # The names the edit asks for are used at its node.
+            self.ctx.site = original_node
+            try:
+                node = finding.edit(node)
+            finally:
+                self.ctx.site = None
             if isinstance(node, cst.CSTNode):
                 finding.change.after = positions.code_for_node(self.module, node)
         for text in self.notes.get(original_node, ()):
             if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
                 line = cst.EmptyLine(comment=cst.Comment(text))
                 node = node.with_changes(leading_lines=[*node.leading_lines, line])
+        if isinstance(original_node, cst.FunctionDef) and isinstance(node, cst.FunctionDef):
+            # Every edit inside the function has run: the imports they need are known.
+            wanted = self.ctx.function_imports(original_node)
+            if wanted:
+                node = _add_function_imports(node, original_node, wanted, self.ctx.import_position(original_node))
         return node
+
+
+def _add_function_imports(function: cst.FunctionDef, original: cst.FunctionDef, wanted, after: Optional[int]) -> cst.FunctionDef:
+    """Insert ``import`` statements for ``wanted`` into ``function``'s body, after what was
+    statement ``after`` of the ``original`` body (at the top, past a docstring, for ``None``).
+
+    A module that imports a package only inside functions stays importable without it.
+    An import already there is not added twice.
+    """
+    old = original.body.body
+    body = list(function.body.body)
+    present = {cst.Module([]).code_for_node(stmt).strip() for stmt in body if _is_import(stmt)}
+    plain = [f"import {m}" + (f" as {a}" if a else "") for m, o, a in wanted if o is None]
+    names: dict[str, list[str]] = {}
+    for module, obj, asname in wanted:
+        if obj is not None:
+            names.setdefault(module, []).append(obj + (f" as {asname}" if asname else ""))
+    froms = [f"from {m} import {', '.join(n)}" for m, n in names.items()]
+    new = [cst.parse_statement(code) for code in [*plain, *froms] if code not in present]
+    if not new:
+        return function
+    if after is None:
+        docstring = bool(old) and _is_prelude(old[0], 0) and not _is_import(old[0])
+        position = 1 if docstring and body and body[0] is old[0] else 0
+    elif any(stmt is old[after] for stmt in body):
+        position = next(i for i, stmt in enumerate(body) if stmt is old[after]) + 1
+    elif len(body) == len(old):
+        position = after + 1  # an edit replaced the anchor statement, one for one
+    else:
+        # Edits removed statements: find where the anchor was through the statements
+        # they left untouched.
+        ids = {id(stmt): i for i, stmt in enumerate(old)}
+        position = len(body)
+        for index, stmt in enumerate(body):
+            if ids.get(id(stmt), -1) > after:
+                position = index
+                break
+        if body and position == len(body):
+            kept = [i for i, stmt in enumerate(body) if ids.get(id(stmt), len(old)) <= after]
+            position = kept[-1] + 1 if kept else position
+    return function.with_changes(body=function.body.with_changes(body=[*body[:position], *new, *body[position:]]))
 
 
 def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:

@@ -199,6 +199,9 @@ def member_spelling(ctx: FileContext, module: str, attr: str, moved_from: Option
             for alias in binding.statement.names:
                 if alias.asname is None and get_full_name_for_node(alias.name) == module:
                     return wanted
+    found = ctx.enclosing_binding(wanted, ctx.site) if ctx.site is not None else None
+    if found is not None and found[1] in (module, wanted):
+        return found[0]  # imported by the function around the site
     if not ctx.names.is_bound(attr):
         ctx.add_import(module, attr)
         return attr

@@ -271,7 +271,7 @@ class BackendConfig(Rule):
                 Safety.SAFE,
                 f"dict of plain values passed as backend_config to {where} with api_version=4; "
                 "values wrapped in mlir.ir_attribute (typed FFI attributes, built inside the lowering rule)",
-                self._typed_edit(isinstance(value, cst.Dict)),
+                self._typed_edit(isinstance(value, cst.Dict), value),
                 kernel_receives=RECEIVES_TYPED,
             )
             return
@@ -391,8 +391,8 @@ class BackendConfig(Rule):
         self.ctx.add_helper(HELPER, HELPER_CODE)
         return cst.Call(cst.Name(HELPER), [cst.Arg(node)])
 
-    def _typed_edit(self, literal: bool):
-        attr = self._ir_attribute_name()
+    def _typed_edit(self, literal: bool, site: cst.CSTNode):
+        attr = self._ir_attribute_name(site)
 
         def edit(node: cst.CSTNode) -> cst.CSTNode:
             if literal and isinstance(node, cst.Dict):
@@ -407,14 +407,14 @@ class BackendConfig(Rule):
 
         return edit
 
-    def _ir_attribute_name(self) -> str:
+    def _ir_attribute_name(self, site: cst.CSTNode) -> str:
         public = "jax.interpreters.mlir.ir_attribute"  # public from jax 0.7.1
         private = "jax._src.interpreters.mlir.ir_attribute"
         wanted = (public, private) if self.ctx.options.target_jax >= (0, 7, 1) else (private,)
         spelt = [t for t in (self.ctx.names.binding_for(c) for c in wanted) if t is not None]
         if spelt:
             return min(spelt, key=len)  # the most specific binding in scope
-        return self.ctx.name_for(wanted[0])
+        return self.ctx.name_for(wanted[0], site=site)
 
 
 @functools.lru_cache(maxsize=64)

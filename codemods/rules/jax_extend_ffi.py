@@ -89,7 +89,7 @@ class JaxExtendFfi(Rule):
         if self._guarded(node):
             return
         dotted = get_full_name_for_node(node) or ""
-        replacement = self.ctx.name_for(MODERN)
+        replacement = self.ctx.name_for(MODERN, site=node)
         head = dotted.split(".")[0]
         drop_binding_if_unused(self.ctx, head)
         self.report(
@@ -158,7 +158,7 @@ class JaxExtendFfi(Rule):
             return
         for alias in ffi_aliases:
             asname = get_full_name_for_node(alias.asname.name) if alias.asname else None
-            self.ctx.add_import("jax", "ffi", asname)
+            self.ctx.add_import("jax", "ffi", asname, site=node)
         self.report(
             node,
             Safety.SAFE,

@@ -103,7 +103,7 @@ class RegisterCustomCallTarget(Rule):
                 "platform=..., api_version=0) by hand (api_version=0: the default 1 crashes a legacy kernel)",
             )
             return
-        new_func = self.ctx.name_for("jax.ffi.register_ffi_target")
+        new_func = self.ctx.name_for("jax.ffi.register_ffi_target", site=node)
         head = head_name(node.func)
         if head is not None:
             drop_binding_if_unused(self.ctx, head)

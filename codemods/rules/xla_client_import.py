@@ -171,7 +171,7 @@ class XlaClientImport(Rule):
             self.report(node, Safety.MANUAL, f"`{qual}` has no public replacement ({module} was deleted in jax 0.9.0): "
                         "use the jax / jax.extend API that does the same, or drop it")
             return
-        spelt = self.ctx.name_for(new)
+        spelt = self.ctx.name_for(new, site=node)
         head = head_name(node)
         if head:
             drop_binding_if_unused(self.ctx, head)
@@ -293,7 +293,7 @@ class XlaClientImport(Rule):
         for alias, name, new in moved:
             local = get_full_name_for_node(alias.asname.name) if alias.asname else name
             new_module, _, new_name = new.rpartition(".")
-            self.ctx.add_import(new_module, new_name, local if local != new_name else None)
+            self.ctx.add_import(new_module, new_name, local if local != new_name else None, site=node)
         moved_names = {name for _, name, _ in moved}
 
         def edit(updated: cst.CSTNode):
