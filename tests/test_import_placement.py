@@ -1,10 +1,15 @@
 """Where the engine puts the imports rules add, and what stays of the ones they remove."""
 
+import ast
+import functools
+import os
 import subprocess
 import sys
 import textwrap
 
-from tests.helpers import rewrite_source
+import pytest
+
+from tests.helpers import TESTDATA, rewrite_source
 
 ENV_FIRST = textwrap.dedent('''\
     """x64 is switched on before jax is imported."""
@@ -56,3 +61,108 @@ def test_removing_the_first_import_leaves_no_blank_first_line() -> None:
     result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "jax-extend-ffi"])
     assert result.error is None and result.updated is not None
     assert result.updated.decode().startswith("import math\nimport jax\n")
+
+
+# -- modules that import jax only inside functions (jax is an optional dependency) ----------
+
+OPTIONAL_JAX = [
+    os.path.join(TESTDATA, "rules", "custom-call-api", "optional_jax_factory.expected.py"),
+    os.path.join(TESTDATA, "rules", "custom-call-api", "optional_jax_factory_no_jax_name.expected.py"),
+    os.path.join(TESTDATA, "rules", "removed-jax-api", "optional_jax_functions.expected.py"),
+]
+
+
+def _load(path: str) -> dict:
+    with open(path) as fh:
+        code = compile(fh.read(), path, "exec")
+    namespace: dict = {"__name__": "optional_jax_case"}
+    exec(code, namespace)
+    return namespace
+
+
+def _module_level_imports(source: str) -> set[str]:
+    tree = ast.parse(source)
+    found = set()
+    for node in tree.body:  # what runs when the module is imported
+        for inner in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) else ():
+            if isinstance(inner, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in inner.names)
+            elif isinstance(inner, ast.ImportFrom) and inner.module:
+                found.add(inner.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize("path", OPTIONAL_JAX, ids=os.path.basename)
+def test_rewritten_optional_jax_module_imports_without_jax(path: str, monkeypatch) -> None:
+    with open(path) as fh:
+        assert not _module_level_imports(fh.read()) & {"jax", "jaxlib"}
+    for name in [n for n in sys.modules if n.split(".")[0] in ("jax", "jaxlib")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "jax", None)
+    monkeypatch.setitem(sys.modules, "jaxlib", None)
+    namespace = _load(path)  # raises ImportError if anything imports jax at module level
+    factory = namespace.get("_create_primitive") or namespace["zeros"]
+    with pytest.raises(ImportError):
+        factory(*([None] if factory.__code__.co_argcount else []))
+
+
+def _lower_with(lowering, **params) -> list:
+    import jax
+    import numpy as np
+    from jax.extend.core import Primitive
+    from jax.interpreters import mlir
+
+    from tests.lowering import custom_calls
+
+    prim = Primitive("optional_jax_kernel")
+    prim.def_abstract_eval(lambda x, **_: x)
+    mlir.register_lowering(prim, functools.partial(lowering, **params), platform="cpu")
+    spec = jax.ShapeDtypeStruct((4,), np.float32)
+    lowered = jax.jit(lambda x: prim.bind(x)).trace(spec).lower(lowering_platforms=("cpu",))
+    return custom_calls(lowered.compiler_ir("stablehlo"))
+
+
+def test_factory_lowering_spelt_through_its_own_jax_import_lowers() -> None:
+    lowering = _load(OPTIONAL_JAX[0])["_create_primitive"]()
+    [call] = _lower_with(lowering, descriptor="cfg")
+    assert (call.target, call.api_version, call.backend_config) == ("warp_call", 2, b"cfg")
+
+
+def test_factory_lowering_with_import_added_in_the_factory_lowers() -> None:
+    lowering = _load(OPTIONAL_JAX[1])["_create_primitive"]("cpu")
+    [call] = _lower_with(lowering, descriptor="cfg")
+    assert (call.target, call.api_version, call.backend_config) == ("kernel", 2, b"cfg")
+    assert call.operand_layouts == [[0]] and call.result_layouts == [[0]]
+
+
+def test_moved_and_rewritten_names_work_inside_their_functions() -> None:
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax.interpreters import ad
+
+    namespace = _load(OPTIONAL_JAX[2])
+    assert isinstance(namespace["make_mesh"](jax.devices()[:1]), jax.sharding.Mesh)
+    assert np.array_equal(namespace["zeros"](jnp.ones(3)), np.zeros(3))
+    zero = namespace["typed_zero"](jnp.ones(3, jnp.float32))
+    assert isinstance(zero, ad.Zero) and zero.aval.shape == (3,)
+
+
+def test_type_checking_import_of_jax_keeps_the_module_lazy() -> None:
+    source = textwrap.dedent('''\
+        from typing import TYPE_CHECKING
+
+        if TYPE_CHECKING:
+            import jax
+
+
+        def lowering(ctx, x):
+            from jaxlib.hlo_helpers import custom_call
+            return custom_call("kernel", result_types=[x.type], operands=[x]).results
+    ''')
+    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "custom-call-api"])
+    assert result.error is None and result.updated is not None
+    out = result.updated.decode()
+    # The annotation-only binding is not there at run time: the function imports jax itself.
+    assert "    import jax\n    return jax.ffi.ffi_lowering(" in out
+    assert out.startswith("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import jax\n\n\ndef")
