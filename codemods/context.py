@@ -7,10 +7,11 @@ import re
 from typing import Mapping, Optional
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 from libcst.metadata import MetadataWrapper, ScopeProvider
 
 from codemods import positions, walk
-from codemods.names import NameResolver, _dotted as names_dotted, iter_statements
+from codemods.names import NameResolver, iter_statements
 from codemods.rule import Change, Edit, LinkKey, Safety
 
 
@@ -94,9 +95,9 @@ def _last_import_of(body, family: frozenset) -> Optional[int]:
             if not direct:
                 continue  # a nested function's or class's own import
             if isinstance(small, cst.Import):
-                modules = [names_dotted(a.name) for a in small.names]
+                modules = [get_full_name_for_node(a.name) or "" for a in small.names]
             elif isinstance(small, cst.ImportFrom) and not small.relative:
-                modules = [names_dotted(small.module)]
+                modules = [get_full_name_for_node(small.module) or ""]
             else:
                 continue
             if any(_family(m) == family for m in modules):
@@ -323,11 +324,6 @@ class FileContext:
         keys = {key[:3] for key in self._pending_imports if len(key) == 4 and key[3] is function}
         return sorted(keys, key=lambda k: (k[1] is not None, k[0], k[1] or "", k[2] or ""))
 
-    @property
-    def import_homes(self) -> set:
-        """The functions some import goes into (see :meth:`add_import`)."""
-        return {key[3] for key in self._pending_imports if len(key) == 4}
-
     # -- where a name used inside a function comes from -----------------------
     def functions_around(self, site: cst.CSTNode) -> list[cst.FunctionDef]:
         """The functions whose body holds ``site``, outermost first (a decorator, default
@@ -352,8 +348,6 @@ class FileContext:
             return None
         # The factory that imports the package, so the import runs where the others do.
         home = next((f for f in functions if self._family_import_at(f, family) is not None), functions[0])
-        if not isinstance(home.body, cst.IndentedBlock):
-            return None
         index = self._index_in(home, site)
         if index is not None:
             first = self._first_site.get(home)
@@ -412,6 +406,8 @@ class FileContext:
     def import_position(self, function: cst.FunctionDef) -> Optional[int]:
         """Index in ``function``'s original body after which its new imports go (after
         the last import of the package before the first site; ``None``: at the top)."""
+        if not isinstance(function.body, cst.IndentedBlock):
+            return None  # ``def f(): ...; ...`` on one line
         family = frozenset().union(*(_family(key[0]) for key in self.function_imports(function)))
         body = function.body.body
         first = self._first_site.get(function, len(body))

@@ -709,7 +709,9 @@ def _add_function_imports(function: cst.FunctionDef, original: cst.FunctionDef, 
     """
     old = original.body.body
     body = list(function.body.body)
-    present = {cst.Module([]).code_for_node(stmt).strip() for stmt in body if _is_import(stmt)}
+    code = cst.Module([]).code_for_node
+    smalls = [small for stmt in body for small in (stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt])]
+    present = {code(s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)).strip() for s in smalls if isinstance(s, (cst.Import, cst.ImportFrom))}
     plain = [f"import {m}" + (f" as {a}" if a else "") for m, o, a in wanted if o is None]
     names: dict[str, list[str]] = {}
     for module, obj, asname in wanted:
@@ -719,6 +721,10 @@ def _add_function_imports(function: cst.FunctionDef, original: cst.FunctionDef, 
     new = [cst.parse_statement(code) for code in [*plain, *froms] if code not in present]
     if not new:
         return function
+    if isinstance(function.body, cst.SimpleStatementSuite):
+        # ``def f(): return ...`` stays on one line: ``def f(): import jax; return ...``.
+        smalls = [stmt.body[0].with_changes(semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))) for stmt in new]
+        return function.with_changes(body=function.body.with_changes(body=[*smalls, *body]))
     if after is None:
         docstring = bool(old) and _is_prelude(old[0], 0) and not _is_import(old[0])
         position = 1 if docstring and body and body[0] is old[0] else 0

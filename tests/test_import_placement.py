@@ -68,6 +68,7 @@ def test_removing_the_first_import_leaves_no_blank_first_line() -> None:
 OPTIONAL_JAX = [
     os.path.join(TESTDATA, "rules", "custom-call-api", "optional_jax_factory.expected.py"),
     os.path.join(TESTDATA, "rules", "custom-call-api", "optional_jax_factory_no_jax_name.expected.py"),
+    os.path.join(TESTDATA, "rules", "custom-call-api", "optional_jax_method_and_one_liner.expected.py"),
     os.path.join(TESTDATA, "rules", "removed-jax-api", "optional_jax_functions.expected.py"),
 ]
 
@@ -101,9 +102,9 @@ def test_rewritten_optional_jax_module_imports_without_jax(path: str, monkeypatc
     monkeypatch.setitem(sys.modules, "jax", None)
     monkeypatch.setitem(sys.modules, "jaxlib", None)
     namespace = _load(path)  # raises ImportError if anything imports jax at module level
-    factory = namespace.get("_create_primitive") or namespace["zeros"]
+    factory = namespace.get("_create_primitive") or namespace.get("one_line_lowering") or namespace["zeros"]
     with pytest.raises(ImportError):
-        factory(*([None] if factory.__code__.co_argcount else []))
+        factory(*[None] * factory.__code__.co_argcount)
 
 
 def _lower_with(lowering, **params) -> list:
@@ -141,7 +142,7 @@ def test_moved_and_rewritten_names_work_inside_their_functions() -> None:
     import numpy as np
     from jax.interpreters import ad
 
-    namespace = _load(OPTIONAL_JAX[2])
+    namespace = _load(OPTIONAL_JAX[3])
     assert isinstance(namespace["make_mesh"](jax.devices()[:1]), jax.sharding.Mesh)
     assert np.array_equal(namespace["zeros"](jnp.ones(3)), np.zeros(3))
     zero = namespace["typed_zero"](jnp.ones(3, jnp.float32))
@@ -166,3 +167,10 @@ def test_type_checking_import_of_jax_keeps_the_module_lazy() -> None:
     # The annotation-only binding is not there at run time: the function imports jax itself.
     assert "    import jax\n    return jax.ffi.ffi_lowering(" in out
     assert out.startswith("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import jax\n\n\ndef")
+
+
+def test_method_and_one_line_lowering_rules_lower() -> None:
+    namespace = _load(OPTIONAL_JAX[2])
+    for lowering in (namespace["Kernels"]().lowering, namespace["one_line_lowering"]):
+        [call] = _lower_with(lowering)
+        assert (call.target, call.api_version) == ("kernel", 2)
