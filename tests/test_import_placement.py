@@ -70,6 +70,7 @@ OPTIONAL_JAX = [
     os.path.join(TESTDATA, "rules", "custom-call-api", "optional_jax_factory_no_jax_name.expected.py"),
     os.path.join(TESTDATA, "rules", "custom-call-api", "optional_jax_method_and_one_liner.expected.py"),
     os.path.join(TESTDATA, "rules", "removed-jax-api", "optional_jax_functions.expected.py"),
+    os.path.join(TESTDATA, "rules", "register-custom-call-target", "optional_jax_register.expected.py"),
 ]
 
 
@@ -102,7 +103,7 @@ def test_rewritten_optional_jax_module_imports_without_jax(path: str, monkeypatc
     monkeypatch.setitem(sys.modules, "jax", None)
     monkeypatch.setitem(sys.modules, "jaxlib", None)
     namespace = _load(path)  # raises ImportError if anything imports jax at module level
-    factory = namespace.get("_create_primitive") or namespace.get("one_line_lowering") or namespace["zeros"]
+    factory = namespace.get("_create_primitive") or namespace.get("one_line_lowering") or namespace.get("_register_targets") or namespace["zeros"]
     with pytest.raises(ImportError):
         factory(*[None] * factory.__code__.co_argcount)
 

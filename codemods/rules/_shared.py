@@ -136,8 +136,9 @@ def drop_binding_if_unused(ctx: FileContext, head: str) -> None:
     for binding in ctx.names.imports:
         if binding.local != head:
             continue
-        if not binding.top_level and not (isinstance(binding.statement, cst.Import) and binding.qualified == head):
-            continue  # (a plain dotted import inside a function is dropped the same way)
+        if not binding.top_level and not (isinstance(binding.statement, cst.Import) and binding.qualified == head) \
+                and binding.from_module is None:
+            continue  # (a plain dotted import, or a from-import, inside a function is dropped the same way)
         if binding.from_module is not None:
             obj = binding.qualified[len(binding.from_module) + 1:]
             ctx.remove_import_if_unused(binding.from_module, obj, head if head != obj else None)
