@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Optional
 
 from codemods.names import resolve_relative
-from codemods.rules._shared import project_module_file
+from codemods.rules._shared import project_module_ast, project_module_file
 
 #: Bytes a module registering a translation rule holds (a superset test).
 REGISTERS = (b"register_translation", b"translations[")
@@ -206,3 +206,55 @@ def is_private_module(path: str, package: Optional[str]) -> bool:
     if parts[-1] == "__init__":
         parts.pop()
     return any(part.startswith("_") for part in parts)
+
+
+def reexported(path: str, package: Optional[str], qualified: str, originals: frozenset[str]) -> Optional[str]:
+    """The name in ``originals`` that the project module of ``qualified`` (``..compat.f``,
+    seen from the module at ``path``) binds as ``f``, when every module-level binding of
+    ``f`` there, in any branch of a version ``if`` or a ``try``, imports one of them; else
+    None (a module of no project, a name it defines itself, or one bound to other things too)."""
+    where = defining_file(path, package, qualified)
+    if where is None:
+        return None
+    module_path, name = where
+    return _bound_by_imports(module_path, name, originals)
+
+
+@lru_cache(maxsize=256)
+def _bound_by_imports(path: str, name: str, originals: frozenset[str]) -> Optional[str]:
+    tree = project_module_ast(path, name.encode())
+    if tree is None:
+        return None
+    found: list[Optional[str]] = []
+    for node in _module_level(tree.body):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    imported = f"{node.module}.{alias.name}" if node.level == 0 and node.module else None
+                    found.append(imported if imported in originals else None)
+        elif isinstance(node, ast.Import):
+            found += [None for alias in node.names if (alias.asname or alias.name.partition(".")[0]) == name]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node.name == name:
+                found.append(None)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+                found.append(None)
+    if not found or None in found:
+        return None
+    return found[0]
+
+
+def _module_level(body: list[ast.stmt]):
+    """The statements run at import time: the module's, and those in its ``if``/``try``/``with`` blocks."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, ast.If):
+            yield from _module_level(stmt.body)
+            yield from _module_level(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            for block in (stmt.body, stmt.orelse, stmt.finalbody, *(h.body for h in stmt.handlers)):
+                yield from _module_level(block)
+        elif isinstance(stmt, ast.With):
+            yield from _module_level(stmt.body)

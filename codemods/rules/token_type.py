@@ -1,0 +1,233 @@
+"""``token-type``: ``mlir.token_type()`` is one MLIR type now, no longer a one-element list.
+
+Legacy form
+    ``jax.interpreters.mlir.token_type()`` (also reached as
+    ``jax._src.interpreters.mlir.token_type``, or re-exported by a project module that
+    imports it from either) returned ``[hlo.TokenType.get()]`` up to jax 0.4.30, and
+    lowering rules that thread an ordered-effect token through a custom call were written
+    for that list: ``out_types = [tensor_type, *token_type()]``, ``token_type()[0]``,
+    ``custom_call(..., out_types=token_type())``. jax **0.4.31** returns the
+    ``stablehlo.TokenType`` itself (no changelog entry; the singleton wrapping of
+    MLIR types was dropped from lowering). The old spellings then fail while lowering:
+    ``*token_type()`` raises ``TypeError: ... object is not iterable``, ``token_type()[0]``
+    is not subscriptable, and a bare ``token_type()`` given as the result types is no
+    sequence of types.
+
+Replacement (jax >= 0.4.31)
+    * ``*token_type()`` in a list, tuple or set display or in call arguments ->
+      ``token_type()``;
+    * ``token_type()[0]`` -> ``token_type()``;
+    * a call whose value is used as a list of result types -> ``[token_type()]``, the value
+      the old function returned: passed as ``result_types=`` / ``out_types=``, iterated
+      (``for t in ...``, a comprehension), concatenated with a list, or assigned to a name
+      bound once in its function whose every read is such a use, an unpacking, an index,
+      or an argument to another call (which received the list before, and receives it
+      again);
+    * any other use (the value compared with a type, returned, stored) is reported as
+      manual: whether it expects the list or the type only the code around it says.
+
+    Nothing happens for a ``--target-jax`` below 0.4.31, nor inside a compatibility guard
+    (reported: that branch serves the releases it tests for).
+
+What the kernel receives afterwards
+    Unchanged: the custom call has the operands and result types the legacy code emitted
+    on jax 0.4.30, one ``!stablehlo.token`` among them, with the same layouts.
+
+Before::
+
+    out_types = [ir.RankedTensorType.get(shape, dtype), *token_type()]
+    barrier_types = token_type()
+    return hlo_custom_call(b"mpi_barrier", out_types=barrier_types, ...)
+
+After::
+
+    out_types = [ir.RankedTensorType.get(shape, dtype), token_type()]
+    barrier_types = [token_type()]
+    return hlo_custom_call(b"mpi_barrier", out_types=barrier_types, ...)
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from codemods.rule import Rule, Safety
+from codemods.rules._crossmodule import reexported
+from codemods.rules._shared import compatibility_guard, short
+
+FUNCTIONS = frozenset({"jax.interpreters.mlir.token_type", "jax._src.interpreters.mlir.token_type"})
+CHANGED_IN = (0, 4, 31)
+#: Keywords of the custom-call builders that take the result types.
+RESULT_KEYWORDS = frozenset({"result_types", "out_types"})
+#: Built-ins whose argument is read as a sequence.
+SEQUENCE_READERS = frozenset({"len", "list", "tuple", "zip", "enumerate"})
+CHANGED = "mlir.token_type() returns one ir.Type since jax 0.4.31 (a one-element list up to 0.4.30)"
+KERNEL = "unchanged (the same result types, one !stablehlo.token among them)"
+
+# How a read of the value is used.
+LIST, PASSED, OTHER = "list", "passed", "other"
+
+
+class TokenType(Rule):
+    __doc__ = __doc__
+    name = "token-type"
+    summary = "Rewrite uses of mlir.token_type() as a one-element list (it returns one type since jax 0.4.31)."
+    triggers = (b"token_type",)
+    statement_scoped = True
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._aliases: Optional[frozenset[str]] = None
+
+    # -- finding sites ---------------------------------------------------------------
+    def local_aliases(self) -> frozenset[str]:
+        """Local names an import binds to something called ``token_type`` (``as tok``)."""
+        if self._aliases is None:
+            self._aliases = frozenset(
+                b.local for b in self.ctx.names.imports if b.qualified.rpartition(".")[2] == "token_type")
+        return self._aliases
+
+    def is_token_type(self, func: cst.BaseExpression) -> bool:
+        if isinstance(func, cst.Attribute):
+            if func.attr.value != "token_type":
+                return False
+        elif isinstance(func, cst.Name):
+            if func.value != "token_type" and func.value not in self.local_aliases():
+                return False
+        else:
+            return False
+        qual = self.ctx.qualified_name(func)
+        if qual is None or qual in FUNCTIONS:
+            return qual is not None
+        if qual.rpartition(".")[2] != "token_type" or qual.startswith(("jax.", "jaxlib.")):
+            return False
+        return reexported(self.ctx.path, self.ctx.package, qual, FUNCTIONS) is not None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.options.target_jax < CHANGED_IN or node.args or not self.is_token_type(node.func):
+            return
+        up = self.ctx.parents.get(node)
+        kind = self.use_of(node, up)
+        if kind == PASSED:
+            kind = OTHER  # handed on directly: nothing says which of the two it expects
+        if kind == LIST and isinstance(up, cst.Assign):
+            kind, why = self.assigned(node, up)
+        else:
+            why = self.describe(node, up)
+        if kind is None:
+            return
+        guard = compatibility_guard(self.ctx, node)
+        if guard is not None:
+            self.report(node, Safety.MANUAL, f"{CHANGED}; this call is inside the compatibility guard {guard} and left "
+                        f"as is: on jax >= 0.4.31 use `[token_type()]` where the list is meant")
+            return
+        if kind == OTHER:
+            self.report(node, Safety.MANUAL, f"{CHANGED}: {why}; check that it expects one type, or write "
+                        f"`[token_type()]` where it expects the list")
+            return
+        if isinstance(up, cst.StarredElement) or (isinstance(up, cst.Arg) and up.star == "*"):
+            self.report(up, Safety.SAFE, f"{CHANGED}: unpacking it becomes the call itself", _unstar,
+                        kernel_receives=KERNEL)
+        elif isinstance(up, cst.Subscript) and up.value is node:
+            self.report(up, Safety.SAFE, f"{CHANGED}: its first element becomes the call itself",
+                        lambda updated: updated.value, kernel_receives=KERNEL)
+        else:
+            self.report(node, Safety.SAFE, f"{CHANGED}: {why}, so it becomes `[token_type()]`", _listed,
+                        kernel_receives=KERNEL)
+
+    # -- how the value is used -------------------------------------------------------
+    def use_of(self, value: cst.BaseExpression, up: Optional[cst.CSTNode]) -> str:
+        """Whether ``value`` (the call, or a read of the name it was assigned to) is used
+        as the list, handed to another call, or otherwise."""
+        if isinstance(up, cst.StarredElement):
+            return LIST
+        if isinstance(up, cst.Arg):
+            if up.star == "*" or (up.keyword is not None and up.keyword.value in RESULT_KEYWORDS):
+                return LIST
+            if up.star:
+                return OTHER
+            call = self.ctx.parents.get(up)
+            if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in SEQUENCE_READERS:
+                return LIST
+            return PASSED
+        if isinstance(up, cst.Subscript) and up.value is value:
+            return LIST if _first_element(up) else OTHER
+        if isinstance(up, (cst.For, cst.CompFor)) and up.iter is value:
+            return LIST
+        if isinstance(up, cst.BinaryOperation) and isinstance(up.operator, cst.Add):
+            other = up.right if up.left is value else up.left
+            return LIST if isinstance(other, (cst.List, cst.ListComp)) else OTHER
+        if isinstance(up, cst.Assign) and up.value is value and isinstance(value, cst.Call):
+            return LIST  # decided by the reads of the name (``assigned``)
+        return OTHER
+
+    def assigned(self, node: cst.Call, stmt: cst.Assign) -> tuple[Optional[str], str]:
+        """``x = token_type()``: a list use when ``x`` is bound once and every read of it
+        is one (handing it on to another call is neutral); None when it is never read."""
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0].target, cst.Name):
+            return OTHER, "its value is unpacked into several names"
+        target = stmt.targets[0].target
+        scope = self.ctx.scope_of(target)
+        bindings = list(scope.assignments[target.value]) if scope is not None else []
+        if len(bindings) != 1 or getattr(bindings[0], "node", None) is not target:
+            return OTHER, f"`{target.value}` is bound more than once"
+        reads = [access.node for access in bindings[0].references]
+        kinds = []
+        for read in reads:
+            if not isinstance(read, cst.Name):
+                return OTHER, f"`{target.value}` is read in a way this rule does not follow"
+            up = self.ctx.parents.get(read)
+            kind = self.use_of(read, up)
+            if kind == OTHER:
+                return OTHER, f"`{target.value}` is {self.describe(read, up, plain=True)}"
+            kinds.append(kind)
+        if not kinds:
+            return None, ""
+        if LIST not in kinds:
+            return OTHER, f"`{target.value}` is only handed on to other calls"
+        return LIST, f"`{target.value}` is used as the list of result types"
+
+    def describe(self, node: cst.CSTNode, up: Optional[cst.CSTNode], plain: bool = False) -> str:
+        """What a use is, in the words of a report."""
+        if isinstance(up, cst.StarredElement) or (isinstance(up, cst.Arg) and up.star == "*"):
+            what = "unpacked"
+        elif isinstance(up, cst.Arg) and up.keyword is not None and up.keyword.value in RESULT_KEYWORDS:
+            what = f"passed as {up.keyword.value}="
+        elif isinstance(up, cst.Arg):
+            what = "passed to another call"
+        elif isinstance(up, cst.Subscript):
+            what = "indexed"
+        elif isinstance(up, (cst.For, cst.CompFor)):
+            what = "iterated"
+        elif isinstance(up, cst.BinaryOperation):
+            what = "an operand of " + self.ctx.module.code_for_node(up.operator).strip()
+        elif isinstance(up, (cst.Comparison, cst.ComparisonTarget)):
+            what = "compared with another value"
+        elif isinstance(up, cst.Return):
+            what = "returned"
+        elif isinstance(up, (cst.Element, cst.List, cst.Tuple)):
+            what = "an element of a list or tuple"
+        else:
+            what = "used in `" + short(self.ctx.module.code_for_node(up), 40) + "`" if up is not None else "used"
+        return what if plain else f"the value is {what}"
+
+
+def _first_element(subscript: cst.Subscript) -> bool:
+    if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
+        return False
+    index = subscript.slice[0].slice.value
+    if isinstance(index, cst.UnaryOperation) and isinstance(index.operator, cst.Minus):
+        return isinstance(index.expression, cst.Integer) and index.expression.value == "1"
+    return isinstance(index, cst.Integer) and index.value == "0"
+
+
+def _unstar(updated: cst.CSTNode) -> cst.CSTNode:
+    if isinstance(updated, cst.StarredElement):
+        return cst.Element(updated.value, comma=updated.comma)
+    assert isinstance(updated, cst.Arg)
+    return updated.with_changes(star="", whitespace_after_star=cst.SimpleWhitespace(""))
+
+
+def _listed(updated: cst.CSTNode) -> cst.CSTNode:
+    return cst.List([cst.Element(updated)])
