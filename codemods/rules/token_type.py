@@ -23,8 +23,11 @@ Replacement (jax >= 0.4.31)
       bound once in its function whose every read is such a use, an unpacking, an index,
       or an argument to another call (which received the list before, and receives it
       again);
-    * any other use (the value compared with a type, returned, stored) is reported as
-      manual: whether it expects the list or the type only the code around it says.
+    * a use that only makes sense for one type (an element of a list or tuple display,
+      ``op.type == token_type()``) is code already written for jax >= 0.4.31: left alone;
+    * any other use (returned, stored in an attribute, handed to another call directly,
+      used both ways) is reported as manual: whether it expects the list or the type only
+      the code around it says.
 
     Nothing happens for a ``--target-jax`` below 0.4.31, nor inside a compatibility guard
     (reported: that branch serves the releases it tests for).
@@ -65,8 +68,10 @@ SEQUENCE_READERS = frozenset({"len", "list", "tuple", "zip", "enumerate"})
 CHANGED = "mlir.token_type() returns one ir.Type since jax 0.4.31 (a one-element list up to 0.4.30)"
 KERNEL = "unchanged (the same result types, one !stablehlo.token among them)"
 
-# How a read of the value is used.
-LIST, PASSED, OTHER = "list", "passed", "other"
+EQUALITY = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
+# How the value is used: as the old list, as one type (code written for jax >= 0.4.31),
+# handed on to another call (either), or otherwise.
+LIST, SINGLE, PASSED, OTHER = "list", "single", "passed", "other"
 
 
 class TokenType(Rule):
@@ -109,6 +114,8 @@ class TokenType(Rule):
             return
         up = self.ctx.parents.get(node)
         kind = self.use_of(node, up)
+        if kind == SINGLE:
+            return
         if kind == PASSED:
             kind = OTHER  # handed on directly: nothing says which of the two it expects
         if kind == LIST and isinstance(up, cst.Assign):
@@ -142,17 +149,24 @@ class TokenType(Rule):
         as the list, handed to another call, or otherwise."""
         if isinstance(up, cst.StarredElement):
             return LIST
+        if isinstance(up, cst.Element):
+            return SINGLE  # ``[tensor_type, token_type()]``: a list holding the old list is no list of types
         if isinstance(up, cst.Arg):
             if up.star == "*" or (up.keyword is not None and up.keyword.value in RESULT_KEYWORDS):
                 return LIST
             if up.star:
                 return OTHER
-            call = self.ctx.parents.get(up)
-            if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in SEQUENCE_READERS:
+            if _sequence_reader(self.ctx.parents.get(up)):
                 return LIST
             return PASSED
         if isinstance(up, cst.Subscript) and up.value is value:
             return LIST if _first_element(up) else OTHER
+        if isinstance(up, cst.ComparisonTarget) and isinstance(up.operator, EQUALITY):
+            up = self.ctx.parents.get(up)  # ``value`` is the right-hand side
+        if isinstance(up, cst.Comparison) and len(up.comparisons) == 1 and isinstance(up.comparisons[0].operator, EQUALITY):
+            # ``op.type == token_type()``: a type never equals the old list; written for one type.
+            other = up.comparisons[0].comparator if up.left is value else up.left
+            return OTHER if isinstance(other, (cst.List, cst.Tuple)) else SINGLE
         if isinstance(up, (cst.For, cst.CompFor)) and up.iter is value:
             return LIST
         if isinstance(up, cst.BinaryOperation) and isinstance(up.operator, cst.Add):
@@ -165,8 +179,11 @@ class TokenType(Rule):
     def assigned(self, node: cst.Call, stmt: cst.Assign) -> tuple[Optional[str], str]:
         """``x = token_type()``: a list use when ``x`` is bound once and every read of it
         is one (handing it on to another call is neutral); None when it is never read."""
-        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0].target, cst.Name):
-            return OTHER, "its value is unpacked into several names"
+        if len(stmt.targets) != 1:
+            return OTHER, "the value is assigned to several targets"
+        if not isinstance(stmt.targets[0].target, cst.Name):
+            stored = short(self.ctx.module.code_for_node(stmt.targets[0].target), 40)
+            return OTHER, f"the value is stored in `{stored}`, whose reads this rule does not follow"
         target = stmt.targets[0].target
         scope = self.ctx.scope_of(target)
         bindings = list(scope.assignments[target.value]) if scope is not None else []
@@ -182,11 +199,13 @@ class TokenType(Rule):
             if kind == OTHER:
                 return OTHER, f"`{target.value}` is {self.describe(read, up, plain=True)}"
             kinds.append(kind)
-        if not kinds:
-            return None, ""
+        if not kinds or (SINGLE in kinds and LIST not in kinds):
+            return None, ""  # never read, or read as one type
+        if SINGLE in kinds:
+            return OTHER, f"`{target.value}` is used both as a list and as one type"
         if LIST not in kinds:
             return OTHER, f"`{target.value}` is only handed on to other calls"
-        return LIST, f"`{target.value}` is used as the list of result types"
+        return LIST, f"`{target.value}` is read as the list it was"
 
     def describe(self, node: cst.CSTNode, up: Optional[cst.CSTNode], plain: bool = False) -> str:
         """What a use is, in the words of a report."""
@@ -194,6 +213,8 @@ class TokenType(Rule):
             what = "unpacked"
         elif isinstance(up, cst.Arg) and up.keyword is not None and up.keyword.value in RESULT_KEYWORDS:
             what = f"passed as {up.keyword.value}="
+        elif isinstance(up, cst.Arg) and _sequence_reader(self.ctx.parents.get(up)):
+            what = f"read as a sequence by {self.ctx.parents.get(up).func.value}()"
         elif isinstance(up, cst.Arg):
             what = "passed to another call"
         elif isinstance(up, cst.Subscript):
@@ -211,6 +232,10 @@ class TokenType(Rule):
         else:
             what = "used in `" + short(self.ctx.module.code_for_node(up), 40) + "`" if up is not None else "used"
         return what if plain else f"the value is {what}"
+
+
+def _sequence_reader(call: Optional[cst.CSTNode]) -> bool:
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in SEQUENCE_READERS
 
 
 def _first_element(subscript: cst.Subscript) -> bool:
