@@ -19,10 +19,11 @@ Replacement (jax >= 0.4.31)
     * ``token_type()[0]`` -> ``token_type()``;
     * a call whose value is used as a list of result types -> ``[token_type()]``, the value
       the old function returned: passed as ``result_types=`` / ``out_types=``, iterated
-      (``for t in ...``, a comprehension), concatenated with a list, or assigned to a name
-      bound once in its function whose every read is such a use, an unpacking, an index,
-      or an argument to another call (which received the list before, and receives it
-      again);
+      (``for t in ...``, a comprehension), read by ``len``/``list``/``tuple``, concatenated
+      with a list, or assigned to a name bound once in its function whose every read is
+      such a use, an unpacking, an index, or an argument to another call (which received
+      the list before, and receives it again). A module-level name is an unsafe fix: other
+      modules may import it;
     * a use that only makes sense for one type (an element of a list or tuple display,
       ``op.type == token_type()``) is code already written for jax >= 0.4.31: left alone;
     * any other use (returned, stored in an attribute, handed to another call directly,
@@ -54,6 +55,7 @@ from __future__ import annotations
 from typing import Optional
 
 import libcst as cst
+from libcst.metadata import GlobalScope
 
 from codemods.rule import Rule, Safety
 from codemods.rules._crossmodule import reexported
@@ -103,8 +105,14 @@ class TokenType(Rule):
         else:
             return False
         qual = self.ctx.qualified_name(func)
-        if qual is None or qual in FUNCTIONS:
-            return qual is not None
+        # ``if <jax release>: from jax._src.interpreters.mlir import token_type / else: from
+        # jax.interpreters.mlir import token_type`` binds the name twice, each time to it.
+        quals = [qual] if qual is not None else self.ctx.qualified_names(func)
+        return bool(quals) and all(self._resolves(q) for q in quals)
+
+    def _resolves(self, qual: str) -> bool:
+        if qual in FUNCTIONS:
+            return True
         if qual.rpartition(".")[2] != "token_type" or qual.startswith(("jax.", "jaxlib.")):
             return False
         return reexported(self.ctx.path, self.ctx.package, qual, FUNCTIONS) is not None
@@ -118,8 +126,12 @@ class TokenType(Rule):
             return
         if kind == PASSED:
             kind = OTHER  # handed on directly: nothing says which of the two it expects
+        safety = Safety.SAFE
         if kind == LIST and isinstance(up, cst.Assign):
-            kind, why = self.assigned(node, up)
+            kind, why, module_level = self.assigned(node, up)
+            if module_level:
+                safety = Safety.UNSAFE
+                why += " here (other modules may import the name and read it as one type)"
         else:
             why = self.describe(node, up)
         if kind is None:
@@ -140,7 +152,7 @@ class TokenType(Rule):
             self.report(up, Safety.SAFE, f"{CHANGED}: its first element becomes the call itself",
                         lambda updated: updated.value, kernel_receives=KERNEL)
         else:
-            self.report(node, Safety.SAFE, f"{CHANGED}: {why}, so it becomes `[token_type()]`", _listed,
+            self.report(node, safety, f"{CHANGED}: {why}, so it becomes `[token_type()]`", _listed,
                         kernel_receives=KERNEL)
 
     # -- how the value is used -------------------------------------------------------
@@ -176,36 +188,40 @@ class TokenType(Rule):
             return LIST  # decided by the reads of the name (``assigned``)
         return OTHER
 
-    def assigned(self, node: cst.Call, stmt: cst.Assign) -> tuple[Optional[str], str]:
+    def assigned(self, node: cst.Call, stmt: cst.Assign) -> tuple[Optional[str], str, bool]:
         """``x = token_type()``: a list use when ``x`` is bound once and every read of it
         is one (handing it on to another call is neutral); None when it is never read."""
         if len(stmt.targets) != 1:
-            return OTHER, "the value is assigned to several targets"
+            return OTHER, "the value is assigned to several targets", False
         if not isinstance(stmt.targets[0].target, cst.Name):
             stored = short(self.ctx.module.code_for_node(stmt.targets[0].target), 40)
-            return OTHER, f"the value is stored in `{stored}`, whose reads this rule does not follow"
+            return OTHER, f"the value is stored in `{stored}`, whose reads this rule does not follow", False
         target = stmt.targets[0].target
         scope = self.ctx.scope_of(target)
+        module_level = isinstance(scope, GlobalScope)
+        if module_level:
+            # Other functions read a module-level name too; the cut-down analysis leaves them out.
+            scope = self.ctx.scopes.get(target)
         bindings = list(scope.assignments[target.value]) if scope is not None else []
         if len(bindings) != 1 or getattr(bindings[0], "node", None) is not target:
-            return OTHER, f"`{target.value}` is bound more than once"
+            return OTHER, f"`{target.value}` is bound more than once", False
         reads = [access.node for access in bindings[0].references]
         kinds = []
         for read in reads:
             if not isinstance(read, cst.Name):
-                return OTHER, f"`{target.value}` is read in a way this rule does not follow"
+                return OTHER, f"`{target.value}` is read in a way this rule does not follow", False
             up = self.ctx.parents.get(read)
             kind = self.use_of(read, up)
             if kind == OTHER:
-                return OTHER, f"`{target.value}` is {self.describe(read, up, plain=True)}"
+                return OTHER, f"`{target.value}` is {self.describe(read, up, plain=True)}", False
             kinds.append(kind)
         if not kinds or (SINGLE in kinds and LIST not in kinds):
-            return None, ""  # never read, or read as one type
+            return None, "", False  # never read, or read as one type
         if SINGLE in kinds:
-            return OTHER, f"`{target.value}` is used both as a list and as one type"
+            return OTHER, f"`{target.value}` is used both as a list and as one type", False
         if LIST not in kinds:
-            return OTHER, f"`{target.value}` is only handed on to other calls"
-        return LIST, f"`{target.value}` is read as the list it was"
+            return OTHER, f"`{target.value}` is only handed on to other calls", False
+        return LIST, f"`{target.value}` is read as the list it was", module_level
 
     def describe(self, node: cst.CSTNode, up: Optional[cst.CSTNode], plain: bool = False) -> str:
         """What a use is, in the words of a report."""
