@@ -2,7 +2,8 @@
 index records about each registration (read with Python's ``ast``, before any file is
 migrated), and where the registered function is defined. Also which modules of a package
 refer to a name another module re-exports (``package_files_mentioning``), for the files a
-run does not migrate.
+run does not migrate, and what a project module re-exports from jax (``reexported``:
+``from .compat import token_type``).
 
 Not a rule itself (it defines no :class:`codemods.rule.Rule`).
 """
