@@ -60,7 +60,10 @@ Replacement (minimum jax 0.5.0)
     stays manual).
 
     A translation registration for a primitive that the module also gives an MLIR lowering
-    (same platform, or all platforms) is dropped: jax always preferred the MLIR rule.
+    (same platform, or all platforms) is dropped: jax always preferred the MLIR rule. The
+    primitive must be the same binding: two helpers that each register their own parameter
+    ``primitive`` (one with ``mlir.register_lowering``, one with a translation rule) are
+    alternatives a caller picks between, so the translation registration is converted.
 
     ``ops.CustomCall`` (no layouts) becomes ``skip_ffi_layout_processing=True`` (jax 0.7.0)
     so the op carries no layouts, as before. Result types come from ``ctx.avals_out``,
@@ -1077,10 +1080,34 @@ class XlaTranslationRule(Rule):
             args = [a for a in call.args if a.keyword is None]
             if not args or code(args[0].value) != prim:
                 continue
+            # The same spelling names the same primitive only through the same binding: two
+            # helpers each registering their own parameter `primitive` are alternatives.
+            if self._binder(reg.node, reg.prim) is not self._binder(call, args[0].value):
+                continue
             other = keyword_value(call, "platform")
             if other is None or (platform is not None and _platform_text(code(other)) == platform):
                 return True
         return False
+
+    def _binder(self, site: cst.CSTNode, prim: cst.BaseExpression) -> Optional[cst.FunctionDef]:
+        """The innermost function around ``site`` that binds the name ``prim`` starts with
+        (a parameter or a local assignment); None for a module-level name."""
+        head = prim
+        while isinstance(head, (cst.Attribute, cst.Subscript)):
+            head = head.value
+        if not isinstance(head, cst.Name):
+            return None
+        for function in self._scopes_around(site):
+            if not isinstance(function, cst.FunctionDef):
+                continue
+            params = function.params
+            names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+            for star in (params.star_arg, params.star_kwarg):
+                if isinstance(star, cst.Param):
+                    names.add(star.name.value)
+            if head.value in names or head.value in _assigned_names(function.body):
+                return function
+        return None
 
     # -- xla.lower_fun -----------------------------------------------------------
     def _lower_fun_registration(self, reg: Registration, collector: _Collector) -> bool:
