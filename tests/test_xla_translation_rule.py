@@ -536,3 +536,22 @@ def test_builder_method_calls_that_stay_manual_say_why(call: bytes, reason: str)
     assert result.updated is None
     messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
     assert any(reason in m for m in messages), messages
+
+
+@pytest.mark.parametrize("helper", [
+    "def layout(s):\n    return tuple(range(len(s.dimensions())))\n",  # column-major: not the default
+    "def layout(s, n=0):\n    return tuple(range(len(s.dimensions()) - 1, -1, -1))\n",
+])
+def test_layout_computed_from_a_builder_shape_by_another_helper_stays_manual(helper: str) -> None:
+    """Only the row-major layout of the shape is its default (None); None handed to any
+    other computation would fail at lowering with AttributeError."""
+    source = (b"from jax.interpreters import xla\nfrom jax.lib import xla_client\n\n\n" + helper.encode() + b"\n\n"
+              b"def rule(c, x):\n    info = c.get_shape(x)\n"
+              b"    s = xla_client.Shape.array_shape(info.element_type(), info.dimensions(), layout(info))\n"
+              b"    return xla_client.ops.CustomCallWithLayout(c, b'k', operands=(x,), shape_with_layout=s,\n"
+              b"                                               operand_shapes_with_layout=(s,))\n\n\n"
+              b"xla.backend_specific_translations['cpu'][p] = rule\n")
+    result = rewrite_source(source, "layout_helper_manual.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    assert any("the builder shape `info` is used inside a layout (`layout(info)`)" in m for m in messages), messages

@@ -50,6 +50,9 @@ Replacement (minimum jax 0.5.0)
     the older builder's ``c.GetShape(x)``)   ``.shape``, ``.element_type()`` -> ``.dtype``;
                                              used as a layout: ``None`` (row-major), also
                                              in ``[c.get_shape(x) for x in operands]``
+                                             or as ``f(shape)`` where ``f`` returns
+                                             ``tuple(range(len(s.dimensions()) - 1, -1, -1))``;
+                                             any other layout computed from it: manual
     ``c: XlaBuilder``, ``x: XlaOp``          annotations dropped (with their import once
                                              unused): the rule receives ctx and MLIR values
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
@@ -2507,8 +2510,9 @@ class _FunctionScan(cst.CSTVisitor):
             pass
         elif self._get_shape_index(node) is not None:
             self.allowed.add(node.func.value)
-            if self._in_layout_position(node):
-                self.default_layouts.append(node)
+            parent = self.ctx.parents.get(node)
+            if self._in_layout_position(node) and not (isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS):
+                self._shape_as_layout(node)
             else:
                 self.get_shapes.append((node, self._get_shape_index(node)))
         elif self._operand_shape_in_comprehension(node) and self._in_layout_position(node):
@@ -2520,6 +2524,78 @@ class _FunctionScan(cst.CSTVisitor):
             and self._is_aval(node.func.value)
         ):
             self.shape_methods.append(node)
+
+    def _shape_as_layout(self, node: cst.BaseExpression) -> None:
+        """An operand's builder shape inside a custom call's layouts: the row-major default
+        (``None``) when it is a layout as a whole, or the argument of a helper that computes
+        the row-major layout from it; anything else computed from it has no aval
+        counterpart known here (``None`` would reach that computation instead of a shape)."""
+        layout = self._whole_layout(node)
+        if layout is not None:
+            self.default_layouts.append(layout)
+            return
+        code = _snippet(self.ctx, self.ctx.parents.get(self.ctx.parents.get(node)) or node)
+        self.problem = self.problem or (
+            f"the builder shape `{_snippet(self.ctx, node)}` is used inside a layout (`{one_line(code)[:60]}`), "
+            "which is computed from it, not the shape's row-major default")
+
+    def _in_array_shape(self, node: cst.CSTNode) -> bool:
+        """Inside a ``Shape.array_shape(...)`` of this statement (one bound to a name, say:
+        such a shape may only feed layouts)."""
+        current = self.ctx.parents.get(node)
+        while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            if isinstance(current, cst.Call) and self.rule._client_attr(current.func, "Shape") == "array_shape":
+                return True
+            current = self.ctx.parents.get(current)
+        return False
+
+    def _whole_layout(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """The layout ``node`` stands for as a whole: ``node`` itself when it is a custom
+        call's layout argument (or an element of one, or of a tuple_shape's list, or the
+        layout of an array_shape), the call ``f(node)`` when ``f`` returns the row-major
+        layout of its argument; None otherwise."""
+        current: cst.CSTNode = node
+        while True:
+            parent = self.ctx.parents.get(current)
+            if isinstance(parent, (cst.Element, cst.Tuple, cst.List)) or (
+                isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add)
+            ):
+                current = parent
+                continue
+            if not isinstance(parent, cst.Arg) or parent.star:
+                return None
+            call = self.ctx.parents.get(parent)
+            if not isinstance(call, cst.Call):
+                return None
+            if self.custom_call_kind(call) is not None or self.rule._client_attr(call.func, "Shape") == "tuple_shape":
+                return node
+            if self.rule._client_attr(call.func, "Shape") == "array_shape":
+                args = positional(call)
+                return node if len(args) == 3 and args[2] is parent else None
+            if current is node and len(call.args) == 1 and parent.keyword is None and self._row_major_helper(call.func):
+                return self._whole_layout(call)
+            return None
+
+    def _row_major_helper(self, func: cst.BaseExpression) -> bool:
+        """``f`` bound once (a ``def`` or a lambda) to ``tuple(range(len(s.dimensions()) - 1, -1, -1))``
+        of its one parameter ``s``: the row-major layout of the shape it is given."""
+        if not isinstance(func, cst.Name) or func.value in self.operand_params or func.value == self.first:
+            return False
+        value = self.ctx.value_bound_once(func)
+        if isinstance(value, cst.Lambda):
+            params, body = value.params, value.body
+        elif value is None and func.value not in self.bindings:
+            defs = self.rule.collector.functions.get(func.value, [])
+            if len(defs) != 1 or not isinstance(defs[0][0], cst.FunctionDef):
+                return False
+            params, body = defs[0][0].params, _sole_return(defs[0][0])
+        else:
+            return False
+        if body is None or len(params.params) != 1 or params.posonly_params or params.kwonly_params or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
+            return False
+        name = params.params[0].name.value
+        text = re.sub(r"\s+", "", self.ctx.module.code_for_node(body))
+        return text == f"tuple(range(len({name}.dimensions())-1,-1,-1))"
 
     def _holds_token(self, node: cst.BaseExpression) -> bool:
         return "token_shape" in self.ctx.module.code_for_node(node)
@@ -2728,10 +2804,10 @@ class _FunctionScan(cst.CSTVisitor):
                 if not self._in_layout_position(node) and not self._feeds_shapes(node):
                     self.problem = self.problem or f"shape `{node.value}` is used for more than a layout"
             elif kind == "aval":
-                if self._in_layout_position(node):
-                    self.default_layouts.append(node)
-                elif isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS:
+                if isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS:
                     pass  # x.dimensions() / x.element_type(): rewritten to the aval's shape / dtype
+                elif self._in_layout_position(node) or self._in_array_shape(node):
+                    self._shape_as_layout(node)
                 elif not isinstance(parent, (cst.Comparison, cst.ComparisonTarget)):
                     self.problem = self.problem or f"the builder shape `{node.value}` is used beyond dimensions()/element_type()"
             elif kind == "ambiguous" and any(binding[1] in ("array", "tuple", "aval") for binding in self.bindings[node.value]):
