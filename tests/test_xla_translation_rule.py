@@ -555,3 +555,36 @@ def test_layout_computed_from_a_builder_shape_by_another_helper_stays_manual(hel
     assert result.updated is None
     messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
     assert any("the builder shape `info` is used inside a layout (`layout(info)`)" in m for m in messages), messages
+
+
+def test_rebound_primitive_parameters_reach_the_constants_unwrapped(tmp_path) -> None:
+    """`op = unpack_hashable(op)` stays in the lowering rule: the constant operands hold the
+    unwrapped values (the element count 6, op 3, comm 7), not the wrappers."""
+    from jax.extend.mlir import ir
+
+    module = _rewritten_module(tmp_path, "static_param_reassigned.py")
+    lowered = lower_entry(module, "compat_entry")
+    main = next(op.operation for op in lowered.body.operations if ir.StringAttr(op.attributes["sym_name"]).value == "main")
+    (op,) = [o.operation for o in main.regions[0].blocks[0].operations if o.operation.name == "stablehlo.custom_call"]
+    constants = [list(op.operands)[i].owner for i in (0, 2, 3)]
+    assert [c.name for c in constants] == ["stablehlo.constant"] * 3
+    assert [ir.DenseIntElementsAttr(c.attributes["value"])[0] for c in constants] == [6, 3, 7]
+
+
+def test_parameter_used_as_an_operand_still_may_not_be_rebound() -> None:
+    source = b"""import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def rule(c, x, comm):
+    x = unwrap(x)
+    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(x,), shape_with_layout=s, operand_shapes_with_layout=(s,))
+
+
+xla.backend_specific_translations["cpu"][p] = rule
+"""
+    result = rewrite_source(source, "operand_rebound.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("reassigns its parameter `x`" in c.message for c in result.changes if c.safety is Safety.MANUAL)

@@ -195,7 +195,9 @@ Replacement (minimum jax 0.5.0)
     through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
     op returns the token itself, not a tuple), the builder passed to any other helper (a
     constant helper imported from another module, or a public one: other modules may call
-    it with a builder), ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, a parameter reassigned, a name bound to an XLA shape on some paths
+    it with a builder), ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, the builder or an operand reassigned (a primitive parameter, one of the
+    trailing parameters never used as an operand, such as mpi4jax's ``comm = unpack_hashable(comm)``,
+    may be: jax passes it by keyword to both kinds of rule), a name bound to an XLA shape on some paths
     only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
     XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
     meant are unknown; likewise a literal layout whose length is not the shape's rank
@@ -1386,7 +1388,9 @@ class XlaTranslationRule(Rule):
         # shape turned into a layout, say) wrong on the others.
         every_param = [p.name.value for p in list(params.posonly_params) + list(params.params) + list(params.kwonly_params)]
         every_param += [p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
-        operands_and_builder = set(operand_params) | {star, first}
+        # A primitive parameter such as mpi4jax's `comm = unpack_hashable(comm)` may be
+        # rebound: nothing the conversion maps reads it.
+        operands_and_builder = (set(operand_params) - self._static_params(function, operand_params)) | {star, first}
         reassigned = sorted(
             p for p in every_param
             if (p in operands_and_builder and (p in scan.bindings or p in scan.rebound))
@@ -1465,6 +1469,37 @@ class XlaTranslationRule(Rule):
             plan.edits.append((stmt, "the XlaBuilder is gone from MLIR lowering rules", lambda _n: cst.RemoveFromParent()))
         plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)", self._signature_edit(form, plan.ctx_name, plan.skip)))
         return plan
+
+    def _static_params(self, function: cst.FunctionDef, operand_params: list) -> set[str]:
+        """The trailing positional parameters never used as an operand (an element of a
+        tuple or list, ``c.get_shape``'s argument, an ``xla_client.ops`` argument other than
+        a constant's, a value bound or returned as it is): primitive parameters, which jax
+        passes by keyword, not operands (those come first, positionally)."""
+        used: set[str] = set()
+        for name in operand_params:
+            for node in _name_nodes(function.body, name):
+                parent = self.ctx.parents.get(node)
+                if isinstance(parent, (cst.Attribute, cst.AssignTarget)):
+                    continue  # `comm.handle`, or the name rebound
+                if not isinstance(parent, cst.Arg):
+                    used.add(name)
+                    continue
+                call = self.ctx.parents.get(parent)
+                if parent.keyword is node or not isinstance(call, cst.Call):
+                    continue
+                ops = self._client_attr(call.func, "ops")
+                if (
+                    (parent.keyword is not None and parent.keyword.value == "operands")
+                    or (isinstance(call.func, cst.Attribute) and call.func.attr.value in GET_SHAPE)
+                    or (ops is not None and ops not in CONSTANTS)
+                ):
+                    used.add(name)
+        static: set[str] = set()
+        for name in reversed(operand_params):
+            if name in used:
+                break
+            static.add(name)
+        return static
 
     def _builder_free_problem(self, function: cst.FunctionDef, form: str, context: str, avals: tuple) -> Optional[str]:
         """Why a translation rule that builds no custom call cannot become a lowering rule
