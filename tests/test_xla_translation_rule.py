@@ -588,3 +588,30 @@ xla.backend_specific_translations["cpu"][p] = rule
     result = rewrite_source(source, "operand_rebound.py", ["--select", "xla-translation-rule"])
     assert result.updated is None
     assert any("reassigns its parameter `x`" in c.message for c in result.changes if c.safety is Safety.MANUAL)
+
+
+@pytest.mark.parametrize("use, reason", [
+    # zip pairs each shape with something the rewrite does not follow.
+    ("for x, layout in zip(points_info, layouts)", "`points_info`, the operands' builder shapes, is used other than by iterating"),
+    # An XLA shape method with no aval counterpart.
+    ("for x in points_info if x.rank()", "the builder shape `x` is used beyond dimensions()/element_type()"),
+])
+def test_star_operand_shapes_used_otherwise_stay_manual(use: str, reason: str) -> None:
+    source = f"""from jax.interpreters import xla
+from jax.lib import xla_client
+
+
+def rule(c, source, *points):
+    points_info = list(map(c.get_shape, points))
+    layouts = [(0,) for _ in points]
+    shapes = tuple(xla_client.Shape.array_shape(x.element_type(), x.dimensions(), (0,)) {use})
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(source, *points), shape_with_layout=c.get_shape(source),
+                                               operand_shapes_with_layout=(c.get_shape(source),) + shapes)
+
+
+xla.backend_specific_translations["cpu"][p] = rule
+""".encode()
+    result = rewrite_source(source, "star_shapes_manual.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    assert any(reason in m for m in messages), messages

@@ -53,6 +53,11 @@ Replacement (minimum jax 0.5.0)
                                              or as ``f(shape)`` where ``f`` returns
                                              ``tuple(range(len(s.dimensions()) - 1, -1, -1))``;
                                              any other layout computed from it: manual
+    ``list(map(c.get_shape, operands))`` or  ``list(ctx.avals_in[k:])`` (``k`` named operands
+    ``[c.get_shape(x) for x in operands]``   before ``*operands``); each element iterated
+    (``operands`` the rule's ``*operands``)  over maps as one ``c.get_shape(x)`` does
+    ``(const,) + operands``, ``*ops[::-1]``  the same concatenation / slice of the avals in
+                                             ``ctx.replace(avals_in=...)``
     ``c: XlaBuilder``, ``x: XlaOp``          annotations dropped (with their import once
                                              unused): the rule receives ctx and MLIR values
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
@@ -1457,6 +1462,10 @@ class XlaTranslationRule(Rule):
             method = call.func.attr.value
             plan.edits.append((call, f"Shape.{method}() -> aval.{SHAPE_METHODS[method]}",
                                lambda updated, m=method: cst.Attribute(value=updated.func.value, attr=cst.Name(SHAPE_METHODS[m]))))
+        for value in scan.aval_lists:
+            first_star = len(operand_params)
+            plan.edits.append((value, f"the builder shapes of *{star} -> list({plan.ctx_name}.avals_in[{first_star}:]) (their avals, in operand order)",
+                               lambda _n, k=first_star: cst.parse_expression(f"list({plan.ctx_name}.avals_in[{k}:])")))
         for node in scan.default_layouts:
             plan.edits.append((node, "an operand's builder shape used as a layout -> None (its row-major default)",
                                lambda _n: cst.Name("None")))
@@ -1806,7 +1815,9 @@ def {AVAL_HELPER}(value):
                 operands = new["operands"]
                 call_args = [cst.Arg(cst.parse_expression(ctx_code))]
                 # A tuple bound to a name is passed as *name: evaluated once, as before.
-                spread = [cst.StarredElement(operands)] if isinstance(operands, cst.Name) else operands.elements
+                if isinstance(operands, cst.BinaryOperation):
+                    operands = operands.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+                spread = [cst.StarredElement(operands)] if isinstance(operands, (cst.Name, cst.BinaryOperation)) else operands.elements
                 for element in spread:
                     call_args[-1] = call_args[-1].with_changes(comma=_COMMA)
                     starred = isinstance(element, cst.StarredElement)
@@ -1872,6 +1883,16 @@ def {AVAL_HELPER}(value):
             if len(values) == 1 and expr.value not in scan.rebound and isinstance(values[0], (cst.Tuple, cst.List)):
                 return self._operand_avals(scan, values[0], operand_params, star, ctx_name, at, depth + 1)
             raise _NotConvertible(f"the operands `{code}` are not a tuple or list written in the rule")
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add) and depth < 3:
+            # ``(descriptor,) + operands``: XlaBuilder took the concatenated sequence.
+            return (self._operand_avals(scan, expr.left, operand_params, star, ctx_name, at, depth + 1)
+                    + self._operand_avals(scan, expr.right, operand_params, star, ctx_name, at, depth + 1))
+        if (isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and expr.value.value == star
+                and star not in scan.bindings and star not in scan.rebound
+                and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice)):
+            # ``*rest[::-1]``: the same slice of the avals after the named operands.
+            start = len(operand_params)
+            return [(f"*{ctx_name}.avals_in[{start}:][{self.ctx.module.code_for_node(expr.slice[0].slice)}]", None)]
         if not isinstance(expr, (cst.Tuple, cst.List)):
             raise _NotConvertible(f"the operands `{code}` are not a tuple or list written in the rule")
         found: list[tuple[str, Optional[int]]] = []
@@ -2219,6 +2240,9 @@ class _FunctionScan(cst.CSTVisitor):
         #: ``_unpack_builder(c)`` calls -> the helper.
         self.unpackers: dict = {}
         self.aval_names: list[cst.Name] = []
+        #: ``list(map(c.get_shape, operands))`` / ``[c.get_shape(x) for x in operands]`` of the
+        #: rule's ``*operands``: become the list of their avals.
+        self.aval_lists: list[cst.BaseExpression] = []
         self.allowed: set = set()
         self.names_seen: set[str] = set()
         self.problem: Optional[str] = None
@@ -2286,10 +2310,38 @@ class _FunctionScan(cst.CSTVisitor):
             isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and stmt.body[0] is node
             for stmt in self.body
         )
-        self.bindings.setdefault(name, []).append((index, self._kind_of(node.value), top))
+        kind = self._kind_of(node.value)
+        if kind == "avals":
+            self.aval_lists.append(node.value)
+        self.bindings.setdefault(name, []).append((index, kind, top))
         self.values.setdefault(name, []).append(node.value)
 
+    def _star_shapes(self, value: cst.BaseExpression) -> Optional[cst.Name]:
+        """The builder in ``list(map(c.get_shape, operands))`` or ``[c.get_shape(x) for x in
+        operands]`` (``operands`` the rule's ``*operands``): the operands' shapes in order."""
+        if self.star is None or self.star in self.bindings or self.star in self.rebound:
+            return None
+        if isinstance(value, cst.Call) and get_full_name_for_node(value.func) == "list" and len(value.args) == 1 \
+                and not value.args[0].keyword and not value.args[0].star and "list" not in self.bindings:
+            inner = value.args[0].value
+            if isinstance(inner, cst.Call) and get_full_name_for_node(inner.func) == "map" and "map" not in self.bindings \
+                    and len(inner.args) == 2 and all(not a.keyword and not a.star for a in inner.args):
+                func, source = inner.args[0].value, inner.args[1].value
+                if isinstance(source, cst.Name) and source.value == self.star and isinstance(func, cst.Attribute) \
+                        and func.attr.value in GET_SHAPE and isinstance(func.value, cst.Name) and func.value.value in self.builder_names:
+                    return func.value
+            return None
+        if isinstance(value, cst.ListComp) and isinstance(value.elt, cst.Call) and self._operand_shape_in_comprehension(value.elt):
+            loop = value.for_in
+            if isinstance(loop.iter, cst.Name) and loop.iter.value == self.star:
+                return value.elt.func.value
+        return None
+
     def _kind_of(self, value: cst.BaseExpression) -> str:
+        builder = self._star_shapes(value)
+        if builder is not None:
+            self.allowed.add(builder)
+            return "avals"
         if isinstance(value, cst.Name) and value.value != self.first:
             # ``out_shape = in_shape``: another name for the same XLA shape.
             kinds = {kind for _, kind, _ in self.bindings.get(value.value, [])}
@@ -2320,6 +2372,15 @@ class _FunctionScan(cst.CSTVisitor):
         if isinstance(value, (cst.ListComp, cst.GeneratorExp)) and isinstance(value.elt, cst.Call) and (
             self.rule._client_attr(value.elt.func, "Shape") == "array_shape"
         ):
+            return "shapes"
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) and (
+            self._kind_of(value.left) == "shapes" and self._kind_of(value.right) == "shapes"
+        ):
+            # ``(s1,) + tuple(array_shape(...) for x in xs)``: one sequence of shapes.
+            return "shapes"
+        if isinstance(value, cst.Call) and get_full_name_for_node(value.func) in ("tuple", "list") and len(value.args) == 1 \
+                and not value.args[0].keyword and not value.args[0].star and not {"tuple", "list"} & set(self.bindings) \
+                and isinstance(value.args[0].value, (cst.ListComp, cst.GeneratorExp)) and self._kind_of(value.args[0].value) == "shapes":
             return "shapes"
         return "other"
 
@@ -2638,7 +2699,25 @@ class _FunctionScan(cst.CSTVisitor):
     def _is_aval(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, cst.Call):
             return self._get_shape_index(node) is not None
-        return isinstance(node, cst.Name) and self.reaching(node.value, node) == "aval"
+        return isinstance(node, cst.Name) and (self.reaching(node.value, node) == "aval" or self._aval_of_list(node))
+
+    def _aval_of_list(self, node: cst.Name) -> bool:
+        """``x`` of ``... for x in shapes`` (or ``shapes[::-1]``), ``shapes`` a list of avals."""
+        current = self.ctx.parents.get(node)
+        while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            if isinstance(current, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+                loop = current.for_in
+                if isinstance(loop.target, cst.Name) and loop.target.value == node.value:
+                    return loop.inner_for_in is None and self._avals_iterated(loop.iter, node)
+                if node.value in _names_in(loop.target):
+                    return False
+            current = self.ctx.parents.get(current)
+        return False
+
+    def _avals_iterated(self, source: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        if isinstance(source, cst.Subscript) and len(source.slice) == 1 and isinstance(source.slice[0].slice, cst.Slice):
+            source = source.value
+        return isinstance(source, cst.Name) and self.reaching(source.value, at) == "avals"
 
     def _in_layout_position(self, node: cst.CSTNode) -> bool:
         current = self.ctx.parents.get(node)
@@ -2814,6 +2893,16 @@ class _FunctionScan(cst.CSTVisitor):
             self.problem = self.problem or f"it uses the XlaBuilder beyond CustomCall (`{one_line(text)[:60]}`)"
         elif node.value in self.avals:
             self.aval_names.append(node)
+        elif node.value not in self.bindings and self._aval_of_list(node):
+            comp = self.ctx.parents.get(parent)
+            if isinstance(parent, cst.CompFor) and parent.target is node:
+                pass
+            elif isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS and isinstance(comp, cst.Call) and not comp.args:
+                pass  # x.dimensions() / x.element_type(): rewritten to the aval's shape / dtype
+            elif self._in_layout_position(node) or self._in_array_shape(node):
+                self._shape_as_layout(node)
+            else:
+                self.problem = self.problem or f"the builder shape `{node.value}` is used beyond dimensions()/element_type()"
         elif node.value in self.bindings:
             if isinstance(parent, cst.AssignTarget):
                 return
@@ -2845,7 +2934,18 @@ class _FunctionScan(cst.CSTVisitor):
                     self._shape_as_layout(node)
                 elif not isinstance(parent, (cst.Comparison, cst.ComparisonTarget)):
                     self.problem = self.problem or f"the builder shape `{node.value}` is used beyond dimensions()/element_type()"
-            elif kind == "ambiguous" and any(binding[1] in ("array", "tuple", "aval") for binding in self.bindings[node.value]):
+            elif kind == "avals":
+                call = self.ctx.parents.get(parent) if isinstance(parent, cst.Arg) else None
+                iterated = parent if isinstance(parent, cst.Subscript) and parent.value is node else node
+                loop = self.ctx.parents.get(iterated)
+                if isinstance(call, cst.Call) and get_full_name_for_node(call.func) == "len" and "len" not in self.bindings:
+                    pass
+                elif isinstance(loop, cst.CompFor) and loop.iter is iterated and self._avals_iterated(iterated, node):
+                    pass  # each element is an aval: its uses are checked where it is read
+                else:
+                    self.problem = self.problem or (
+                        f"`{node.value}`, the operands' builder shapes, is used other than by iterating over it or len()")
+            elif kind == "ambiguous" and any(binding[1] in ("array", "tuple", "aval", "avals") for binding in self.bindings[node.value]):
                 self.problem = self.problem or f"`{node.value}` is bound to an XLA shape on some paths only"
 
 
