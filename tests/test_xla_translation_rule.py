@@ -48,10 +48,31 @@ def test_list_of_shapes_inside_the_layouts_is_reported_with_the_typeerror() -> N
     assert "`operand_shapes`, a list of XLA shapes" in registration[0] and "TypeError" in registration[0]
 
 
-def test_decorated_and_token_rules_say_why_they_stay() -> None:
-    messages = _manual_messages("manual_decorated_token.py")
+def test_decorated_rule_says_why_it_stays() -> None:
+    result = _rewrite("manual_decorated_token.py")
+    messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
     assert any("`barrier_xla_encode_cpu`" in m and "wrapped by `@translation_rule_cpu`" in m for m in messages)
-    assert any("`barrier_xla_encode_gpu`" in m and "threads an XLA token" in m for m in messages)
+    assert not any("`barrier_xla_encode_gpu`" in m for m in messages)
+
+
+@pytest.mark.parametrize("rule, reason", [
+    # Layouts given: ffi_lowering would lay out a token result, not the tuple XlaBuilder built.
+    (b"out = xla_client.ops.CustomCallWithLayout(c, b'k', operands=(token,), shape_with_layout=sh,\n"
+     b"        operand_shapes_with_layout=(xla_client.Shape.token_shape(),))\n    return xla_client.ops.GetTupleElement(out, 0)",
+     "threads an XLA token"),
+    # The tuple itself returned: the primitive's result would be the tuple.
+    (b"return xla_client.ops.CustomCall(c, b'k', operands=(token,), shape=sh)", "threads an XLA token"),
+    (b"out = xla_client.ops.CustomCall(c, b'k', operands=(token,), shape=sh)\n    return xla_client.ops.GetTupleElement(token, 0)",
+     "the custom call held by `out` is not returned"),
+])
+def test_token_tuples_without_the_same_op_stay_manual(rule: bytes, reason: str) -> None:
+    source = (b"from jax.interpreters import xla\nfrom jax.lib import xla_client\n\n\ndef rule(c, token):\n"
+              b"    sh = xla_client.Shape.tuple_shape([xla_client.Shape.token_shape()])\n    " + rule +
+              b"\n\n\nxla.backend_specific_translations['cpu'][p] = rule\n")
+    result = rewrite_source(source, "token_manual.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    assert any(reason in m for m in messages), messages
 
 
 def test_rule_defined_twice_in_the_factory_is_not_guessed() -> None:
@@ -615,3 +636,24 @@ xla.backend_specific_translations["cpu"][p] = rule
     assert result.updated is None
     messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
     assert any(reason in m for m in messages), messages
+
+
+def test_one_token_tuple_result_keeps_its_tuple_type(tmp_path) -> None:
+    """XlaBuilder's custom call returned tuple<token> (the kernel's `out` a one-element
+    pointer array) and GetTupleElement took the token out: the same two ops, no layouts."""
+    from jax.extend.mlir import ir
+
+    module = _rewritten_module(tmp_path, "token_tuple.py")
+    lowered = lower_entry(module, "compat_entry")
+    main = next(op.operation for op in lowered.body.operations if ir.StringAttr(op.attributes["sym_name"]).value == "main")
+    ops = [op.operation for op in main.regions[0].blocks[0].operations]
+    (index,) = [i for i, op in enumerate(ops) if op.name == "stablehlo.custom_call"]
+    call, get = ops[index], ops[index + 1]
+    assert ir.StringAttr(call.attributes["call_target_name"]).value == "mpi_barrier"
+    assert "operand_layouts" not in call.attributes and "result_layouts" not in call.attributes
+    (result,) = call.results
+    result_type = ir.TupleType(result.type)  # raises unless the result is a tuple
+    assert result_type.num_types == 1 and str(result_type.get_type(0)) == "!stablehlo.token"
+    assert get.name == "stablehlo.get_tuple_element" and get.operands[0] == result
+    assert ir.IntegerAttr(get.attributes["index"]).value == 0
+    assert ops[index + 2].name == "func.return" and ops[index + 2].operands[0] == get.results[0]

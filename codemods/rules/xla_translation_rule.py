@@ -195,10 +195,16 @@ Replacement (minimum jax 0.5.0)
     mpi4jax's platform checks) is converted with the decorator kept: the wrapper hands the
     lowering rule its arguments and results just as it did the translation rule's.
 
+    A token threaded through ``ops.CustomCall(..., shape=Shape.tuple_shape([Shape.token_shape()]))``
+    and ``return ops.GetTupleElement(out, 0)`` (mpi4jax) keeps that op: ``ffi_lowering(...,
+    skip_ffi_layout_processing=True, result_types=[ir.TupleType.get_tuple([hlo.TokenType.get()])])``
+    and ``return [hlo.get_tuple_element(out[0], 0)]`` (the kernel's ``out`` is still a tuple of
+    buffers). A token among several results or as an operand has the layout ``()``.
+
     Everything else is reported as manual with the reason, among them: a rule wrapped by
     any other decorator (what it does to arguments and results is not visible), a token threaded
-    through ``Shape.tuple_shape([Shape.token_shape()])`` and ``GetTupleElement`` (the MLIR
-    op returns the token itself, not a tuple), the builder passed to any other helper (a
+    through a one-token tuple otherwise (with layouts, or the tuple itself returned: the MLIR
+    op would return the token itself, not a tuple), the builder passed to any other helper (a
     constant helper imported from another module, or a public one: other modules may call
     it with a builder), ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, the builder or an operand reassigned (a primitive parameter, one of the
     trailing parameters never used as an operand, such as mpi4jax's ``comm = unpack_hashable(comm)``,
@@ -368,6 +374,16 @@ GUIDANCE = (
     "shapes come from `ctx.avals_in`/`ctx.avals_out` (`c.get_shape(x)` is gone), constants from `mlir.ir_constant(np.asarray(v))` "
     "with `ctx.replace(avals_in=...)` listing one aval per operand"
 )
+
+
+# XlaBuilder returned the token inside a tuple that the rule unpacked with GetTupleElement;
+# an MLIR custom call returns the token itself unless its result type is that tuple, which
+# only ops.CustomCall (no layouts) can be given here.
+TOKEN_PROBLEM = (
+    "its custom call threads an XLA token (Shape.token_shape): an MLIR lowering rule passes and "
+    "returns the token itself, without the tuple that GetTupleElement unpacked, so the op is not "
+    "the same; write it with jax.ffi.ffi_lowering(..., has_side_effect=True) and check the kernel's "
+    "result buffers")
 
 
 @dataclasses.dataclass
@@ -1453,8 +1469,14 @@ class XlaTranslationRule(Rule):
                                    cst.Arg(cst.Call(cst.parse_expression(a), [cst.Arg(updated)]))])))
         for seq in scan.unwraps:
             plan.edits.append((seq, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
+        if scan.tuple_gets:
+            plan.problem = (f"`{_snippet(self.ctx, scan.tuple_gets[0])}` unpacks something other than a custom call's "
+                            "one-token tuple result")
+            return plan
         for shape_call, kind in scan.shape_calls:
             plan.edits.append((shape_call, f"Shape.{kind} used as a layout -> its minor_to_major layout", _shape_edit(kind)))
+        for token in scan.token_layouts:
+            plan.edits.append((token, "Shape.token_shape() among a tuple's results -> the token's layout ()", lambda _n: cst.Tuple([])))
         for call, index in scan.get_shapes:
             plan.edits.append((call, f"c.get_shape(x) -> {plan.ctx_name}.avals_in[{index}] (the operand's aval)",
                                lambda _n, i=index: cst.parse_expression(f"{plan.ctx_name}.avals_in[{i}]")))
@@ -1749,6 +1771,29 @@ def {AVAL_HELPER}(value):
             aval_codes = [code for code, _ in avals]
             indices = [index for _, index in avals]
             aligned = indices == list(range(len(operand_params))) + ([-1] if star is not None else [])
+        # A one-token tuple result unpacked by ``return ops.GetTupleElement(r, 0)``: the
+        # custom call keeps its tuple type (the kernel sees the same result buffers).
+        token_types = None
+        shape_value = values.get("shape_with_layout", values.get("shape"))
+        if shape_value is not None and self._token_tuple(scan, shape_value):
+            result_name = next((name for name, calls in scan.result_calls.items() if any(c is call for c, _ in calls)), None)
+            gets = [g for g in scan.tuple_gets if result_name is not None and g.args[0].value.value == result_name]
+            uses = scan.result_uses.get(result_name, []) if result_name is not None else []
+            if (kind != "CustomCall" or plan.form != "builder" or self.ctx.options.target_jax < SKIP_LAYOUTS
+                    or not gets or len(gets) != len(uses)):
+                return TOKEN_PROBLEM
+            hlo = self._module("jax.extend.mlir.dialects.stablehlo", "hlo")
+            ir = self._module("jax.extend.mlir.ir", "ir")
+            token_types = f"[{ir}.TupleType.get_tuple([{hlo}.TokenType.get()])]"
+            for get in gets:
+                scan.tuple_gets.remove(get)
+                plan.edits.append((get, "ops.GetTupleElement(r, 0) of the one-token tuple -> [hlo.get_tuple_element(r[0], 0)]",
+                                   lambda updated, h=hlo: cst.List([cst.Element(cst.parse_expression(
+                                       f"{h}.get_tuple_element({self.ctx.module.code_for_node(updated.args[0].value)}[0], 0)"))])))
+            statement = self._dead_shape_binding(scan, shape_value, plan.function)
+            if statement is not None:
+                plan.edits.append((statement, "the XLA tuple shape, now the custom call's result_types, is gone",
+                                   lambda _n: cst.RemoveFromParent()))
         # Layouts.
         layouts: dict[str, bool] = {}
         if kind != "CustomCall":
@@ -1808,6 +1853,8 @@ def {AVAL_HELPER}(value):
                 keywords.append(("result_layouts", result if layouts["result_tuple"] else cst.List([cst.Element(result)])))
             elif skip:
                 keywords.append(("skip_ffi_layout_processing", cst.Name("True")))
+            if token_types is not None:
+                keywords.append(("result_types", cst.parse_expression(token_types)))
             lowering = _lowering_call(ffi_lowering, target, keywords, self.ctx.module.default_indent)
             if aval_codes is None:
                 call_args = [cst.Arg(cst.parse_expression(ctx_code), comma=_COMMA), cst.Arg(cst.Name(star), star="*")]
@@ -1829,6 +1876,25 @@ def {AVAL_HELPER}(value):
         plan.edits.append((call, f"{legacy} -> jax.ffi.ffi_lowering(api_version={number}) in an MLIR lowering rule", edit))
         if plan.form == "ctx" and container is not None:
             plan.edits.append((container, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
+        return None
+
+    def _token_tuple(self, scan: "_FunctionScan", shape: cst.BaseExpression) -> bool:
+        """``shape`` is ``Shape.tuple_shape([Shape.token_shape()])``, or a name bound to it once."""
+        if isinstance(shape, cst.Name):
+            values = scan.values.get(shape.value, [])
+            if len(values) != 1 or shape.value in scan.rebound:
+                return False
+            shape = values[0]
+        return shape in scan.token_tuples
+
+    def _dead_shape_binding(self, scan: "_FunctionScan", shape: cst.BaseExpression, function: cst.FunctionDef):
+        """The statement ``sh = Shape.tuple_shape(...)`` when ``sh`` is read only where ``shape`` is."""
+        if not isinstance(shape, cst.Name) or len(_name_nodes(function.body, shape.value)) != 2:
+            return None
+        assign = self.ctx.parents.get(scan.values[shape.value][0])
+        statement = self.ctx.parents.get(assign)
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and statement.body[0] is assign:
+            return statement
         return None
 
     def constant_helper(self, call: cst.Call, site_ok) -> Optional[tuple[cst.FunctionDef, str]]:
@@ -2243,6 +2309,12 @@ class _FunctionScan(cst.CSTVisitor):
         #: ``list(map(c.get_shape, operands))`` / ``[c.get_shape(x) for x in operands]`` of the
         #: rule's ``*operands``: become the list of their avals.
         self.aval_lists: list[cst.BaseExpression] = []
+        #: ``Shape.tuple_shape([Shape.token_shape()])``: a custom call's one-token tuple result.
+        self.token_tuples: set[cst.Call] = set()
+        #: ``Shape.token_shape()`` among other results of a tuple_shape: its layout is ``()``.
+        self.token_layouts: list[cst.Call] = []
+        #: ``return ops.GetTupleElement(r, 0)``, ``r`` a custom call's one-token tuple.
+        self.tuple_gets: list[cst.Call] = []
         self.allowed: set = set()
         self.names_seen: set[str] = set()
         self.problem: Optional[str] = None
@@ -2482,7 +2554,7 @@ class _FunctionScan(cst.CSTVisitor):
             return "array_shape"
         if isinstance(node, cst.Call):
             kind = self.rule._client_attr(node.func, "Shape")
-            if kind in ("array_shape", "tuple_shape"):
+            if kind in ("array_shape", "tuple_shape") or (kind == "token_shape" and node in self.token_layouts):
                 return kind
             if self._get_shape_index(node) is not None:
                 return "array_shape"
@@ -2591,15 +2663,18 @@ class _FunctionScan(cst.CSTVisitor):
                                                 "so their layouts are not known here")
             self.shape_calls.append((node, shape))
             self.allowed.add(node.func)
+        elif shape == "token_shape" and self._token_in_tuple(node):
+            self.allowed.add(node.func)
+        elif (
+            ops == "GetTupleElement" and isinstance(self.ctx.parents.get(node), cst.Return) and len(node.args) == 2
+            and all(a.keyword is None and not a.star for a in node.args) and isinstance(node.args[0].value, cst.Name)
+            and isinstance(node.args[1].value, cst.Integer) and node.args[1].value.value == "0"
+        ):
+            # Which custom call's tuple it unpacks is checked with that call.
+            self.tuple_gets.append(node)
+            self.allowed.add(node.func)
         elif shape == "token_shape":
-            # XlaBuilder returned the token inside a tuple that the rule unpacked with
-            # GetTupleElement; an MLIR custom call returns the token itself, so the op
-            # (and what a legacy kernel sees as its result buffer) is not the same.
-            self.problem = self.problem or (
-                "its custom call threads an XLA token (Shape.token_shape): an MLIR lowering rule passes and "
-                "returns the token itself, without the tuple that GetTupleElement unpacked, so the op is not "
-                "the same; write it with jax.ffi.ffi_lowering(..., has_side_effect=True) and check the kernel's "
-                "result buffers")
+            self.problem = self.problem or TOKEN_PROBLEM
         elif ops is not None or shape is not None:
             self.problem = self.problem or f"it uses xla_client.{'ops' if ops else 'Shape'}.{ops or shape}"
         elif isinstance(node.func, cst.Name) and self._helper_constant(node):
@@ -2692,6 +2767,31 @@ class _FunctionScan(cst.CSTVisitor):
         name = params.params[0].name.value
         text = re.sub(r"\s+", "", self.ctx.module.code_for_node(body))
         return text == f"tuple(range(len({name}.dimensions())-1,-1,-1))"
+
+    def _token_in_tuple(self, node: cst.Call) -> bool:
+        """``Shape.token_shape()`` as an element of ``Shape.tuple_shape([...])``: the tuple
+        is recorded as a one-token tuple, or the token as one result among others."""
+        if node.args:
+            return False
+        element = self.ctx.parents.get(node)
+        seq = self.ctx.parents.get(element)
+        arg = self.ctx.parents.get(seq)
+        call = self.ctx.parents.get(arg)
+        if not (isinstance(element, cst.Element) and not isinstance(element, cst.StarredElement)
+                and isinstance(seq, (cst.List, cst.Tuple))):
+            return False
+        found = self._custom_call_arg(seq)
+        if found is not None and found[1] == "operand_shapes_with_layout":
+            self.token_layouts.append(node)  # a token operand
+            return True
+        if not (isinstance(arg, cst.Arg) and arg.keyword is None
+                and isinstance(call, cst.Call) and self.rule._client_attr(call.func, "Shape") == "tuple_shape"):
+            return False
+        if len(seq.elements) == 1:
+            self.token_tuples.add(call)
+        else:
+            self.token_layouts.append(node)
+        return True
 
     def _holds_token(self, node: cst.BaseExpression) -> bool:
         return "token_shape" in self.ctx.module.code_for_node(node)
@@ -2840,7 +2940,10 @@ class _FunctionScan(cst.CSTVisitor):
             wrapped_uses, bare_uses = [], []
             for use in uses:
                 parent = self.ctx.parents.get(use)
-                if isinstance(parent, cst.Return):
+                if isinstance(parent, cst.Return) or (
+                    isinstance(parent, cst.Arg) and self.ctx.parents.get(parent) in self.tuple_gets
+                    and self.ctx.parents.get(parent).args[0] is parent
+                ):
                     bare_uses.append(use)
                     continue
                 seq = self.ctx.parents.get(parent) if isinstance(parent, cst.Element) else None

@@ -1,5 +1,6 @@
-"""An MPI-style barrier: the rules are wrapped by decorators imported from elsewhere and
-thread an XLA token through a one-element tuple result; left for the user."""
+"""An MPI-style barrier threading an XLA token through a one-element tuple result: the CPU
+rule, wrapped by a decorator imported from elsewhere, is left for the user; the GPU rule
+keeps the tuple result type and unpacks it as before."""
 from jax.extend.core import Primitive
 from jax.interpreters import xla
 from jax.lib import xla_client
