@@ -657,3 +657,30 @@ def test_one_token_tuple_result_keeps_its_tuple_type(tmp_path) -> None:
     assert get.name == "stablehlo.get_tuple_element" and get.operands[0] == result
     assert ir.IntegerAttr(get.attributes["index"]).value == 0
     assert ops[index + 2].name == "func.return" and ops[index + 2].operands[0] == get.results[0]
+
+
+def test_mlir_lowering_of_the_same_attribute_in_another_method_still_supersedes() -> None:
+    """`self.primitive` in two methods of one class is one object's attribute (unlike two
+    functions' parameters named alike, register_helpers_alternatives.py)."""
+    source = b"""import numpy as np
+from jax.interpreters import mlir, xla
+from jax.lib import xla_client
+
+
+def _rule(c, x):
+    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+    return xla_client.ops.CustomCallWithLayout(c, b"k", operands=(x,), shape_with_layout=s, operand_shapes_with_layout=(s,))
+
+
+class Op:
+    def __init__(self, prim, lowering):
+        self.primitive = prim
+        mlir.register_lowering(self.primitive, lowering, platform="cpu")
+
+    def setup(self):
+        xla.backend_specific_translations["cpu"][self.primitive] = _rule
+"""
+    result = rewrite_source(source, "same_attribute.py", ["--select", "xla-translation-rule"])
+    assert result.error is None and result.updated is not None
+    assert b"backend_specific_translations" not in result.updated
+    assert result.updated.count(b"register_lowering") == 1

@@ -1117,7 +1117,8 @@ class XlaTranslationRule(Rule):
 
     def _binder(self, site: cst.CSTNode, prim: cst.BaseExpression) -> Optional[cst.FunctionDef]:
         """The innermost function around ``site`` that binds the name ``prim`` starts with
-        (a parameter or a local assignment); None for a module-level name."""
+        (a parameter or a local assignment), the class for `self.x` in its methods; None for a
+        module-level name."""
         head = prim
         while isinstance(head, (cst.Attribute, cst.Subscript)):
             head = head.value
@@ -1132,8 +1133,17 @@ class XlaTranslationRule(Rule):
                 if isinstance(star, cst.Param):
                     names.add(star.name.value)
             if head.value in names or head.value in _assigned_names(function.body):
+                positional = [*params.posonly_params, *params.params]
+                klass = self._enclosing_class(function)
+                if klass is not None and prim is not head and positional and positional[0].name.value == head.value:
+                    return klass  # `self.primitive` in two methods: one object's attribute
                 return function
         return None
+
+    def _enclosing_class(self, function: cst.FunctionDef) -> Optional[cst.ClassDef]:
+        body = self.ctx.parents.get(function)
+        klass = self.ctx.parents.get(body)
+        return klass if isinstance(klass, cst.ClassDef) and not function.decorators else None
 
     # -- xla.lower_fun -----------------------------------------------------------
     def _lower_fun_registration(self, reg: Registration, collector: _Collector) -> bool:
