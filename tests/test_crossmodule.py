@@ -145,15 +145,19 @@ def test_the_index_takes_part_only_with_a_registration_elsewhere(repo) -> None:
     assert any("not registered as a translation rule in this module" in m for m in messages([result], "cpu.py", Safety.MANUAL))
 
 
-def test_linked_files_are_written_all_or_none(repo) -> None:
-    before = tree(repo)
-    results, _ = run([repo], RULES, OPTIONS)
-    gpu = os.path.join(repo, "fastkern", "backends", "gpu.py")
-    os.chmod(gpu, stat.S_IRUSR | stat.S_IRGRP)
+def _write_all_with_one_read_only(results, path: str) -> None:
+    """``apply``'s writes while ``path`` cannot be written."""
+    os.chmod(path, stat.S_IRUSR | stat.S_IRGRP)
     try:
         write_all(results, allow_dirty=True)
     finally:
-        os.chmod(gpu, stat.S_IRUSR | stat.S_IWUSR)
+        os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_linked_files_are_written_all_or_none(repo) -> None:
+    before = tree(repo)
+    results, _ = run([repo], RULES, OPTIONS)
+    _write_all_with_one_read_only(results, os.path.join(repo, "fastkern", "backends", "gpu.py"))
     assert tree(repo) == before
     by_name = {os.path.basename(r.path): r for r in results}
     assert "read-only" in by_name["gpu.py"].error
@@ -364,12 +368,7 @@ def test_a_reexport_no_module_imports_is_deleted(compat_repo) -> None:
 def test_a_reexport_and_its_importers_are_written_all_or_none(compat_repo) -> None:
     before = tree(compat_repo)
     results, _ = run([compat_repo], REEXPORT_RULES, REEXPORT_OPTIONS)
-    allsum = os.path.join(compat_repo, ALLSUM)
-    os.chmod(allsum, stat.S_IRUSR | stat.S_IRGRP)
-    try:
-        write_all(results, allow_dirty=True)
-    finally:
-        os.chmod(allsum, stat.S_IRUSR | stat.S_IWUSR)
+    _write_all_with_one_read_only(results, os.path.join(compat_repo, ALLSUM))
     assert tree(compat_repo) == before
     by_name = {os.path.basename(r.path): r for r in results}
     assert "read-only" in by_name["allsum.py"].error

@@ -75,6 +75,18 @@ def test_token_tuples_without_the_same_op_stay_manual(rule: bytes, reason: str) 
     assert any(reason in m for m in messages), messages
 
 
+def test_token_tuple_bound_where_the_scan_cannot_follow_stays_manual() -> None:
+    # A walrus binds the one-token tuple: the custom call's shape is not known to be it,
+    # and converting the call as a plain one would leave Shape.token_shape() behind.
+    source = (b"from jax.interpreters import xla\nfrom jax.lib import xla_client\n\n\ndef rule(c, token):\n"
+              b"    (sh := xla_client.Shape.tuple_shape([xla_client.Shape.token_shape()]))\n"
+              b"    return xla_client.ops.CustomCall(c, b'k', operands=(token,), shape=sh)\n\n\n"
+              b"xla.backend_specific_translations['cpu'][p] = rule\n")
+    result = rewrite_source(source, "token_walrus.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    assert any("threads an XLA token" in c.message for c in result.changes if c.safety is Safety.MANUAL)
+
+
 def test_rule_defined_twice_in_the_factory_is_not_guessed() -> None:
     source = b"""from jax.interpreters import xla
 from jax.lib import xla_client

@@ -1483,6 +1483,9 @@ class XlaTranslationRule(Rule):
             plan.problem = (f"`{_snippet(self.ctx, scan.tuple_gets[0])}` unpacks something other than a custom call's "
                             "one-token tuple result")
             return plan
+        if isinstance(scan, _FunctionScan) and scan.token_tuples - scan.token_tuples_used:
+            plan.problem = TOKEN_PROBLEM
+            return plan
         for shape_call, kind in scan.shape_calls:
             plan.edits.append((shape_call, f"Shape.{kind} used as a layout -> its minor_to_major layout", _shape_edit(kind)))
         for token in scan.token_layouts:
@@ -1709,6 +1712,8 @@ class XlaTranslationRule(Rule):
                                _reshape_edit(hlo, ir) if op == "Reshape" else _transpose_edit(hlo, dense)))
         for const in scan.constants:
             plan.edits.append((const, "ops.ConstantLiteral(c, v) / ops.Constant(c, v) -> mlir.ir_constant(np.asarray(v))", self._constant_edit()))
+        if isinstance(scan, _FunctionScan) and scan.token_tuples - scan.token_tuples_used:
+            return TOKEN_PROBLEM
         for shape_call, shape_kind in scan.shape_calls:
             plan.edits.append((shape_call, f"Shape.{shape_kind} used as a layout -> its minor_to_major layout", _shape_edit(shape_kind)))
         for node in scan.default_layouts:
@@ -1786,6 +1791,7 @@ def {AVAL_HELPER}(value):
         token_types = None
         shape_value = values.get("shape_with_layout", values.get("shape"))
         if shape_value is not None and self._token_tuple(scan, shape_value):
+            scan.token_tuples_used.add(self._shape_value(scan, shape_value))
             result_name = next((name for name, calls in scan.result_calls.items() if any(c is call for c, _ in calls)), None)
             gets = [g for g in scan.tuple_gets if result_name is not None and g.args[0].value.value == result_name]
             uses = scan.result_uses.get(result_name, []) if result_name is not None else []
@@ -1890,12 +1896,16 @@ def {AVAL_HELPER}(value):
 
     def _token_tuple(self, scan: "_FunctionScan", shape: cst.BaseExpression) -> bool:
         """``shape`` is ``Shape.tuple_shape([Shape.token_shape()])``, or a name bound to it once."""
+        return self._shape_value(scan, shape) in scan.token_tuples
+
+    @staticmethod
+    def _shape_value(scan: "_FunctionScan", shape: cst.BaseExpression) -> Optional[cst.BaseExpression]:
         if isinstance(shape, cst.Name):
             values = scan.values.get(shape.value, [])
             if len(values) != 1 or shape.value in scan.rebound:
-                return False
-            shape = values[0]
-        return shape in scan.token_tuples
+                return None
+            return values[0]
+        return shape
 
     def _dead_shape_binding(self, scan: "_FunctionScan", shape: cst.BaseExpression, function: cst.FunctionDef):
         """The statement ``sh = Shape.tuple_shape(...)`` when ``sh`` is read only where ``shape`` is."""
@@ -2321,6 +2331,9 @@ class _FunctionScan(cst.CSTVisitor):
         self.aval_lists: list[cst.BaseExpression] = []
         #: ``Shape.tuple_shape([Shape.token_shape()])``: a custom call's one-token tuple result.
         self.token_tuples: set[cst.Call] = set()
+        #: Those a converted custom call returns (and ``GetTupleElement`` unpacks): any
+        #: other one-token tuple (bound where the scan cannot follow it) keeps the rule manual.
+        self.token_tuples_used: set[cst.CSTNode] = set()
         #: ``Shape.token_shape()`` among other results of a tuple_shape: its layout is ``()``.
         self.token_layouts: list[cst.Call] = []
         #: ``return ops.GetTupleElement(r, 0)``, ``r`` a custom call's one-token tuple.
