@@ -397,3 +397,72 @@ def test_a_reexport_in_a_package_init_imported_from_the_package_goes_too(compat_
     with imported(compat_repo, "commjax") as commjax:
         (call,) = custom_calls(lower(commjax.barrier, (2,), platform="cpu"))
     assert call.target == "commjax_barrier"
+
+
+# mpi4jax's layout: the constant helpers live in utils.py, the rules that call them elsewhere.
+_HELPERS = b'''import numpy as _np
+
+from jax.lib import xla_client
+
+
+def xla_constant_intc(c, val):
+    return xla_client.ops.Constant(c, _np.intc(val))
+
+
+def xla_constant_uintptr(c, val):
+    return xla_client.ops.Constant(c, _np.uintp(val))
+'''
+_OPS = b'''import numpy as np
+from jax.extend.core import Primitive
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+from .utils import xla_constant_intc, xla_constant_uintptr
+
+send_p = Primitive("send")
+
+
+def handle_of(comm):
+    return 7 if comm is None else comm
+
+
+def send_xla_encode_cpu(c, x, *, comm, tag):
+    nitems = np.prod(c.get_shape(x).dimensions(), dtype=int)
+    return xla_client.ops.CustomCall(
+        c,
+        b"mpi_send",
+        operands=(xla_constant_intc(c, nitems), x, xla_constant_intc(c, tag), xla_constant_uintptr(c, handle_of(comm))),
+        shape=xla_client.Shape.array_shape(np.dtype(np.float32), (6,), (0,)),
+        has_side_effect=True,
+    )
+
+
+xla.backend_specific_translations["cpu"][send_p] = send_xla_encode_cpu
+'''
+
+
+def test_constant_helpers_imported_from_another_module_are_inlined_and_converted(tmp_path) -> None:
+    package = tmp_path / "commops"
+    package.mkdir()
+    (package / "__init__.py").write_bytes(b"")
+    (package / "utils.py").write_bytes(_HELPERS)
+    (package / "ops.py").write_bytes(_OPS)
+    first = ccmigrate("apply", str(tmp_path))
+    assert first.returncode == 0, first.stderr
+    ops, utils = (package / "ops.py").read_text(), (package / "utils.py").read_text()
+    # The rule gets the helpers' values; the helpers themselves build MLIR constants, so
+    # neither module imports xla_client any more.
+    assert "mlir.ir_constant(np.asarray(np.uintp(handle_of(comm))))" in ops
+    assert "xla_client" not in ops and "xla_client" not in utils
+    assert "return mlir.ir_constant(_np.asarray(_np.intc(val)))" in utils
+    second = ccmigrate("apply", str(tmp_path))
+    assert second.returncode == 0 and "0 rewritten" in second.stderr, second.stderr
+    with imported(str(tmp_path), "commops.ops") as module:
+        module.send_p.def_abstract_eval(lambda x, **params: x)
+        lowered = lower(lambda x: module.send_p.bind(x, comm=None, tag=3), (6,))
+        (call,) = custom_calls(lowered)
+    assert (call.target, call.api_version) == ("mpi_send", 1)
+    text = str(lowered)
+    # The count (6), the tag and the handle as the XlaBuilder constants were: s32, s32, u64.
+    assert "(tensor<i32>, tensor<6xf32>, tensor<i32>, tensor<ui64>) -> tensor<6xf32>" in text
+    assert "stablehlo.constant dense<6> : tensor<i32>" in text and "dense<7> : tensor<ui64>" in text

@@ -186,18 +186,30 @@ xla.backend_specific_translations["cpu"][p] = rule
 {extra}"""
 
 
-@pytest.mark.parametrize("name, extra", [
-    ("constant_s32", ""),  # public: other modules may import it
-    ("_constant_s32", "other = _constant_s32\n"),  # still referenced outside the rule
-])
-def test_constant_helper_inlined_but_kept_when_it_may_be_used_elsewhere(name, extra) -> None:
-    source = HELPER_MODULE.replace(b"{name}", name.encode()).replace(b"{extra}", extra.encode())
+def test_constant_helper_inlined_but_kept_when_it_may_be_used_elsewhere() -> None:
+    # Still referenced outside the rule: kept, and reported.
+    source = HELPER_MODULE.replace(b"{name}", b"_constant_s32").replace(b"{extra}", b"other = _constant_s32\n")
     result = rewrite_source(source, "helper_kept.py", ["--select", "xla-translation-rule"])
     assert result.error is None and result.updated is not None
     updated = result.updated.decode()
     assert "mlir.ir_constant(np.asarray(np.int32(n)))" in updated
-    assert f"def {name}(c, x):" in updated
+    assert "def _constant_s32(c, x):" in updated
     assert any(c.safety is Safety.MANUAL and "xla_client.ops.Constant" in c.message for c in result.changes)
+
+
+def test_public_constant_helper_inlined_here_returns_an_mlir_constant_for_other_modules() -> None:
+    # Public: other modules may import it; its XlaBuilder body cannot run on this jax, so it
+    # builds the MLIR constant itself, and the module stops importing xla_client.
+    source = HELPER_MODULE.replace(b"{name}", b"constant_s32").replace(b"{extra}", b"")
+    result = rewrite_source(source, "helper_public.py", ["--select", "xla-translation-rule"])
+    assert result.error is None and result.updated is not None
+    updated = result.updated.decode()
+    assert "mlir.ir_constant(np.asarray(np.int32(n)))" in updated
+    assert "def constant_s32(c, x):\n    return mlir.ir_constant(np.asarray(np.int32(x)))" in updated
+    assert "xla_client" not in updated
+    assert not any(c.safety is Safety.MANUAL for c in result.changes)
+    again = rewrite_source(result.updated, "helper_public.py", ["--select", "xla-translation-rule"])
+    assert again.error is None and again.updated is None
 
 
 def test_constant_helper_with_an_argument_that_would_be_evaluated_twice_is_not_inlined() -> None:

@@ -201,12 +201,20 @@ Replacement (minimum jax 0.5.0)
     and ``return [hlo.get_tuple_element(out[0], 0)]`` (the kernel's ``out`` is still a tuple of
     buffers). A token among several results or as an operand has the layout ``()``.
 
+    A constant helper ``helper(c, v): return xla_client.ops.Constant(c, <value>)`` defined
+    in another module of the project (mpi4jax's ``utils.xla_constant_intc``) is inlined like
+    one of this module: its value read from that module, whose NumPy alias is spelt as this
+    module's; ``np.intc(v)``-style values take any argument, evaluated once, with the aval
+    ``ShapedArray((), np.intc)``. In its own module such a public helper that nothing there
+    calls returns ``mlir.ir_constant(np.asarray(<value>))`` (safe: its XlaBuilder body could
+    not run on a jax without xla_client.ops, and the rules calling it now inline it), so that
+    module no longer imports xla_client.
+
     Everything else is reported as manual with the reason, among them: a rule wrapped by
     any other decorator (what it does to arguments and results is not visible), a token threaded
     through a one-token tuple otherwise (with layouts, or the tuple itself returned: the MLIR
-    op would return the token itself, not a tuple), the builder passed to any other helper (a
-    constant helper imported from another module, or a public one: other modules may call
-    it with a builder), ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, the builder or an operand reassigned (a primitive parameter, one of the
+    op would return the token itself, not a tuple), the builder passed to any other helper,
+    ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, the builder or an operand reassigned (a primitive parameter, one of the
     trailing parameters never used as an operand, such as mpi4jax's ``comm = unpack_hashable(comm)``,
     may be: jax passes it by keyword to both kinds of rule), a name bound to an XLA shape on some paths
     only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
@@ -519,6 +527,7 @@ class XlaTranslationRule(Rule):
         #: ``ops.Tuple(c, operands)`` calls of pass-through rules rewritten whole.
         self._passthrough_calls: set = set()
         if not registrations and not custom_calls:
+            self._removed_helpers = self._shared_constant_helpers_to_mlir({})
             self._report_stray(collector, [], {})
             self._drop_aliases(collector, set())
             return
@@ -609,6 +618,7 @@ class XlaTranslationRule(Rule):
             self.report(call, Safety.MANUAL, f"xla_client.ops custom call (removed in jax 0.6.0) not rewritten ({reason}): {GUIDANCE}")
         self._removed_helpers = self._drop_constant_helpers(plans)
         self._removed_helpers |= self._drop_uncalled_constant_helpers()
+        self._removed_helpers |= self._shared_constant_helpers_to_mlir(plans)
         self._report_stray(collector, custom_calls, plans)
         self._drop_aliases(collector, consumed_calls | self._passthrough_calls)
 
@@ -677,6 +687,49 @@ class XlaTranslationRule(Rule):
             self.report(stmt, Safety.SAFE, f"private helper `{name}` built XlaBuilder constants and nothing calls it: removed "
                         "(it only kept the module importing xla_client)", lambda _n: cst.RemoveFromParent())
         return removed
+
+    def _shared_constant_helpers_to_mlir(self, plans: dict) -> set:
+        """A public module-level ``helper(c, x): return ops.Constant(c, <value>)`` that this
+        module never calls (mpi4jax's ``utils.xla_constant_intc``, imported by the modules
+        of its translation rules) returns ``mlir.ir_constant(np.asarray(<value>))`` instead.
+        Its XlaBuilder body could not run on the target jax (xla_client.ops is gone), and
+        the rules that call it are converted with the value inlined; kept as it was, it
+        would only keep this module importing xla_client, which fails at import time."""
+        converted = set()
+        if self.ctx.options.target_jax < (0, 6, 0):
+            return converted
+        # Calls this run inlines (rules of this module) do not count as calls of the helper.
+        inlined = {call.func for plan in plans.values() if not plan.problem for calls in plan.helpers.values() for call in calls}
+        code = self.ctx.module.code
+        for stmt in self.ctx.module.body:
+            if not isinstance(stmt, cst.FunctionDef) or stmt.decorators or stmt.name.value.startswith("_"):
+                continue
+            name = stmt.name.value
+            params = stmt.params
+            made = _sole_return_call(stmt)
+            if made is None or len(params.params) != 2 or params.posonly_params or params.kwonly_params \
+                    or not isinstance(params.star_arg, cst.MaybeSentinel) or params.star_kwarg is not None \
+                    or any(p.default for p in params.params):
+                continue
+            if self._client_attr(made.func, "ops") not in CONSTANTS or len(made.args) != 2 \
+                    or any(a.keyword or a.star for a in made.args) \
+                    or not (isinstance(made.args[0].value, cst.Name) and made.args[0].value.value == params.params[0].name.value):
+                continue
+            if params.params[0].name.value in _read_names(made.args[1].value) or re.search(rf"[\'\"]{re.escape(name)}[\'\"]", code):
+                continue
+            scope = self.ctx.scopes.get(stmt)
+            if scope is None or len(scope.assignments[name]) != 1 \
+                    or any(ref.node not in inlined for a in scope.assignments[name] for ref in a.references):
+                continue
+            converted.add(stmt)
+            self.report(made, Safety.SAFE,
+                        f"`{name}(c, x)` returned an XlaBuilder constant, which cannot be built on this jax "
+                        "(xla_client.ops is gone): it returns mlir.ir_constant of the same value, what the "
+                        "translation rules calling it now inline", self._constant_edit())
+            head = head_name(made.func)
+            if head:
+                drop_binding_if_unused(self.ctx, head)
+        return converted
 
     def _report_stray(self, collector: _Collector, custom_calls: list, plans: dict) -> None:
         """``xla_client.Shape``/``ops`` calls outside any rule this rule rewrote or reported."""
@@ -1924,7 +1977,9 @@ def {AVAL_HELPER}(value):
         if not isinstance(call.func, cst.Name) or len(call.args) != 2 or any(a.keyword or a.star for a in call.args):
             return None
         function, _ = self._rule_function(call.func, call, self.collector)
-        if function is None or function.decorators or not isinstance(function.body, cst.IndentedBlock):
+        if function is None:
+            return self._imported_constant_helper(call, site_ok)
+        if function.decorators or not isinstance(function.body, cst.IndentedBlock):
             return None
         params = function.params
         if (params.posonly_params or params.kwonly_params or not isinstance(params.star_arg, cst.MaybeSentinel)
@@ -1954,6 +2009,46 @@ def {AVAL_HELPER}(value):
         if not _plain_value(argument) or not site_ok(used - {value}):
             return None
         replaced = expr.visit(_Substitute(value, argument))
+        return function, self.ctx.module.code_for_node(replaced)
+
+    def _imported_constant_helper(self, call: cst.Call, site_ok) -> Optional[tuple[cst.FunctionDef, str]]:
+        """The same as :meth:`constant_helper` for a helper imported from another module of
+        the project (mpi4jax's ``xla_constant_intc(c, n)`` from ``utils.py``): its body is
+        read from that module, whose names the value may use only for NumPy."""
+        qualified = self.ctx.qualified_name(call.func)
+        where = defining_file(self.ctx.path, self.ctx.package, qualified) if qualified else None
+        if where is None:
+            return None
+        try:
+            stamp = os.stat(where[0]).st_mtime_ns
+        except OSError:
+            return None
+        found = _foreign_constant_helper(where[0], where[1], stamp)
+        if found is None:
+            return None
+        function, builder, value, expr, numpy_names = found
+        names = _read_names(expr)
+        if builder in names or _has_own_scope(expr) or names - numpy_names - _BUILTIN_NAMES - {value}:
+            return None
+        argument = call.args[1].value
+        spelling = self._numpy() if numpy_names else None
+        # ``np.intc(v)``: a scalar of a known type, whose aval needs no second evaluation of
+        # the argument; then the argument may be any expression (it is evaluated once, where
+        # the helper's call evaluated it).
+        scalar = (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+                  and isinstance(expr.func.value, cst.Name) and expr.func.value.value in numpy_names
+                  and len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star
+                  and isinstance(expr.args[0].value, cst.Name) and expr.args[0].value.value == value)
+        # The names the inlined value reads must mean here what they meant there.
+        if not (scalar or _plain_value(argument)) or not site_ok(
+                (names & _BUILTIN_NAMES) | ({spelling.split(".")[0]} if spelling else set())):
+            return None
+        replaced = expr
+        for name in numpy_names:  # first: the argument's own names are this module's
+            replaced = replaced.visit(_Substitute(name, cst.parse_expression(spelling)))
+        replaced = replaced.visit(_Substitute(value, argument))
+        if scalar:
+            return function, self.ctx.module.code_for_node(replaced), f"(), {spelling}.{expr.func.attr.value}"
         return function, self.ctx.module.code_for_node(replaced)
 
     def _operand_avals(self, scan: "_FunctionScan", expr: cst.BaseExpression, operand_params: list, star, ctx_name: str,
@@ -1992,6 +2087,8 @@ def {AVAL_HELPER}(value):
                 found.append((f"{ctx_name}.avals_in[{index}]", index))
             elif isinstance(value, cst.Name) and value.value in scan.constant_vars:
                 found.append((f"{self._shaped_array()}({value.value}.shape, {value.value}.dtype)", None))
+            elif value in scan.helper_avals:
+                found.append((f"{self._shaped_array()}({scan.helper_avals[value]})", None))
             elif value in scan.helper_constants:
                 text = scan.helper_constants[value][1]
                 found.append((f"{self._shaped_array()}({self._numpy()}.shape({text}), {self._numpy()}.asarray({text}).dtype)", None))
@@ -2276,6 +2373,85 @@ def {AVAL_HELPER}(value):
         return self.ctx.name_for("numpy.__x__")[: -len(".__x__")]
 
 
+_BUILTIN_NAMES = frozenset({"int", "float", "bool", "complex", "len", "tuple", "list"})
+_CLIENT_IMPORTS = {("jax.lib", "xla_client"), ("jaxlib", "xla_client"), ("jax._src.lib", "xla_client")}
+
+
+@lru_cache(maxsize=128)
+def _foreign_constant_helper(path: str, name: str, stamp: int):
+    """``(function, builder param, value param, returned value, numpy names)`` when the
+    module at ``path`` defines ``def name(c, v): return xla_client.ops.Constant(c, <value>)``
+    at module level (a docstring allowed), with xla_client and numpy imported plainly."""
+    try:
+        with open(path, "rb") as fh:
+            module = cst.parse_module(fh.read())
+    except (OSError, cst.ParserSyntaxError):
+        return None
+    clients: set[str] = set()
+    numpy_names: set[str] = set()
+    function = None
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+            function = stmt
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.ImportFrom) and not small.relative and not isinstance(small.names, cst.ImportStar):
+                source = get_full_name_for_node(small.module) or ""
+                for alias in small.names:
+                    if (source, get_full_name_for_node(alias.name)) in _CLIENT_IMPORTS:
+                        clients.add(get_full_name_for_node(alias.asname.name) if alias.asname else "xla_client")
+            elif isinstance(small, cst.Import):
+                for alias in small.names:
+                    if get_full_name_for_node(alias.name) == "numpy":
+                        numpy_names.add(get_full_name_for_node(alias.asname.name) if alias.asname else "numpy")
+    if function is None or function.decorators or not clients or not isinstance(function.body, cst.IndentedBlock):
+        return None
+    params = function.params
+    if (params.posonly_params or params.kwonly_params or not isinstance(params.star_arg, cst.MaybeSentinel)
+            or params.star_kwarg is not None or len(params.params) != 2 or any(p.default for p in params.params)):
+        return None
+    builder, value = (p.name.value for p in params.params)
+    body = [stmt for stmt in function.body.body if not (
+        isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return None
+    ret = body[0].body[0]
+    if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call):
+        return None
+    made = ret.value
+    func = get_full_name_for_node(made.func) or ""
+    if not any(func == f"{client}.ops.{constant}" for client in clients for constant in CONSTANTS):
+        return None
+    if len(made.args) != 2 or any(a.keyword or a.star for a in made.args):
+        return None
+    if not (isinstance(made.args[0].value, cst.Name) and made.args[0].value.value == builder):
+        return None
+    names = _read_names(made.args[1].value)
+    return function, builder, value, made.args[1].value, frozenset(numpy_names & names)
+
+
+def _read_names(expr: cst.BaseExpression) -> set[str]:
+    """The variables ``expr`` reads (``np`` in ``np.intc(v)``, not ``intc``; no keywords)."""
+    found: set[str] = set()
+
+    class _Reads(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            found.add(node.value)
+
+    expr.visit(_Reads())
+    return found
+
+
 class _FunctionScan(cst.CSTVisitor):
     """Everything one rule function does with the builder, shapes and constants."""
 
@@ -2304,6 +2480,7 @@ class _FunctionScan(cst.CSTVisitor):
         #: ``helper(c, x)`` operands whose helper only returns ``ops.Constant(c, expr)``:
         #: call -> (helper, value code).
         self.helper_constants: dict[cst.Call, tuple[cst.FunctionDef, str]] = {}
+        self.helper_avals: dict[cst.Call, str] = {}
         self.get_shapes: list[tuple[cst.Call, int]] = []
         self.shape_methods: list[cst.Call] = []
         self.default_layouts: list[cst.CSTNode] = []
@@ -2869,7 +3046,9 @@ class _FunctionScan(cst.CSTVisitor):
         if arg is None or arg[1] != "operands":
             return False
         self.allowed.add(args[0].value)
-        self.helper_constants[call] = found
+        self.helper_constants[call] = found[:2]
+        if len(found) == 3:
+            self.helper_avals[call] = found[2]  # (shape, dtype) of a typed scalar
         return True
 
     def _custom_call_arg(self, node: cst.CSTNode) -> Optional[tuple[cst.Call, str]]:
