@@ -1979,26 +1979,10 @@ def {AVAL_HELPER}(value):
         function, _ = self._rule_function(call.func, call, self.collector)
         if function is None:
             return self._imported_constant_helper(call, site_ok)
-        if function.decorators or not isinstance(function.body, cst.IndentedBlock):
+        parts = _constant_helper_parts(function, lambda func: self._client_attr(func, "ops") in CONSTANTS)
+        if parts is None:
             return None
-        params = function.params
-        if (params.posonly_params or params.kwonly_params or not isinstance(params.star_arg, cst.MaybeSentinel)
-                or params.star_kwarg is not None or len(params.params) != 2 or any(p.default for p in params.params)):
-            return None
-        builder, value = (p.name.value for p in params.params)
-        body = [stmt for stmt in function.body.body if not (
-            isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
-            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
-        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
-            return None
-        ret = body[0].body[0]
-        if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call):
-            return None
-        made = ret.value
-        if self._client_attr(made.func, "ops") not in CONSTANTS or len(made.args) != 2 or any(a.keyword or a.star for a in made.args):
-            return None
-        if not (isinstance(made.args[0].value, cst.Name) and made.args[0].value.value == builder):
-            return None
+        builder, value, made = parts
         expr = made.args[1].value
         used = walk.names_in(expr)
         if builder in used or _has_own_scope(expr):
@@ -2405,7 +2389,21 @@ def _foreign_constant_helper(path: str, name: str, stamp: int):
                 for alias in small.names:
                     if get_full_name_for_node(alias.name) == "numpy":
                         numpy_names.add(get_full_name_for_node(alias.asname.name) if alias.asname else "numpy")
-    if function is None or function.decorators or not clients or not isinstance(function.body, cst.IndentedBlock):
+    if function is None or not clients:
+        return None
+    constants = {f"{client}.ops.{constant}" for client in clients for constant in CONSTANTS}
+    parts = _constant_helper_parts(function, lambda func: (get_full_name_for_node(func) or "") in constants)
+    if parts is None:
+        return None
+    builder, value, made = parts
+    names = _read_names(made.args[1].value)
+    return function, builder, value, made.args[1].value, frozenset(numpy_names & names)
+
+
+def _constant_helper_parts(function: cst.FunctionDef, is_constant) -> Optional[tuple[str, str, cst.Call]]:
+    """``(builder param, value param, the returned call)`` of ``def f(c, v): return
+    ops.Constant(c, <value>)`` (a docstring allowed), ``is_constant`` telling the callee."""
+    if function.decorators or not isinstance(function.body, cst.IndentedBlock):
         return None
     params = function.params
     if (params.posonly_params or params.kwonly_params or not isinstance(params.star_arg, cst.MaybeSentinel)
@@ -2421,15 +2419,11 @@ def _foreign_constant_helper(path: str, name: str, stamp: int):
     if not isinstance(ret, cst.Return) or not isinstance(ret.value, cst.Call):
         return None
     made = ret.value
-    func = get_full_name_for_node(made.func) or ""
-    if not any(func == f"{client}.ops.{constant}" for client in clients for constant in CONSTANTS):
-        return None
-    if len(made.args) != 2 or any(a.keyword or a.star for a in made.args):
+    if not is_constant(made.func) or len(made.args) != 2 or any(a.keyword or a.star for a in made.args):
         return None
     if not (isinstance(made.args[0].value, cst.Name) and made.args[0].value.value == builder):
         return None
-    names = _read_names(made.args[1].value)
-    return function, builder, value, made.args[1].value, frozenset(numpy_names & names)
+    return builder, value, made
 
 
 def _read_names(expr: cst.BaseExpression) -> set[str]:
