@@ -2361,22 +2361,42 @@ _BUILTIN_NAMES = frozenset({"int", "float", "bool", "complex", "len", "tuple", "
 _CLIENT_IMPORTS = {("jax.lib", "xla_client"), ("jaxlib", "xla_client"), ("jax._src.lib", "xla_client")}
 
 
-@lru_cache(maxsize=128)
 def _foreign_constant_helper(path: str, name: str, stamp: int):
     """``(function, builder param, value param, returned value, numpy names)`` when the
     module at ``path`` defines ``def name(c, v): return xla_client.ops.Constant(c, <value>)``
     at module level (a docstring allowed), with xla_client and numpy imported plainly."""
+    read = _foreign_module(path, stamp)
+    if read is None:
+        return None
+    functions, clients, numpy_names = read
+    function = functions.get(name)
+    if function is None or not clients:
+        return None
+    constants = {f"{client}.ops.{constant}" for client in clients for constant in CONSTANTS}
+    parts = _constant_helper_parts(function, lambda func: (get_full_name_for_node(func) or "") in constants)
+    if parts is None:
+        return None
+    builder, value, made = parts
+    names = _read_names(made.args[1].value)
+    return function, builder, value, made.args[1].value, frozenset(numpy_names & names)
+
+
+@lru_cache(maxsize=64)
+def _foreign_module(path: str, stamp: int):
+    """The module at ``path`` (as of ``stamp``), parsed once for all the helpers looked up
+    in it: its module-level functions by name, and the local names of its plain imports of
+    xla_client and of numpy."""
     try:
         with open(path, "rb") as fh:
             module = cst.parse_module(fh.read())
     except (OSError, cst.ParserSyntaxError):
         return None
+    functions: dict[str, cst.FunctionDef] = {}
     clients: set[str] = set()
     numpy_names: set[str] = set()
-    function = None
     for stmt in module.body:
-        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
-            function = stmt
+        if isinstance(stmt, cst.FunctionDef):
+            functions[stmt.name.value] = stmt
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
         for small in stmt.body:
@@ -2389,15 +2409,7 @@ def _foreign_constant_helper(path: str, name: str, stamp: int):
                 for alias in small.names:
                     if get_full_name_for_node(alias.name) == "numpy":
                         numpy_names.add(get_full_name_for_node(alias.asname.name) if alias.asname else "numpy")
-    if function is None or not clients:
-        return None
-    constants = {f"{client}.ops.{constant}" for client in clients for constant in CONSTANTS}
-    parts = _constant_helper_parts(function, lambda func: (get_full_name_for_node(func) or "") in constants)
-    if parts is None:
-        return None
-    builder, value, made = parts
-    names = _read_names(made.args[1].value)
-    return function, builder, value, made.args[1].value, frozenset(numpy_names & names)
+    return functions, frozenset(clients), frozenset(numpy_names)
 
 
 def _constant_helper_parts(function: cst.FunctionDef, is_constant) -> Optional[tuple[str, str, cst.Call]]:
