@@ -41,11 +41,11 @@ _ids = itertools.count()
 
 
 @functools.lru_cache(maxsize=None)
-def migrated_module(rule: str, case: str) -> types.ModuleType:
+def migrated_module(rule: str, case: str, rules: str = RULES) -> types.ModuleType:
     path = os.path.join(TESTDATA, "rules", rule, case + ".py")
     with open(path, "rb") as fh:
         source = fh.read()
-    result = rewrite_source(source, path, ["--select", RULES])
+    result = rewrite_source(source, path, ["--select", rules])
     assert result.error is None, result.error
     assert result.updated is not None, "nothing was migrated"
     module = types.ModuleType(f"migrated_{case}")
@@ -101,6 +101,14 @@ def hlo_const(x):
     return stablehlo.constant(ir.DenseElementsAttr.get(x, type=mlir.dtype_to_ir_type(x.dtype)))
 
 
+def full_like_aval(*args):
+    """jax.interpreters.mlir.full_like_aval as jax defined it: ``(value, aval)``, later ``(ctx, value, aval)``."""
+    value, aval = args[-2:]
+    zero = mlir.ir_constant(np.array(value, aval.dtype))
+    result_type = ir.RankedTensorType.get(aval.shape, mlir.dtype_to_ir_type(np.dtype(aval.dtype)))
+    return stablehlo.broadcast_in_dim(result_type, zero, ir.DenseI64ArrayAttr.get([]))
+
+
 @contextlib.contextmanager
 def legacy_builders():
     """The removed custom-call builders and one-argument ``aval_to_ir_type``, back for a while."""
@@ -116,6 +124,7 @@ def legacy_builders():
     saved_attrs = {name: getattr(mlir, name) for name in ("aval_to_ir_type", "aval_to_ir_types")}
     sys.modules.update(modules)
     mlir.custom_call = private_mlir.custom_call
+    mlir.full_like_aval = full_like_aval
     # Before 0.10.1 the type was looked up without a module context; a private cache stands in.
     no_module = types.SimpleNamespace(aval_to_ir_types_cache={})
     mlir.aval_to_ir_type = lambda *args: private_mlir.aval_to_ir_type(*([no_module] if len(args) == 1 else []), *args)
@@ -128,22 +137,25 @@ def legacy_builders():
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = module
-        del mlir.custom_call
+        del mlir.custom_call, mlir.full_like_aval
         for name, value in saved_attrs.items():
             setattr(mlir, name, value)
 
 
-def lower_both(rule: str, case: str, get_rule, inputs, outputs, **params) -> list:
-    """Lower the migrated and the legacy module; they must emit the same custom calls."""
-    migrated = lower(get_rule(migrated_module(rule, case)), inputs, outputs, **params)
+def lower_both(rule: str, case: str, get_rule, inputs, outputs, rules: str = RULES, text: bool = False, **params):
+    """Lower the migrated and the legacy module; they must emit the same custom calls.
+
+    With ``text`` the whole lowered modules are compared as text and returned with the calls.
+    """
+    migrated = lower(get_rule(migrated_module(rule, case, rules)), inputs, outputs, text=text, **params)
     legacy_rule = get_rule(legacy_module(rule, case))
     with legacy_builders():
-        legacy = lower(legacy_rule, inputs, outputs, **params)
+        legacy = lower(legacy_rule, inputs, outputs, text=text, **params)
     assert migrated == legacy
     return migrated
 
 
-def lower(rule_fn, inputs, outputs, **params):
+def lower(rule_fn, inputs, outputs, text: bool = False, **params):
     """Lower one primitive bound to ``inputs`` whose CPU lowering rule is ``rule_fn``."""
     prim = Primitive(f"ccmigrate_case_{next(_ids)}")
     prim.multiple_results = len(outputs) != 1
@@ -152,7 +164,8 @@ def lower(rule_fn, inputs, outputs, **params):
     mlir.register_lowering(prim, rule_fn, platform="cpu")
     specs = [jax.ShapeDtypeStruct(shape, np.dtype(dtype)) for shape, dtype in inputs]
     lowered = jax.jit(lambda *xs: prim.bind(*xs, **params)).trace(*specs).lower(lowering_platforms=("cpu",))
-    return custom_calls(lowered.compiler_ir("stablehlo"))
+    calls = custom_calls(lowered.compiler_ir("stablehlo"))
+    return (calls, lowered.as_text().replace(prim.name, "prim")) if text else calls
 
 
 def custom_calls(module) -> list:
@@ -553,3 +566,19 @@ def test_out_types_keyword_read_as_results_lowers_as_the_keyword_signature():
     assert (call["target"], call["api_version"], call["operands"], call["results"]) == ("gpu_knn_f32", 2, 3, 1)
     assert call["operand_layouts"] == [[0], [0], [0]] and call["result_layouts"] == [[1, 0]]
     assert call["backend_config"] == np.array([5], dtype=np.int32).tobytes()
+
+
+def test_full_like_aval_workspace_is_the_same_broadcast_constant():
+    rules = RULES + ",removed-jax-api"
+    inputs, outputs = [((8,), "float32")], [((8,), "float32")]
+    (call,), text = lower_both("removed-jax-api", "full_like_aval_workspace", lambda m: m._pfft_lowering, inputs, outputs,
+                               rules=rules, text=True, opaque=b"plan")
+    assert (call["target"], call["api_version"], call["operands"], call["backend_config"]) == ("pfft3d", 2, 2, b"plan")
+    assert call["operand_layouts"] == [[0], [0]]
+    # The scratch operand is a zero scalar broadcast to 1024 bytes, not a 1024-element literal.
+    assert "stablehlo.constant dense<0> : tensor<i8>" in text
+    assert "dims = [] : (tensor<i8>) -> tensor<1024xi8>" in text
+    for name, value in (("_ones_lowering", "1.000000e+00"), ("_bias_lowering", "5.000000e-01")):
+        _, text = lower_both("removed-jax-api", "full_like_aval_workspace", lambda m: getattr(m, name), inputs, outputs,
+                             rules=rules, text=True)
+        assert f"stablehlo.constant dense<{value}> : tensor<f32>" in text and "-> tensor<8xf32>" in text

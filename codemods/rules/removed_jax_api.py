@@ -128,6 +128,8 @@ Removed helpers rewritten as calls
     ``jax.lax.zeros_like_array(x)``            ``jax.lax.full_like(x, 0)``             0.9.0    any     safe
     ``with jax.experimental.enable_x64(v):``   ``with jax.enable_x64(v):`` (``True``   0.9.0    0.8.0   safe
     ``with ...disable_x64():``                 when absent; ``False`` for disable)
+    ``mlir.full_like_aval([ctx,] v, aval)``    ``mlir.ir_constant(np.broadcast_to(     <0.4.28  any     safe
+                                               np.array(v, aval.dtype), aval.shape))``
     =========================================  ======================================  =======  ======  ======
 
     * ``moveaxis``: the batching helper returned ``x`` when ``src == dst`` and otherwise
@@ -151,6 +153,14 @@ Removed helpers rewritten as calls
     * ``enable_x64(new_val=True)``/``disable_x64()`` were generator context managers
       around ``config.enable_x64(new_val)``/``(False)``, the state ``jax.enable_x64`` is;
       only their ``with`` form is rewritten (they also worked as decorators).
+    * ``full_like_aval`` built ``ir_constant(np.array(value, aval.dtype))`` and broadcast it
+      to ``aval.shape`` (``BroadcastOp``, later ``broadcast_in_dim`` with no dimensions; the
+      context argument, added in 2023, only served dynamic shapes). ``ir_constant`` of a
+      zero-stride NumPy array emits the very same scalar ``stablehlo.constant`` and
+      ``broadcast_in_dim`` (checked on jax 0.4.28 and 0.10.2), so a kernel's scratch buffer
+      stays one broadcast scalar, not a literal of its size. An aval written
+      ``ShapedArray(shape, dtype)`` gives its shape and dtype directly; a name, attribute or
+      ``x[i]`` is read twice; any other expression is manual.
     * ``zeros_like_array(x)`` was defined as ``full_like(x, 0)`` up to its removal (jax's
       message suggests ``jax.numpy.zeros_like``; ``full_like`` is the body itself).
 
@@ -407,9 +417,8 @@ GUIDANCE = {
     "jax._src.lib.xla_bridge": "backends are in jax.extend.backend (get_backend, backends)",
     "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
     "jax.interpreters.mlir.full_like_aval": (
-        "build the constant: hlo.broadcast_in_dim(mlir.aval_to_ir_type(ctx.module_context, aval), "
-        "mlir.ir_constant(np.array(value, aval.dtype)), ir.DenseI64ArrayAttr.get([])) with hlo = "
-        "jax.extend.mlir.dialects.stablehlo"),
+        "build the constant: mlir.ir_constant(np.broadcast_to(np.array(value, aval.dtype), aval.shape)) emits the "
+        "same scalar constant and broadcast_in_dim"),
     # Programs built op by op and run by hand (jaxlib 0.1 tutorials and tests).
     **{f"{module}.{name}": (
         "programs built op by op with the XlaBuilder and run by hand are gone: write the computation in jax "
@@ -861,6 +870,58 @@ def _plan_x64(value: Optional[bool]):
     return plan
 
 
+_SHAPED_ARRAY_PARAMS = ("shape", "dtype", "weak_type", "named_shape")
+
+
+def _plan_full_like_aval(rule, call, args):
+    """``mlir.full_like_aval([ctx,] value, aval)`` -> ``mlir.ir_constant(np.broadcast_to(...))``.
+
+    jax defined it as a scalar ``ir_constant(np.array(value, aval.dtype))`` broadcast to
+    ``aval.shape`` (``BroadcastOp`` before, ``broadcast_in_dim`` with no dimensions
+    after); ``ir_constant`` of a zero-stride NumPy array emits that same scalar constant
+    and ``broadcast_in_dim``. ``ctx`` only served dynamic shapes.
+    """
+    if set(args) == {"ctx", "value"} and all(a.keyword is None for a in call.args):
+        args = {"value": args["ctx"], "aval": args["value"]}  # the 2022 form: (value, aval)
+    elif set(args) == {"ctx", "value", "aval"}:
+        if not _pure(args["ctx"].value):
+            return "its context argument is an expression the rewrite would no longer evaluate"
+    elif set(args) != {"value", "aval"}:
+        return "full_like_aval takes ([ctx,] value, aval)"
+    aval = args["aval"].value
+    shape = dtype = None
+    if isinstance(aval, cst.Call) and (rule.ctx.qualified_name(aval.func) or "").endswith(".ShapedArray"):
+        bound = _bind(aval, _SHAPED_ARRAY_PARAMS)
+        if bound is not None and "shape" in bound and "dtype" in bound:
+            shape, dtype = bound["shape"].value, bound["dtype"].value
+    if shape is None:
+        if not (_pure(aval) or isinstance(aval, cst.Subscript) and _pure(aval.value) and len(aval.slice) == 1
+                and isinstance(aval.slice[0].slice, cst.Index) and _pure(aval.slice[0].slice.value)):
+            return ("its aval is an expression read twice by the rewrite (dtype and shape): bind it to a name, or "
+                    "build `mlir.ir_constant(np.broadcast_to(np.array(value, aval.dtype), aval.shape))`")
+        shape = cst.Attribute(value=aval, attr=cst.Name("shape"))
+        dtype = cst.Attribute(value=aval, attr=cst.Name("dtype"))
+    value = args["value"].value
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        func = updated.func
+        if isinstance(func, cst.Attribute):
+            func = func.with_changes(attr=cst.Name("ir_constant"))
+        else:
+            func = cst.parse_expression(rule.ctx.name_for("jax.interpreters.mlir.ir_constant"))
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        array = cst.Call(func=cst.parse_expression(rule.ctx.name_for("numpy.array")),
+                         args=[cst.Arg(value.deep_clone(), comma=comma), cst.Arg(dtype.deep_clone())])
+        broadcast = cst.Call(func=cst.parse_expression(rule.ctx.name_for("numpy.broadcast_to")),
+                             args=[cst.Arg(array, comma=comma), cst.Arg(shape.deep_clone())])
+        return cst.Call(func=func, args=[cst.Arg(broadcast)])
+
+    return (Safety.SAFE, "mlir.full_like_aval was removed from jax; it broadcast the scalar np.array(value, "
+            "aval.dtype) to aval.shape, which mlir.ir_constant of a broadcast NumPy array emits the same way "
+            "(a scalar stablehlo.constant and a broadcast_in_dim)", edit,
+            "the same constant operand (value broadcast to the aval's shape and dtype)")
+
+
 #: Keywords jax removed from callables it kept: callable -> {keyword: (removed by, why
 #: dropping it keeps the behaviour)}. Reached also through a moved name of the callable.
 DROPPED_KEYWORDS: dict[str, dict[str, tuple[tuple[int, ...], str]]] = {
@@ -893,6 +954,7 @@ CALLS: dict[str, CallRewrite] = {
     "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
     "jax.interpreters.xla.abstractify": CallRewrite((0, 6, 0), "0.7.0", ("x",), _plan_abstractify),
     "jax.lax.zeros_like_array": CallRewrite(ANY, "0.9.0", ("x",), _plan_zeros_like_array),
+    "jax.interpreters.mlir.full_like_aval": CallRewrite(ANY, "<0.4.28", ("ctx", "value", "aval"), _plan_full_like_aval),
     **{f"jax.experimental{m}.enable_x64": CallRewrite((0, 8, 0), "0.9.0", ("new_val",), _plan_x64(None))
        for m in ("", ".x64_context")},
     **{f"jax.experimental{m}.disable_x64": CallRewrite((0, 8, 0), "0.9.0", (), _plan_x64(False))
@@ -1269,13 +1331,14 @@ class RemovedJaxApi(Rule):
             if self.check_all:
                 self.manual(node, qualified, plan)
             return None
-        safety, message, edit = plan
+        safety, message, edit, *receives = plan
         if safety is Safety.UNSAFE and not self.ctx.options.unsafe_fixes:
             self.unsafe_as_manual(node, qualified, message)
             return None
         if isinstance(func, cst.Attribute):
             drop_binding_if_unused(self.ctx, (get_full_name_for_node(func) or "").split(".")[0])
-        self.report(node, safety, message, edit, kernel_receives="unchanged (not a custom call)")
+        self.report(node, safety, message, edit,
+                    kernel_receives=receives[0] if receives else "unchanged (not a custom call)")
         return None
 
     def _dropped_keywords(self, node: cst.Call) -> None:
