@@ -22,6 +22,10 @@ Replacement (minimum jax 0.5.0; each is the very same object on jax 0.10.2)
     ``xla_client.XlaRuntimeError`` (also ``xla_extension``)     ``jax.errors.JaxRuntimeError``
     ``xla_client.Device`` (also ``xla_extension``)              ``jax.Device``
     ``xla_client.FftType``                                      ``jax.lax.FftType``
+    ``xla_client._xla.mlir.deserialize_portable_artifact``,     ``jax.extend.mlir.*`` (minimum
+    ``serialize_portable_artifact``, ``refine_polymorphic_      jax 0.7.2: the functions
+    shapes``, ``hlo_to_stablehlo`` (also ``xla_extension.       ``jax.extend.mlir`` binds from
+    mlir``)                                                     the extension; 0.6.2 lacks them)
     ==========================================================  ===============================
 
     A module alias made by assignment (``xla_client = jax.lib.xla_client``) goes, with
@@ -81,6 +85,16 @@ REPLACEMENTS = {
     # jax 0.5.3: ``xla_client.FftType is jax.lax.FftType`` (jax.lax has it since 0.4.32).
     "jax.lib.xla_client.FftType": "jax.lax.FftType",
 }
+#: The MLIR helpers of the compiled extension (``xla_client._xla`` is ``xla_extension``,
+#: renamed ``_jax``): ``jax.extend.mlir`` binds the same functions (jax 0.7.2 and 0.10.2
+#: read ``_jax.mlir.<name>``; 0.6.2 lacks them, so the minimum is the release checked).
+DEEP_REPLACEMENTS = {
+    f"jax.lib.{module}.mlir.{name}": f"jax.extend.mlir.{name}"
+    for module in ("xla_client._xla", "xla_extension")
+    for name in ("deserialize_portable_artifact", "serialize_portable_artifact", "refine_polymorphic_shapes",
+                 "hlo_to_stablehlo")
+}
+DEEP_MINIMUM = (0, 7, 2)
 #: Attributes other rules migrate; reporting them here would duplicate their findings.
 OTHER_RULES = frozenset({"ops", "Shape", "register_custom_call_target", "register_cpu_custom_call_target"})
 MINIMUM = (0, 5, 0)
@@ -161,6 +175,9 @@ class XlaClientImport(Rule):
         if qual in MODULES:
             self._module_alias(node, qual)
             return
+        if qual in DEEP_REPLACEMENTS:
+            self._deep_replacement(node, qual)
+            return
         module, _, attr = qual.rpartition(".")
         if module not in MODULES or attr in OTHER_RULES or qual == CLIENT_THROUGH_BRIDGE:
             return
@@ -177,6 +194,26 @@ class XlaClientImport(Rule):
             drop_binding_if_unused(self.ctx, head)
         self.report(node, Safety.SAFE, f"`{qual}` -> `{new}` (the same object; {module} was deleted in jax 0.9.0)",
                     lambda _n: cst.parse_expression(spelt))
+
+    def _deep_replacement(self, node: cst.Attribute, qual: str) -> None:
+        """``xc._xla.mlir.deserialize_portable_artifact`` -> ``jax.extend.mlir.<same>``.
+
+        The inner attributes (``xc._xla``) are this one use: they are not reported alone."""
+        inner = node.value
+        while isinstance(inner, cst.Attribute):
+            self.dead.add(id(inner))
+            inner = inner.value
+        if self._guarded(node, qual):
+            return
+        new = DEEP_REPLACEMENTS[qual]
+        if tuple(self.ctx.options.target_jax) < DEEP_MINIMUM:
+            self.report(node, Safety.MANUAL, f"`{qual}` is gone with jax.lib.xla_client (deleted in jax 0.9.0); "
+                        f"`{new}` is the same function from jax 0.7.2 on, newer than the target")
+            return
+        spelt = self.ctx.name_for(new, site=node)
+        drop_binding_if_unused(self.ctx, head_name(node))
+        self.report(node, Safety.SAFE, f"`{qual}` -> `{new}` (the same function of the compiled extension; "
+                    "jax.lib.xla_client was deleted in jax 0.9.0)", lambda _n: cst.parse_expression(spelt))
 
     def _module_alias(self, node: cst.Attribute, qual: str) -> None:
         """``xla_client = jax.lib.xla_client``: the same failure as the import it stands for.
