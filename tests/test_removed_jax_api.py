@@ -326,3 +326,11 @@ def test_shaped_array_from_jax_extend_core_now_evaluates_abstractly() -> None:
                                        jax.ShapeDtypeStruct((5, 3), np.float32))
     assert (values.shape, gradients.shape) == ((5, 9), (5, 3, 9))
     assert values.dtype == gradients.dtype == np.float32
+
+
+def test_a_moved_import_above_module_code_still_binds_before_it_runs() -> None:
+    # Removed and re-added with the later jax imports, `config` was read before bound.
+    result = _run("moved_import_above_code.py")
+    namespace: dict = {"__name__": "moved_import_above_code"}
+    exec(compile(result.updated, "moved_import_above_code.py", "exec"), namespace)
+    assert namespace["out_aval"](namespace["np"].zeros(2)).dtype == "float64"

@@ -89,6 +89,11 @@ Moved names (safe: the same object under another name)
     has no ``_force``) is reported manual as a whole; its module part is not moved alone,
     which would leave the reference as broken as before and unreported.
 
+    A moved ``from`` import is rewritten where it stands when every name in it goes to one
+    module and module code runs before a later import (``from jax.config import config``
+    then ``config.update(...)``): re-added with the later jax imports, it would bind the
+    name after the code that reads it. Elsewhere the names join the module's imports.
+
     ``jax.extend.linear_util`` holds the same members as the old ``jax.linear_util``;
     only ``wrap_init`` is now a wrapper that supplies the ``debug_info`` jax's own
     function requires, so the legacy call ``wrap_init(f, params)`` keeps working.
@@ -1292,15 +1297,35 @@ class RemovedJaxApi(Rule):
         for gone, why in reports:
             self.manual(node, gone, why)
         if moves or drops:
-            self.report(node, Safety.SAFE, "; ".join(said), self._import_edit(moves, drops),
+            self.report(node, Safety.SAFE, "; ".join(said), self._import_edit(moves, drops, node),
                         kernel_receives="unchanged (the same objects)")
         return False
 
-    def _import_edit(self, moves, drops):
+    def _code_follows(self, node: cst.ImportFrom) -> bool:
+        """Module-level code runs between ``node`` and a later module-level import."""
+        body = self.ctx.module.body
+        line = next((i for i, stmt in enumerate(body)
+                     if isinstance(stmt, cst.SimpleStatementLine) and any(small is node for small in stmt.body)), None)
+        if line is None:
+            return False
+        imports = lambda stmt: isinstance(stmt, cst.SimpleStatementLine) and all(  # noqa: E731
+            isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body)
+        later = [i for i in range(line + 1, len(body)) if imports(body[i])]
+        return bool(later) and not all(imports(body[i]) for i in range(line + 1, later[-1]))
+
+    def _import_edit(self, moves, drops, node: cst.ImportFrom):
         def edit(updated: cst.CSTNode):
             if not isinstance(updated, cst.ImportFrom) or isinstance(updated.names, cst.ImportStar):
                 return updated  # another rule's edit of the same statement removed it
             gone = {name for name, _, _ in moves} | set(drops)
+            targets = {new.rpartition(".")[0] for _, new, _ in moves}
+            if moves and len(targets) == 1 and not updated.relative and self._code_follows(node) and all(
+                    (get_full_name_for_node(a.name) or "") in gone for a in updated.names):
+                # Every name goes to one module: the statement is rewritten where it stands.
+                # Removed and re-added, the import would land with the later jax imports,
+                # below code that may already read the name (``config.update`` right after
+                # ``from jax.config import config``).
+                return self._moved_in_place(updated, moves, targets.pop())
             for name, new, asname in moves:
                 new_module, _, new_name = new.rpartition(".")
                 local = asname or name
@@ -1309,6 +1334,19 @@ class RemovedJaxApi(Rule):
             return import_without(updated, lambda a: (get_full_name_for_node(a.name) or "") in gone)
 
         return edit
+
+    def _moved_in_place(self, updated: cst.ImportFrom, moves, module: str) -> cst.ImportFrom:
+        aliases = []
+        for name, new, asname in moves:
+            new_name = new.rpartition(".")[2]
+            local = asname or name
+            alias = cst.ImportAlias(name=cst.Name(new_name),
+                                    asname=cst.AsName(name=cst.Name(local)) if local != new_name else None)
+            aliases.append(alias.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
+        aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        multiline = updated.lpar is not None and len(aliases) > 1
+        return updated.with_changes(module=cst.parse_expression(module), names=aliases,
+                                    lpar=updated.lpar if multiline else None, rpar=updated.rpar if multiline else None)
 
     # -- calls ---------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
