@@ -333,4 +333,4 @@ def test_a_moved_import_above_module_code_still_binds_before_it_runs() -> None:
     result = _run("moved_import_above_code.py")
     namespace: dict = {"__name__": "moved_import_above_code"}
     exec(compile(result.updated, "moved_import_above_code.py", "exec"), namespace)
-    assert namespace["out_aval"](namespace["np"].zeros(2)).dtype == "float64"
+    assert namespace["out_aval"](namespace["np"].zeros(2)).shape == (2,)

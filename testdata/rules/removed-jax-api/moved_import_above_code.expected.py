@@ -1,11 +1,11 @@
-"""Functional-connection kernels that switch x64 on before the rest of jax is imported:
+"""Functional-connection kernels that configure jax before the rest of it is imported:
 the moved import must stay above the code that reads it."""
 import sys
 
 from jax import config
 from jax.core import ShapedArray
 
-config.update("jax_enable_x64", True)
+config.update("jax_numpy_rank_promotion", "allow")
 
 import numpy as onp
 import jax.numpy as np
