@@ -368,11 +368,109 @@ def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
                 return "an except ImportError fallback"
         elif isinstance(current, (cst.If, cst.IfExp)) and child is not current.test:
             test = ctx.module.code_for_node(current.test)
-            if any(word in test.lower() for word in VERSION_WORDS) and _tests_jax_release(ctx, current.test):
+            if any(word in test.lower() for word in VERSION_WORDS) and _tests_jax_release(ctx, current.test) \
+                    and not taken_on_target(ctx, current, child):
                 return f"a jax version test (`{' '.join(test.split())[:60]}`)"
         child = current
         current = parents.get(current)
     return None
+
+
+# -- which branch of a version test the target takes ----------------------------------
+#
+# ``if jax.__version_info__ < (0, 4, 35): <old spelling> else: <new spelling>``: the
+# ``else`` is the code the target jax runs, not a fallback for older releases. When the
+# test compares jax's version with a literal in a form read with confidence, the branch
+# the target takes is ordinary code for the guards below; only the other one is guarded.
+
+_ORDERING = {cst.LessThan: lambda a, b: a < b, cst.LessThanEqual: lambda a, b: a <= b,
+             cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b}
+_VERSION_LITERAL = re.compile(r"\d+(\.\d+)+")
+#: Calls that turn a version string into something ordered (packaging, distutils, jax's own).
+_VERSION_PARSERS = ("parse", "Version", "LooseVersion", "StrictVersion", "parse_version", "_version_as_tuple")
+_JAX_VERSION_NAMES = frozenset({"jax.__version__", "jaxlib.__version__", "jax.version.__version__",
+                                "jaxlib.version.__version__", "jax.__version_info__", "jax.version._version",
+                                "jax.lib.version", "jaxlib.version.__version_info__"})
+
+
+def _version_literal(node: cst.BaseExpression) -> Optional[tuple[int, ...]]:
+    """``(0, 4, 35)``, ``"0.4.35"`` or ``parse("0.4.35")`` as a tuple; ``None`` otherwise."""
+    if isinstance(node, cst.Tuple) and node.elements and all(isinstance(e.value, cst.Integer) for e in node.elements):
+        return tuple(int(e.value.value) for e in node.elements)
+    if isinstance(node, cst.SimpleString) and _VERSION_LITERAL.fullmatch(node.evaluated_value or ""):
+        return tuple(int(p) for p in node.evaluated_value.split("."))
+    if isinstance(node, cst.Call) and len(node.args) == 1 and (get_full_name_for_node(node.func) or "").rsplit(".", 1)[-1] in _VERSION_PARSERS:
+        return _version_literal(node.args[0].value) if isinstance(node.args[0].value, cst.SimpleString) else None
+    return None
+
+
+def _reads_jax_version(ctx: FileContext, node: cst.BaseExpression, depth: int = 0) -> bool:
+    """``node`` is jax's whole version (never a slice of it shorter than three parts)."""
+    found = False
+    truncated = False
+
+    class _Reads(cst.CSTVisitor):
+        def visit_Attribute(self, attr: cst.Attribute) -> bool:
+            nonlocal found
+            found = found or ctx.qualified_name(attr) in _JAX_VERSION_NAMES
+            return True
+
+        def visit_Subscript(self, sub: cst.Subscript) -> bool:
+            nonlocal truncated
+            for element in sub.slice:
+                part = element.slice
+                upper = part.upper if isinstance(part, cst.Slice) else part.value
+                if not (isinstance(part, cst.Slice) and (upper is None or isinstance(upper, cst.Integer) and int(upper.value) >= 3)):
+                    truncated = True
+            return True
+
+        def visit_Call(self, call: cst.Call) -> bool:
+            nonlocal found
+            names = ((get_full_name_for_node(call.func) or "").rsplit(".", 1)[-1], ctx.qualified_name(call.func))
+            if ("version" in names or "importlib.metadata.version" in names) and call.args and \
+                    isinstance(call.args[0].value, cst.SimpleString) and call.args[0].value.evaluated_value in ("jax", "jaxlib"):
+                found = True  # importlib.metadata.version("jax")
+            return True
+
+    if isinstance(node, cst.Name) and depth == 0:
+        try:
+            bound = ctx.value_bound_once(node)
+        except Exception:  # noqa: BLE001 - a node outside the module's scopes
+            bound = None
+        return bound is not None and _reads_jax_version(ctx, bound, depth + 1)
+    walk.read(node, _Reads())
+    return found and not truncated
+
+
+def version_test_on_target(ctx: FileContext, test: cst.BaseExpression) -> Optional[bool]:
+    """The value of a jax version test on the target release, when read with confidence."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = version_test_on_target(ctx, test.expression)
+        return None if inner is None else not inner
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    compare = _ORDERING.get(type(test.comparisons[0].operator))
+    left, right = test.left, test.comparisons[0].comparator
+    target = tuple(ctx.options.target_jax or ())
+    if compare is None or not target:
+        return None
+    pad = lambda v: tuple(v) + (0,) * (3 - len(v))  # noqa: E731
+    literal = _version_literal(right)
+    if literal is not None and _reads_jax_version(ctx, left):
+        return compare(pad(target), pad(literal))
+    literal = _version_literal(left)
+    if literal is not None and _reads_jax_version(ctx, right):
+        return compare(pad(literal), pad(target))
+    return None
+
+
+def taken_on_target(ctx: FileContext, branching: cst.CSTNode, child: cst.CSTNode) -> Optional[bool]:
+    """Whether the target jax runs ``child``, a branch of the ``if`` / conditional expression
+    ``branching`` whose test is a jax version test; ``None`` when the test is not read."""
+    value = version_test_on_target(ctx, branching.test)
+    if value is None:
+        return None
+    return value if child is branching.body else not value
 
 
 def _none_fallback(handler: cst.ExceptHandler) -> bool:
@@ -459,7 +557,8 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
                 return early
         if isinstance(ancestor, (cst.If, cst.IfExp)) and child is not ancestor.test:
             test = ctx.module.code_for_node(ancestor.test)
-            if _VERSION_TEST.search(test) and _tests_jax_release(ctx, ancestor.test):
+            if _VERSION_TEST.search(test) and _tests_jax_release(ctx, ancestor.test) \
+                    and not taken_on_target(ctx, ancestor, child):
                 return f"`if {' '.join(test.split())}`"
         elif isinstance(ancestor, cst.Try) and child is not ancestor.finalbody:
             caught = _guard_exception(ancestor)
@@ -475,7 +574,8 @@ def _early_exit_guard(ctx: FileContext, block: cst.CSTNode, child: cst.CSTNode) 
     for stmt in block.body:
         if stmt is child:
             return None
-        if isinstance(stmt, cst.If) and _VERSION_TEST.search(ctx.module.code_for_node(stmt.test)) and _tests_jax_release(ctx, stmt.test):
+        if isinstance(stmt, cst.If) and _VERSION_TEST.search(ctx.module.code_for_node(stmt.test)) and _tests_jax_release(ctx, stmt.test) \
+                and version_test_on_target(ctx, stmt.test) is not False:
             body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
             last = body[-1] if body else None
             if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):
