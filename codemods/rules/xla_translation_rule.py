@@ -58,8 +58,9 @@ Replacement (minimum jax 0.5.0)
     (``operands`` the rule's ``*operands``)  over maps as one ``c.get_shape(x)`` does
     ``(const,) + operands``, ``*ops[::-1]``  the same concatenation / slice of the avals in
                                              ``ctx.replace(avals_in=...)``
-    ``c: XlaBuilder``, ``x: XlaOp``          annotations dropped (with their import once
-                                             unused): the rule receives ctx and MLIR values
+    ``c: XlaBuilder``, ``x: XlaOp``,         annotations dropped (with their import once
+    ``ctx: xla.TranslationContext``,         unused): the rule receives ctx and MLIR values,
+    ``-> Sequence[xla.XlaOp]``               and evaluated at definition they fail on import
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
     ======================================  ==============================================
 
@@ -332,6 +333,8 @@ CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_c
 CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
 #: Where XlaBuilder/XlaOp annotations come from besides xla_client.
 XLA_TYPE_MODULES = ("jaxlib.xla_extension", "jax.lib.xla_extension", "jax._src.lib.xla_extension")
+#: Stands for a rule's return annotation among its XlaBuilder-typed parameter names.
+RETURNS = "->"
 CONSTANTS = frozenset({"ConstantLiteral", "Constant"})
 #: Builder ops with a StableHLO op of the same semantics, converted one for one in a rule
 #: that reshapes or transposes operands and results around its custom call.
@@ -2234,15 +2237,21 @@ def {AVAL_HELPER}(value):
         keep the removed module imported."""
         params = function.params
         found = set()
-        for param in [*params.posonly_params, *params.params, *params.kwonly_params, params.star_arg]:
-            if not isinstance(param, cst.Param) or param.annotation is None:
-                continue
-            qual = self.ctx.qualified_name(param.annotation.annotation) or ""
-            if any(qual.startswith(m + ".") for m in (*CLIENT_MODULES, *XLA_TYPE_MODULES)):
-                found.add(param.name.value)
-                head = head_name(param.annotation.annotation)
-                if head:
-                    drop_binding_if_unused(self.ctx, head)
+        removed = (*CLIENT_MODULES, *XLA_TYPE_MODULES, *XLA_MODULES)
+        annotations = [(param.name.value, param.annotation.annotation)
+                       for param in [*params.posonly_params, *params.params, *params.kwonly_params, params.star_arg]
+                       if isinstance(param, cst.Param) and param.annotation is not None]
+        if function.returns is not None:
+            annotations.append((RETURNS, function.returns.annotation))
+        for name, annotation in annotations:
+            # ``xla.XlaOp``, ``Sequence[xla.XlaOp]``, ``xla.TranslationContext``: jax removed them
+            # all, and evaluated (no ``from __future__ import annotations``) they fail at import.
+            if self._names_removed_type(annotation, removed):
+                found.add(name)
+                for node in _attributes_and_names(annotation):
+                    head = head_name(node)
+                    if head and (self.ctx.qualified_name(node) or "").startswith(tuple(m + "." for m in removed)):
+                        drop_binding_if_unused(self.ctx, head)
         return found
 
     def _signature_edit(self, form: str, ctx_name: str, skip: int = 0):
@@ -2263,8 +2272,14 @@ def {AVAL_HELPER}(value):
                 del plist[skip + 1:skip + 3]
             else:
                 plist[skip] = plist[skip].with_changes(name=cst.Name(ctx_name))
-            if plist and params.star_arg is cst.MaybeSentinel.DEFAULT and not params.kwonly_params and params.star_kwarg is None:
+            was_last = params.params[-1].name.value if params.params else None
+            if plist and params.star_arg is cst.MaybeSentinel.DEFAULT and not params.kwonly_params and params.star_kwarg is None \
+                    and plist[-1].name.value != was_last:
+                # The last parameter went: the one now last must not leave ``(ctx, )``. A
+                # trailing comma the author wrote after the last parameter stays.
                 plist[-1] = plist[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            if RETURNS in xla_typed:
+                updated = updated.with_changes(returns=None)
             return updated.with_changes(params=params.with_changes(params=plist))
 
         return edit
