@@ -1465,8 +1465,9 @@ class RemovedJaxApi(Rule):
         if gone != qualified:
             return None  # the missing part is further in (reported there) or nothing is missing
         binding = self.ctx.names.binding_and_prefix(qualified)
-        if binding is not None and self.missing(binding[1]):
-            return None  # the import itself is reported
+        if binding is not None and self.missing(binding[1]) and binding[0].split(".")[0] == head:
+            return None  # the import itself is reported (``jax.xla_computation`` beside
+            # ``from jax import xla_computation`` reads through ``jax``: reported here)
         if not compatibility_guard(self.ctx, node):
             self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified) else "")
         return False

@@ -19,3 +19,11 @@ def is_key(k):
 def backend():
     from jax._src.lib import xla_bridge
     return xla_bridge.canonicalize_platform("gpu")
+
+
+from jax import xla_computation  # noqa: E402
+
+
+def hlo_text(f, *args):
+    # Reported at the import and, read through `jax`, here too.
+    return jax.xla_computation(f)(*args).as_hlo_text(), xla_computation(f)
