@@ -193,6 +193,16 @@ def test_zero_with_the_primal_aval_still_works_in_a_jvp_rule() -> None:
     assert float(jax.grad(lambda a: p.bind(a, np.int32(3))[0])(1.0)) == 2.0
 
 
+def test_zero_with_the_tangent_aval_is_what_from_primal_value_built() -> None:
+    """from_primal_value(v) was Zero(get_aval(v).to_tangent_aval()): float0 for an int."""
+    import jax
+    from jax.interpreters import ad
+
+    for value, dtype in ((np.int32(3), jax.dtypes.float0), (np.float32(1.0), np.float32)):
+        zero = ad.Zero(jax.typeof(value).to_tangent_aval())
+        assert zero.aval.dtype == dtype and zero.aval.shape == ()
+
+
 def test_missing_names_are_manual_with_reason_on_their_line() -> None:
     result = _run("missing_names.py")
     assert result.updated is None

@@ -125,6 +125,8 @@ Removed helpers rewritten as calls
     ``batching.moveaxis(x, src, dst)``         ``jax.numpy.moveaxis(x, src, dst)``     0.9.0    any     safe
     ``jax.dlpack.to_dlpack(x)``                ``x.__dlpack__()``                      0.7.0    0.4.16  safe
     ``ad.Zero.from_value(v)``                  ``ad.Zero(jax.typeof(v))``              0.4.35   0.6.0   safe
+    ``ad.Zero.from_primal_value(v)``           ``ad.Zero(jax.typeof(v)                 0.10.0   0.6.0   safe
+                                               .to_tangent_aval())``
     ``jax.core.raise_to_shaped(aval)``         ``aval``                                0.6.0    0.4.36  safe
     ``jax.abstract_arrays.raise_to_shaped``    ``aval`` (it was ``core.raise_to_shaped``)  0.4.14   0.4.36  safe
     ``jax.core.full_lower(x)``                 ``x``                                   0.6.0    0.4.36  safe
@@ -148,7 +150,9 @@ Removed helpers rewritten as calls
       Other arguments (``take_ownership``, ``src_device``) are manual.
     * ``Zero.from_value(v)`` was ``Zero(raise_to_shaped(get_aval(v)))``: the primal
       aval, kept as it was (``from_primal_value``, its successor, used the tangent aval,
-      which is ``float0`` for integer values; it is gone from 0.10.2 too).
+      which is ``float0`` for integer values; it is gone from 0.10.2 too, and its calls
+      become ``Zero(jax.typeof(v).to_tangent_aval())``, its own body with ``get_aval``
+      spelt ``jax.typeof``).
     * ``raise_to_shaped`` and ``full_lower`` are no-ops from jax 0.4.36 on (their
       deprecation messages); a ``weak_type`` argument makes the site manual.
     * [1] ``tie_in`` ignored ``x``: dropping it is safe when ``x`` is a name, attribute or
@@ -802,6 +806,20 @@ def _plan_zero_from_value(rule, call, args):
             "Zero(jax.typeof(v)) now (the primal aval, as before)", edit)
 
 
+def _plan_zero_from_primal_value(rule, call, args):
+    if set(args) != {"val"} or not isinstance(call.func, cst.Attribute):
+        return "Zero.from_primal_value takes one value"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        typeof = cst.parse_expression(rule.ctx.name_for("jax.typeof"))
+        aval = cst.Call(func=typeof, args=[cst.Arg(updated.args[0].value)])
+        tangent = cst.Call(func=cst.Attribute(value=aval, attr=cst.Name("to_tangent_aval")), args=[])
+        return updated.with_changes(func=updated.func.value, args=[cst.Arg(tangent)])
+
+    return (Safety.SAFE, "ad.Zero.from_primal_value was removed in jax 0.10.0; it was Zero(get_aval(v).to_tangent_aval()), "
+            "spelt Zero(jax.typeof(v).to_tangent_aval()) now", edit)
+
+
 def _plan_identity(what: str, removed: str, param: str):
     def plan(rule, call, args):
         if set(args) != {param}:
@@ -949,6 +967,8 @@ CALLS: dict[str, CallRewrite] = {
     "jax.interpreters.batching.moveaxis": CallRewrite(ANY, "0.9.0", ("x", "src", "dst"), _plan_moveaxis),
     "jax.dlpack.to_dlpack": CallRewrite((0, 4, 16), "0.7.0", ("x", "stream"), _plan_to_dlpack),
     "jax.interpreters.ad.Zero.from_value": CallRewrite((0, 6, 0), "0.4.35", ("val",), _plan_zero_from_value),
+    "jax.interpreters.ad.Zero.from_primal_value": CallRewrite((0, 6, 0), "0.10.0", ("val",),
+                                                              _plan_zero_from_primal_value),
     "jax.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
                                             _plan_identity("jax.core.raise_to_shaped", "0.6.0", "aval")),
     # jax/abstract_arrays.py: ``raise_to_shaped = core.raise_to_shaped``.

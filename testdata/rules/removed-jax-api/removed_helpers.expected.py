@@ -18,6 +18,11 @@ def _jvp(primals, tangents):
     return (out, token), (tangents[0] * 2, ad.Zero(jax.typeof(token)))
 
 
+def _jvp_tangent_zero(primals, tangents):
+    x, count = primals
+    return (x * 2, count), (tangents[0] * 2, ad.Zero(jax.typeof(count).to_tangent_aval()))
+
+
 def _abstract_eval(x):
     aval = jax.typeof(x)
     return aval, x

@@ -21,6 +21,11 @@ def _jvp(primals, tangents):
     return (out, token), (tangents[0] * 2, ad.Zero.from_value(token))
 
 
+def _jvp_tangent_zero(primals, tangents):
+    x, count = primals
+    return (x * 2, count), (tangents[0] * 2, ad.Zero.from_primal_value(count))
+
+
 def _abstract_eval(x):
     aval = raise_to_shaped(core.get_aval(x))
     return core.raise_to_shaped(aval), core.full_lower(x)
