@@ -346,3 +346,18 @@ def test_a_moved_import_above_module_code_still_binds_before_it_runs() -> None:
     namespace: dict = {"__name__": "moved_import_above_code"}
     exec(compile(result.updated, "moved_import_above_code.py", "exec"), namespace)
     assert namespace["out_aval"](namespace["np"].zeros(2)).shape == (2,)
+
+
+def test_defjvp_registers_what_the_standard_jvp_partial_did() -> None:
+    import jax
+    from jax.extend.core import Primitive
+
+    result = _run("standard_jvp_partial.py")
+    namespace: dict = {"__name__": "standard_jvp_partial"}
+    exec(compile(result.updated, "standard_jvp_partial.py", "exec"), namespace)
+    p = Primitive("removed_jax_api_scaled_sum")
+    p.def_impl(lambda x, y: 3 * x + y)
+    p.def_abstract_eval(lambda x, y: x)
+    namespace["defjvp_pair"](p, lambda t, x, y: 3 * t, lambda t, x, y: t)
+    primal, tangent = jax.jvp(lambda a, b: p.bind(a, b), (1.0, 2.0), (1.0, 10.0))
+    assert (float(primal), float(tangent)) == (5.0, 13.0)

@@ -135,6 +135,8 @@ Removed helpers rewritten as calls
     ``jax.lax.zeros_like_array(x)``            ``jax.lax.full_like(x, 0)``             0.9.0    any     safe
     ``with jax.experimental.enable_x64(v):``   ``with jax.enable_x64(v):`` (``True``   0.9.0    0.8.0   safe
     ``with ...disable_x64():``                 when absent; ``False`` for disable)
+    ``ad.primitive_jvps[p] = partial(ad.       ``ad.defjvp(p, *rules)``                0.10.0   any     safe
+    standard_jvp, rules, p)``
     ``mlir.full_like_aval([ctx,] v, aval)``    ``mlir.ir_constant(np.broadcast_to(     <0.4.28  any     safe
                                                np.array(v, aval.dtype), aval.shape))``
     =========================================  ======================================  =======  ======  ======
@@ -162,6 +164,10 @@ Removed helpers rewritten as calls
     * ``enable_x64(new_val=True)``/``disable_x64()`` were generator context managers
       around ``config.enable_x64(new_val)``/``(False)``, the state ``jax.enable_x64`` is;
       only their ``with`` form is rewritten (they also worked as decorators).
+    * ``defjvp(p, *rules)`` is, in every release, ``primitive_jvps[p] = partial(standard_jvp,
+      rules, p)`` after asserting ``p`` is a single-result primitive, the only kind
+      ``standard_jvp`` serves (it bound the primitive and reduced the tangents onto one
+      zero). A literal tuple of rules is passed element by element, any other as ``*rules``.
     * ``full_like_aval`` built ``ir_constant(np.array(value, aval.dtype))`` and broadcast it
       to ``aval.shape`` (``BroadcastOp``, later ``broadcast_in_dim`` with no dimensions; the
       context argument, added in 2023, only served dynamic shapes). ``ir_constant`` of a
@@ -263,6 +269,7 @@ from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     compatibility_guard,
     drop_binding_if_unused,
+    head_name,
     import_without,
     member_spelling,
     parent,
@@ -1398,6 +1405,50 @@ class RemovedJaxApi(Rule):
         self.report(node, safety, message, edit,
                     kernel_receives=receives[0] if receives else "unchanged (not a custom call)")
         return None
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """``ad.primitive_jvps[p] = partial(ad.standard_jvp, rules, p)`` -> ``ad.defjvp(p, *rules)``.
+
+        jax's ``defjvp`` makes exactly that registration (and asserts a single-result
+        primitive, for which alone ``standard_jvp`` worked); ``standard_jvp`` itself is no
+        longer public (removed in 0.10.0)."""
+        if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Subscript):
+            return
+        target = node.targets[0].target
+        value = node.value
+        if not (isinstance(value, cst.Call) and len(value.args) == 3 and not any(a.star or a.keyword for a in value.args)
+                and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)):
+            return
+        if self.ctx.qualified_name(target.value) != "jax.interpreters.ad.primitive_jvps" \
+                or self.ctx.qualified_name(value.func) != "functools.partial":
+            return
+        jvp, rules, primitive = (a.value for a in value.args)
+        if self.ctx.qualified_name(jvp) != "jax.interpreters.ad.standard_jvp" or not self.missing("jax.interpreters.ad.standard_jvp"):
+            return
+        code = self.ctx.module.code_for_node
+        if code(primitive) != code(target.slice[0].slice.value) or compatibility_guard(self.ctx, node):
+            return
+        self.handled.add(id(jvp))
+        drop_binding_if_unused(self.ctx, head_name(value.func) or "")
+        registry = target.value
+
+        def edit(_updated: cst.CSTNode) -> cst.CSTNode:
+            if isinstance(registry, cst.Attribute):
+                defjvp = registry.with_changes(attr=cst.Name("defjvp"))
+            else:
+                defjvp = cst.parse_expression(self.ctx.name_for("jax.interpreters.ad.defjvp"))
+            comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            if isinstance(rules, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in rules.elements):
+                rest = [cst.Arg(e.value) for e in rules.elements]
+            else:
+                rest = [cst.Arg(rules, star="*")]
+            args = [cst.Arg(primitive), *rest]
+            args = [a.with_changes(comma=comma) for a in args[:-1]] + [args[-1]]
+            return cst.Expr(cst.Call(func=defjvp, args=args))
+
+        self.report(node, Safety.SAFE, "ad.standard_jvp is gone from jax.interpreters.ad (jax 0.10.0); ad.defjvp(p, *rules) "
+                    "registers the same partial(standard_jvp, rules, p) for a single-result primitive",
+                    edit, kernel_receives="unchanged (not a custom call)")
 
     def _dropped_keywords(self, node: cst.Call) -> None:
         qualified = self.ctx.qualified_name(node.func)
