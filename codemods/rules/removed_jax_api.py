@@ -432,6 +432,10 @@ GUIDANCE = {
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
     "jax._src.lib.xla_bridge": "backends are in jax.extend.backend (get_backend, backends)",
     "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
+    **{f"jax.interpreters.batching.{name}": (
+        f"no public replacement: the class lives on privately as jax._src.interpreters.batching.{name}, which a "
+        "vmap-tracer test can import knowing it may change without notice; prefer a batching rule "
+        "(batching.primitive_batchers) or jax.core.Tracer checks") for name in ("BatchTracer", "BatchTrace")},
     "jax.interpreters.mlir.full_like_aval": (
         "build the constant: mlir.ir_constant(np.broadcast_to(np.array(value, aval.dtype), aval.shape)) emits the "
         "same scalar constant and broadcast_in_dim"),
