@@ -117,6 +117,9 @@ class Finder(ast.NodeVisitor):
         else:
             self.generic_visit(node)
 
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.visit_If(node)  # ``a if jax.__version__ >= ... else b`` is a version test too
+
     def visit_If(self, node: ast.If) -> None:
         if _is_guard_if(node):
             self.guard += 1

@@ -1,0 +1,28 @@
+"""The reference counter of benchmarks/missing_apis.py (the measure of a migration's reach)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+from tests.helpers import ROOT
+
+pytest.importorskip("jax")
+_spec = importlib.util.spec_from_file_location("missing_apis", os.path.join(ROOT, "benchmarks", "missing_apis.py"))
+missing_apis = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(missing_apis)
+
+
+def test_references_in_version_tests_do_not_count(tmp_path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        "import jax\n"
+        "from jax.interpreters import ad\n"
+        "if jax.__version_info__ < (0, 4, 35):\n"
+        "    from jax.lib import xla_client\n"
+        "f = lambda a: ad.Zero.from_primal_value(a) if jax.__version_info__ >= (0, 4, 34) else ad.Zero.from_value(a)\n"
+        "g = ad.Zero.from_value\n"
+    )
+    assert missing_apis.scan(str(path)) == [(6, "jax.interpreters.ad.Zero.from_value")]
