@@ -204,6 +204,10 @@ class CustomCallApi(Rule):
         # Local name of a builder -> the findings rewriting its calls (safe or unsafe):
         # linked to the deletion of the re-export that name comes from.
         self._sites: dict[str, list] = {}
+        # Plain helpers holding builder calls (no lowering context of their own) -> those
+        # calls, and why a helper cannot take the context (one of its calls stays, say).
+        self._helper_sites: dict[cst.FunctionDef, list[HelperSite]] = {}
+        self._helper_blocked: dict[cst.FunctionDef, str] = {}
 
     @classmethod
     def index(cls, path: str, source: bytes) -> Optional[IndexEntry]:
@@ -278,11 +282,21 @@ class CustomCallApi(Rule):
         if legacy is None:
             self._call_of_project_wrapper(node)
             return
-        target = self.ctx.options.target_jax
-        if target < REMOVED_IN[legacy]:
+        if self.ctx.options.target_jax < REMOVED_IN[legacy]:
             return  # still works on the target release
+        helper = self._plain_helper(node)
+        before = len(self.ctx.findings)
+        self._site(node, legacy, helper)
+        if helper is not None and len(self.ctx.findings) > before:
+            # A helper takes the context only when every builder call in it can use it.
+            self._helper_blocked.setdefault(helper, "another custom_call in it stays as it is (see its finding)")
+
+    def _site(self, node: cst.Call, legacy: str, helper: Optional[cst.FunctionDef]) -> None:
+        target = self.ctx.options.target_jax
         where = legacy.rsplit(".", 1)[0] + ".custom_call"
-        site = Site.read(node, legacy)
+        # ``**kwargs`` of a helper can go on to the FFI builder once the helper's callers
+        # are known; in a lowering rule (or anywhere else) they stay as unknown as ever.
+        site = Site.read(node, legacy, splat_ok=helper is not None)
         if isinstance(site, str):
             self.report(node, Safety.MANUAL, f"{where} call cannot be rewritten automatically: {site}; "
                         f"{self._wrapper_note(node)}{GUIDANCE}")
@@ -302,6 +316,13 @@ class CustomCallApi(Rule):
             self.report(node, Safety.MANUAL, f"{where} call with the old out_types signature: {reason}; {GUIDANCE}")
             return
         rule = enclosing_lowering_rule(self.ctx, node)
+        if rule is None and helper is not None:
+            guard = compatibility_guard(self.ctx, node)
+            if guard is not None:
+                self._helper_blocked.setdefault(helper, f"a custom_call in it sits inside the compatibility guard {guard}, "
+                                                        "which keeps it for jax releases that still have it")
+            self._helper_sites.setdefault(helper, []).append(HelperSite(node, site, usage, replaced, legacy, where))
+            return
         if rule is None:
             self.report(
                 node,
@@ -315,34 +336,22 @@ class CustomCallApi(Rule):
         if safety is Safety.MANUAL:
             self.report(node, Safety.MANUAL, f"{where} call: {notes}; {GUIDANCE}")
             return
-        helper = FFI_LOWERING if usage in ("results", "list") else BUILD_FFI
-        guard = compatibility_guard(self.ctx, node)
-        if guard is not None:
-            # Only the target and api_version: the arguments may carry other rules' edits of
-            # this run, and the message (an annotation under --annotate) must not change.
-            target = site.args.get("call_target_name")
-            target_text = short(self.ctx.module.code_for_node(_decoded(target.value)), 60) if target is not None else "name"
-            suggestion = (f"jax.ffi.{helper.rsplit('.', 1)[1]}({target_text}, api_version={site.api_version_text()}, "
-                          "<the other arguments as they are>)(ctx, *operands)")
-            self.report(
-                replaced,
-                Safety.MANUAL,
-                f"{where} sits inside the compatibility guard {guard}, which keeps it for jax releases that still "
-                f"have it; left as is. When jax < {version_text(REMOVED_IN[legacy])} is no longer supported, use: {suggestion}",
-            )
+        builder = FFI_LOWERING if usage in ("results", "list") else BUILD_FFI
+        if compatibility_guard(self.ctx, node) is not None:
+            self._report_guarded(node, replaced, site, legacy, where, builder)
             return
         accepted = safety is Safety.SAFE or self.ctx.options.unsafe_fixes
         if accepted and isinstance(node.func, cst.Name):
             self.rewritten[node.func.value] = self.rewritten.get(node.func.value, 0) + 1
         message = (
-            f"{where} (removed in jax {version_text(REMOVED_IN[legacy])}) -> {helper}"
+            f"{where} (removed in jax {version_text(REMOVED_IN[legacy])}) -> {builder}"
             f"(..., api_version={site.api_version_text()}){'(ctx, ...)'}"
             + (f"; {notes}" if notes else "")
         )
 
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             call = _find_call(updated, usage)
-            spelt = self.ctx.name_for(helper)
+            spelt = self.ctx.name_for(builder)
             self._drop_legacy_import(node.func)
             version = site.args.get("api_version")
             if version is not None and _api_version_number(version.value) is not None:
@@ -362,8 +371,30 @@ class CustomCallApi(Rule):
         if isinstance(node.func, cst.Name):
             self._sites.setdefault(node.func.value, []).append(self.ctx.findings[-1])
 
+    def _report_guarded(self, node: cst.Call, replaced: cst.CSTNode, site: "Site", legacy: str, where: str, helper: str) -> None:
+        guard = compatibility_guard(self.ctx, node)
+        # Only the target and api_version: the arguments may carry other rules' edits of
+        # this run, and the message (an annotation under --annotate) must not change.
+        target = site.args.get("call_target_name")
+        target_text = short(self.ctx.module.code_for_node(_decoded(target.value)), 60) if target is not None else "name"
+        suggestion = (f"jax.ffi.{helper.rsplit('.', 1)[1]}({target_text}, api_version={site.api_version_text()}, "
+                      "<the other arguments as they are>)(ctx, *operands)")
+        self.report(
+            replaced,
+            Safety.MANUAL,
+            f"{where} sits inside the compatibility guard {guard}, which keeps it for jax releases that still "
+            f"have it; left as is. When jax < {version_text(REMOVED_IN[legacy])} is no longer supported, use: {suggestion}",
+        )
+
     # -- builders wrapped in helpers --------------------------------------------------------
-    def _wrapper_note(self, node: cst.Call) -> str:
+    def _plain_helper(self, node: cst.Call) -> Optional[cst.FunctionDef]:
+        """The function holding ``node`` when no lowering context is in reach there."""
+        function = next((a for a in ancestors(self.ctx, node) if isinstance(a, cst.FunctionDef)), None)
+        if function is None or enclosing_lowering_rule(self.ctx, node) is not None:
+            return None
+        return function
+
+    def _wrapper_note(self, node: cst.Call, problem: Optional[str] = None) -> str:
         """For a builder call inside a plain helper (no lowering context of its own): the
         helper's callers in this module, which hold the context it needs."""
         function = next((a for a in ancestors(self.ctx, node) if isinstance(a, cst.FunctionDef)), None)
@@ -385,8 +416,180 @@ class CustomCallApi(Rule):
                 inside = f"`{rule.function.name.value}` (context `{rule.ctx_name}`)"
                 callers.append(inside if annotate else f"{where} in {inside}")
         called = f"called from {', '.join(callers)}" if callers else "not called in this module"
-        return (f"`{name}` is a helper, not a lowering rule ({called}): give it the lowering context as a parameter, "
+        why = f"; not rewritten automatically since {problem}" if problem else ""
+        return (f"`{name}` is a helper, not a lowering rule ({called}){why}: give it the lowering context as a parameter, "
                 f"pass each caller's context, and have other modules that import `{name}` pass theirs; then ")
+
+    def _plan_helpers(self) -> None:
+        """Give each plain helper holding builder calls the lowering context, when every
+        use of it is a call from a lowering rule here: the helper takes it as its first
+        parameter, each call passes its rule's context, and the builder calls use it; all
+        of it, or nothing (manual, naming the callers and what keeps it)."""
+        for function, sites in self._helper_sites.items():
+            plan = self._helper_plan(function, sites)
+            if isinstance(plan, str):
+                for hs in sites:
+                    self.report(
+                        hs.node,
+                        Safety.MANUAL,
+                        f"{hs.where} was removed in jax {version_text(REMOVED_IN[hs.legacy])} and no enclosing lowering rule "
+                        f"(a function whose first parameter is the LoweringRuleContext) is in reach; "
+                        f"{self._wrapper_note(hs.node, plan)}{GUIDANCE}",
+                    )
+                continue
+            self._report_helper(function, sites, plan)
+
+    def _helper_plan(self, function: cst.FunctionDef, sites: list["HelperSite"]) -> "HelperPlan | str":
+        """How ``function`` takes the context, or why it cannot (the reason, worded to follow
+        "not rewritten automatically since")."""
+        blocked = self._helper_blocked.get(function)
+        if blocked is not None:
+            return blocked
+        name = function.name.value
+        if not isinstance(parent(self.ctx, function), cst.Module):
+            return f"`{name}` is not a module-level function"
+        if function.decorators:
+            return f"`{name}` is decorated, so its callers may not call it directly"
+        params = function.params
+        if params.posonly_params:
+            return f"`{name}` has positional-only parameters"
+        scope = self.ctx.scopes.get(function)
+        if scope is None:
+            return f"the uses of `{name}` cannot be told"
+        assignments = list(scope.assignments[name])
+        if len(assignments) != 1:
+            return f"`{name}` is bound more than once in this module"
+        if re.search(rf"[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code):
+            return f"`{name}` is named in a string (`__all__`, getattr), so it may be used other than by the calls here"
+        calls: list[tuple[cst.Call, LoweringRule]] = []
+        for access in assignments[0].references:
+            ref = access.node
+            call = parent(self.ctx, ref)
+            if not (isinstance(call, cst.Call) and call.func is ref):
+                return f"`{name}` is also used other than by calling it (passed or kept as a value)"
+            rule = enclosing_lowering_rule(self.ctx, call)
+            inner = next((a for a in ancestors(self.ctx, call) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+            if rule is None or inner is not rule.function:
+                caller = inner.name.value if isinstance(inner, cst.FunctionDef) else None
+                return (f"`{name}` is also called from {f'`{caller}`' if caller else 'code'}, which holds no lowering context")
+            calls.append((call, rule))
+        if not calls:
+            return ""  # the note says it is not called here
+        importers = _helper_importers(self.ctx.path, self.ctx.package, name)
+        if importers:
+            listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in importers[:3]) + (", ..." if len(importers) > 3 else "")
+            return f"other modules of the project refer to `{name}` ({listed})"
+        splat_name = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else None
+        named = {p.name.value for p in [*params.params, *params.kwonly_params]}
+        for hs in sites:
+            if hs.site.splat is None:
+                continue
+            value = hs.site.splat.value
+            if not (isinstance(value, cst.Name) and value.value == splat_name):
+                return "it splats a mapping into the custom_call other than its own `**` parameter"
+            # What the callers put in ``**kwargs`` reaches mlir.custom_call beside what the
+            # rewrite passes: none of those names, nothing unknown.
+            written = {*hs.site.args, "result_types", "result_shapes", "operand_layouts", "result_layouts",
+                       "skip_ffi_layout_processing", "api_version", "backend_config", "operands"}
+            for call, _rule in calls:
+                if any(a.star == "**" for a in call.args):
+                    return f"a call of `{name}` splats `**` arguments it passes on to the custom_call"
+                clash = [a.keyword.value for a in call.args
+                         if a.keyword is not None and a.keyword.value not in named and a.keyword.value in written]
+                if clash:
+                    return f"a call of `{name}` passes `{clash[0]}=` through `**{splat_name}` besides the custom_call's own"
+        for hs in sites:
+            if hs.usage == "list" and not all(isinstance(parent(self.ctx, c), cst.Return) for c, _ in calls):
+                # The old out_types value was one value or a list by jaxlib release; a lowering
+                # rule returning it tells which (a rule must return a sequence), a helper does not.
+                return (f"its custom_call has the old out_types signature, which returned one value or a list by jaxlib "
+                        f"release, and not every caller returns `{name}`'s value as its lowering rule's result")
+            operand_layouts, result_layouts = hs.site.layout("operand_layouts"), hs.site.layout("result_layouts")
+            if (operand_layouts is None) != (result_layouts is None):
+                return "its custom_call gives only one of the two layout lists, which the StableHLO verifier rejects"
+            if operand_layouts is not None and not (_pure(operand_layouts.value) and _pure(result_layouts.value)):
+                return "its custom_call's layouts are expressions that may not read the same twice"
+        taken = walk.names_in(function)
+        param = next(n for n in ("ctx", "lowering_ctx", "lowering_context", "ctx_") if n not in taken)
+        key = (self.name, "helper", os.path.abspath(self.ctx.path), name)
+        project = self.ctx.options.project
+        if project is not None and key in project.vetoed:
+            return project.vetoed[key][1]
+        suppressed = self._suppressed_among([function.params, *(hs.node for hs in sites), *(c for c, _ in calls)])
+        if suppressed is not None:
+            return suppressed
+        return HelperPlan(param, calls, key)
+
+    def _suppressed_among(self, nodes: list) -> Optional[str]:
+        """Why one of the linked changes at ``nodes`` would not be made: a suppression comment."""
+        from codemods.engine import SUPPRESS
+
+        lines = self.ctx.module.code.splitlines()
+        for node, rng in self.ctx.locate(nodes).items():
+            for number in range(rng.start.line, rng.end.line + 1):
+                match = SUPPRESS.search(lines[number - 1]) if number - 1 < len(lines) else None
+                if match and (match.group(1) is None or self.name in {r.strip() for r in match.group(1).split(",")}):
+                    return "a `# ccmigrate: ignore` comment switches off one of the changes it needs"
+        return None
+
+    def _report_helper(self, function: cst.FunctionDef, sites: list["HelperSite"], plan: "HelperPlan") -> None:
+        name, param = function.name.value, plan.param
+        self.ctx.link(plan.key, [os.path.abspath(self.ctx.path)])
+        callers = ", ".join(dict.fromkeys(f"`{rule.function.name.value}`" for _, rule in plan.calls))
+        self.report(function.params, Safety.SAFE,
+                    f"`{name}` builds a custom call without a lowering context: it takes one as its first parameter "
+                    f"`{param}`, passed by every caller ({callers}), all lowering rules of this module",
+                    lambda updated: updated.with_changes(params=[cst.Param(cst.Name(param)), *updated.params]),
+                    link=plan.key)
+        for call, rule in plan.calls:
+            ctx_name = rule.ctx_name
+            self.report(call, Safety.SAFE,
+                        f"`{name}` now takes the lowering context first: `{rule.function.name.value}` passes its `{ctx_name}`",
+                        lambda updated, ctx_name=ctx_name: updated.with_changes(args=[cst.Arg(cst.Name(ctx_name)), *updated.args]),
+                        link=plan.key)
+        for hs in sites:
+            self._report_helper_site(hs, name, param, plan.key)
+
+    def _report_helper_site(self, hs: "HelperSite", name: str, param: str, key) -> None:
+        site, usage, node = hs.site, hs.usage, hs.node
+        operand_layouts, result_layouts = site.layout("operand_layouts"), site.layout("result_layouts")
+        if operand_layouts is None:
+            ctx_expr: cst.BaseExpression = cst.Name(param)
+        else:
+            # The helper's operands and results need not be its callers' inputs and outputs:
+            # one None aval per explicit layout (which ignores its aval), so none is dropped.
+            module = self.ctx.module
+            ctx_expr = cst.parse_expression(
+                f"{param}.replace(avals_in=[None] * {_length(operand_layouts.value, module)}, "
+                f"avals_out=[None] * {_length(result_layouts.value, module)})")
+        if isinstance(node.func, cst.Name):
+            self.rewritten[node.func.value] = self.rewritten.get(node.func.value, 0) + 1
+        tail = {"results": ".results", "list": ".results", "result": ".result"}.get(usage, "")
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            call = _find_call(updated, usage)
+            spelt = self.ctx.name_for(BUILD_FFI)
+            self._drop_legacy_import(node.func)
+            version = site.args.get("api_version")
+            if version is not None and _api_version_number(version.value) is not None:
+                self._drop_legacy_import(version.value)
+            new = site.rewrite(call, "result" if usage == "result" else "op", spelt, ctx_expr, True)
+            return cst.Attribute(value=new, attr=cst.Name("results")) if usage in ("results", "list") else new
+
+        self.report(
+            hs.replaced,
+            Safety.SAFE,
+            f"{hs.where} (removed in jax {version_text(REMOVED_IN[hs.legacy])}) -> {BUILD_FFI}"
+            f"(..., api_version={site.api_version_text()})({param}, ...){tail} in helper `{name}`, with the lowering "
+            "context it now takes; the call reads neither its avals_in nor its avals_out (result_shapes=None"
+            + (", one None aval per explicit layout)" if operand_layouts is not None else ", no layouts)"),
+            edit,
+            kernel_receives=f"the same custom call: target, api_version {site.api_version_text()}, operands, "
+            "backend_config bytes and layouts unchanged",
+            link=key,
+        )
+        if isinstance(node.func, cst.Name):
+            self._sites.setdefault(node.func.value, []).append(self.ctx.findings[-1])
 
     def _call_of_project_wrapper(self, node: cst.Call) -> None:
         """``helper(...)`` imported from another module of the project whose ``helper`` calls
@@ -431,6 +634,7 @@ class CustomCallApi(Rule):
         once every use of the names they bind has been rewritten (otherwise removing the
         imports would leave ``try: pass / except ImportError: pass`` behind). Re-exports of
         a builder for other modules go with their migration there (``_delete_reexports``)."""
+        self._plan_helpers()
         self._link_imported_reexports()
         self._drop_unused_imports(original_node, self._delete_reexports())
         if not self.rewritten:
@@ -880,6 +1084,49 @@ class CustomCallApi(Rule):
         return _count(value) == 1
 
 
+@dataclasses.dataclass
+class HelperSite:
+    """A builder call inside a plain helper, read and waiting for the helper's callers."""
+
+    node: cst.Call
+    site: "Site"
+    usage: str
+    replaced: cst.CSTNode
+    legacy: str
+    where: str
+
+
+@dataclasses.dataclass
+class HelperPlan:
+    """How a plain helper takes the lowering context: its new parameter, the calls of it
+    (each in a lowering rule), and the key linking all the changes."""
+
+    param: str
+    calls: list
+    key: tuple
+
+
+def _helper_importers(path: str, package: Optional[str], name: str) -> list[str]:
+    """Other modules of the package that may import helper ``name`` from this one. A
+    public name counts wherever it is written; a private one (``_foo_hlo``, often copied
+    from module to module) only where it is imported or read as an attribute."""
+    found = package_files_mentioning(path, package, name)
+    if not name.startswith("_"):
+        return list(found)
+    importers = []
+    for other in found:
+        try:
+            with open(other, "rb") as fh:
+                tree = ast.parse(fh.read())
+        except (OSError, SyntaxError, ValueError):
+            importers.append(other)
+            continue
+        if any((isinstance(n, ast.ImportFrom) and any(a.name == name for a in n.names))
+               or (isinstance(n, ast.Attribute) and n.attr == name) for n in ast.walk(tree)):
+            importers.append(other)
+    return importers
+
+
 RESULT_COUNT = (
     "explicit result layouts are paired with ctx.avals_out by position and this call's result count "
     "cannot be matched to the primitive's outputs here: if it has as many results as outputs, pass the "
@@ -896,18 +1143,23 @@ GUIDANCE = (
 class Site:
     """The legacy call's arguments, by name, whatever signature it was written in."""
 
-    def __init__(self, legacy: str, args: dict[str, cst.Arg], order: list[str], old_signature: bool) -> None:
+    def __init__(self, legacy: str, args: dict[str, cst.Arg], order: list[str], old_signature: bool,
+                 splat: Optional[cst.Arg] = None) -> None:
         self.legacy = legacy
         self.args = args
         self.order = order
         self.old_signature = old_signature
+        #: ``**kwargs`` passed on to the builder (read only with ``splat_ok``).
+        self.splat = splat
 
     @classmethod
-    def read(cls, node: cst.Call, legacy: str) -> "Site | str":
+    def read(cls, node: cst.Call, legacy: str, splat_ok: bool = False) -> "Site | str":
         args: dict[str, cst.Arg] = {}
         order: list[str] = []
-        positional = [a for a in node.args if a.keyword is None]
-        if any(a.star for a in node.args):
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        splat = next((a for a in node.args if a.star == "**"), None)
+        if any(a.star == "*" for a in node.args) or (splat is not None and not splat_ok) \
+                or sum(a.star == "**" for a in node.args) > 1:
             return "its arguments are splatted (*args / **kwargs)"
         old = len(positional) > 1 or keyword(node, "out_types") is not None
         if len(positional) > 1 and legacy == PUBLIC_MLIR:
@@ -931,7 +1183,7 @@ class Site:
             return "no operands"
         if "out_types" not in args and "result_types" not in args:
             return "no result types"
-        return cls(legacy, args, order, old)
+        return cls(legacy, args, order, old, splat)
 
     def layout(self, key: str) -> Optional[cst.Arg]:
         arg = self.args.get(key)
@@ -959,9 +1211,9 @@ class Site:
     def rewrite(self, call: cst.Call, usage: str, helper: str, ctx_expr: cst.BaseExpression,
                 no_result_shapes: bool = False) -> cst.BaseExpression:
         """The replacement for ``call`` (already carrying inner edits, e.g. a serialised config)."""
-        current = Site.read(call, self.legacy)
+        current = Site.read(call, self.legacy, splat_ok=self.splat is not None)
         assert isinstance(current, Site)
-        originals = [a for a in call.args]
+        originals = [a for a in call.args if not a.star]
         new_args: list[cst.Arg] = []
         for key in current.order:
             arg = current.args[key]
@@ -995,6 +1247,10 @@ class Site:
             new_args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("skip_ffi_layout_processing"), equal=_TIGHT))
         if no_result_shapes and "result_shapes" not in current.args:
             new_args.append(cst.Arg(cst.Name("None"), keyword=cst.Name("result_shapes"), equal=_TIGHT))
+        if current.splat is not None:
+            # The rest go to mlir.custom_call through build_ffi_lowering_function's lowering_args.
+            new_args.append(current.splat)
+            originals = [a for a in call.args]
         builder = cst.Call(
             func=cst.parse_expression(helper),
             args=_punctuate(new_args, originals),
