@@ -582,3 +582,29 @@ def test_full_like_aval_workspace_is_the_same_broadcast_constant():
         _, text = lower_both("removed-jax-api", "full_like_aval_workspace", lambda m: getattr(m, name), inputs, outputs,
                              rules=rules, text=True)
         assert f"stablehlo.constant dense<{value}> : tensor<f32>" in text and "-> tensor<8xf32>" in text
+
+
+def test_helper_without_context_takes_the_rules_context():
+    """TransformerEngine's custom_caller: the migrated helper, handed each rule's context,
+    emits what the legacy helper did, **kwargs (operand_output_aliases) included."""
+    case = ("custom-call-api", "helper_custom_caller")
+    (fwd,) = lower_both(*case, lambda m: m._layernorm_fwd_lowering, [((2, 3), "float32"), ((3,), "float32")],
+                        [((2, 3), "float32")], epsilon=1e-5)
+    assert (fwd["target"], fwd["api_version"], fwd["backend_config"]) == ("te_layernorm_forward", 2, b"\x01\x02opaque")
+    assert fwd["operand_layouts"] == [[1, 0], [0]] and fwd["result_layouts"] == [[1, 0]]
+    assert fwd["aliases"] is None and fwd["has_side_effect"] is False
+    (bwd,) = lower_both(*case, lambda m: m._layernorm_bwd_lowering, [((2, 3), "float32")] * 2, [((2, 3), "float32")])
+    assert (bwd["target"], bwd["api_version"], bwd["backend_config"]) == ("te_layernorm_backward", 2, b"\x03")
+    assert bwd["has_side_effect"] is True
+    assert "operand_index = 0" in bwd["aliases"]
+
+
+def test_jaxlib_style_helper_with_an_operand_beyond_the_inputs():
+    """``_add_hlo(dtype, a, b)``: three operands (a size constant first) for a rule with two
+    inputs; every layout and the constant reach the kernel, from either rule's context."""
+    case = ("custom-call-api", "helper_hlo_results")
+    for rule, target in (("_add_lowering", "cpu_add_f32"), ("_add_f64_lowering", "cpu_add_f64")):
+        (call,) = lower_both(*case, lambda m: getattr(m, rule), [((4,), "float32")] * 2, [((4,), "float32")])
+        assert (call["target"], call["api_version"], call["operands"]) == (target, 2, 3)
+        assert call["operand_layouts"] == [[], [0], [0]] and call["result_layouts"] == [[0]]
+        assert call["constant_operands"][0] == np.int64(4).tobytes()

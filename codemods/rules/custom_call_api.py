@@ -1107,23 +1107,26 @@ class HelperPlan:
 
 
 def _helper_importers(path: str, package: Optional[str], name: str) -> list[str]:
-    """Other modules of the package that may import helper ``name`` from this one. A
-    public name counts wherever it is written; a private one (``_foo_hlo``, often copied
-    from module to module) only where it is imported or read as an attribute."""
-    found = package_files_mentioning(path, package, name)
-    if not name.startswith("_"):
-        return list(found)
+    """Other modules of the package that may use helper ``name`` of this one: those that
+    import it by name, read it as an attribute of a module, spell it in a string, or
+    (a public name) star-import any module. Only files holding the word are parsed; a
+    module defining a helper of its own under that name (``_foo_hlo`` copied from
+    module to module) imports nothing."""
     importers = []
-    for other in found:
+    for other in package_files_mentioning(path, package, name):
         try:
             with open(other, "rb") as fh:
                 tree = ast.parse(fh.read())
         except (OSError, SyntaxError, ValueError):
-            importers.append(other)
+            importers.append(other)  # unreadable: it may well import it
             continue
-        if any((isinstance(n, ast.ImportFrom) and any(a.name == name for a in n.names))
-               or (isinstance(n, ast.Attribute) and n.attr == name) for n in ast.walk(tree)):
-            importers.append(other)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.ImportFrom) and any(a.name == name or (a.name == "*" and not name.startswith("_"))
+                                                         for a in node.names)) \
+                    or (isinstance(node, ast.Attribute) and node.attr == name) \
+                    or (isinstance(node, ast.Constant) and node.value == name):
+                importers.append(other)
+                break
     return importers
 
 
