@@ -597,6 +597,10 @@ def test_helper_without_context_takes_the_rules_context():
     assert (bwd["target"], bwd["api_version"], bwd["backend_config"]) == ("te_layernorm_backward", 2, b"\x03")
     assert bwd["has_side_effect"] is True
     assert "operand_index = 0" in bwd["aliases"]
+    # ``out = custom_caller(...); return [out]``: the list the rule returns, flattened alike.
+    (single,) = lower_both(*case, lambda m: m._layernorm_fwd_single_lowering, [((2, 3), "float32"), ((3,), "float32")],
+                           [((2, 3), "float32")])
+    assert (single["target"], single["operand_layouts"], single["results"]) == ("te_layernorm_forward_single", [[1, 0], [0]], 1)
 
 
 def test_jaxlib_style_helper_with_an_operand_beyond_the_inputs():

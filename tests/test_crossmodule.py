@@ -466,3 +466,50 @@ def test_constant_helpers_imported_from_another_module_are_inlined_and_converted
     # The count (6), the tag and the handle as the XlaBuilder constants were: s32, s32, u64.
     assert "(tensor<i32>, tensor<6xf32>, tensor<i32>, tensor<ui64>) -> tensor<6xf32>" in text
     assert "stablehlo.constant dense<6> : tensor<i32>" in text and "dense<7> : tensor<ui64>" in text
+
+
+HELPER_MODULE = '''from jaxlib.hlo_helpers import custom_call
+
+
+def call_kernel(name, x):
+    return custom_call(name, result_types=[x.type], operands=[x]).results
+
+
+def _norm_lowering(ctx, x):
+    return call_kernel("norm_f32", x)
+
+
+def _norm_grad_lowering(ctx, g):
+    return call_kernel("norm_grad_f32", g)
+'''
+
+
+def test_a_helper_takes_the_context_only_when_no_other_module_imports_it(tmp_path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "kernels.py").write_text(HELPER_MODULE)
+    (package / "ops.py").write_text("from .kernels import call_kernel\n\n\ndef op(ctx, x):\n    return call_kernel('op_f32', x)\n")
+    (package / "unrelated.py").write_text("def call_kernel():\n    return None\n")  # its own, imports nothing
+    rules = [CustomCallApi]
+    results, _ = run([str(package / "kernels.py")], rules, OPTIONS)
+    (result,) = results
+    assert result.updated is None
+    (manual,) = [c for c in result.changes if c.line == 5]
+    assert manual.safety is Safety.MANUAL
+    assert "other modules of the project may use `call_kernel` (`ops.py` import it" in manual.message
+
+    (package / "ops.py").write_text("def op(ctx, x):\n    return x\n")
+    (result,), _ = run([str(package / "kernels.py")], rules, OPTIONS)
+    updated = result.updated.decode()
+    assert "def call_kernel(ctx, name, x):" in updated
+    assert 'call_kernel(ctx, "norm_f32", x)' in updated and 'call_kernel(ctx, "norm_grad_f32", g)' in updated
+    assert ("jax.ffi.build_ffi_lowering_function(name, api_version=2, result_types=[x.type], "
+            "skip_ffi_layout_processing=True, result_shapes=None)(ctx, x).results") in updated
+
+    # One change switched off keeps all of them: a caller left without the context would break.
+    (package / "kernels.py").write_text(HELPER_MODULE.replace('"norm_grad_f32", g)', '"norm_grad_f32", g)  # ccmigrate: ignore'))
+    (result,), _ = run([str(package / "kernels.py")], rules, OPTIONS)
+    assert result.updated is None
+    assert any("a `# ccmigrate: ignore` comment switches off one of the changes it needs" in c.message
+               for c in result.changes if c.safety is Safety.MANUAL)

@@ -101,11 +101,38 @@ Safety
     compatibility guard that keeps it for older jax (rewriting it would break those
     releases); an old single-value return that cannot be told from the list return.
 
-    Apart from re-exports, files are migrated one at a time. A builder call inside a plain helper (no lowering
-    context of its own) names the helper's callers in the module and the context each
-    holds, since the helper must take one; a call, in another module, of such a project
-    helper (imported by name; its module read from disk next to this file, also under a
-    ``src/`` layout) is reported too, naming the defining module and the context to pass.
+    Apart from re-exports, files are migrated one at a time. A builder call inside a plain
+    helper (a module-level function with no lowering context of its own: TransformerEngine's
+    ``custom_caller(name, args, opaque, has_side_effect, **kwargs)``, jaxlib-style
+    ``_lu_hlo(dtype, a)``) is rewritten when the helper can provably take the context: every
+    use of its name in the module is a direct call from inside a lowering rule (nothing
+    else reads it: no value, no ``partial``, no string such as ``__all__``), the name is
+    bound once, the function is undecorated, and no other module of the package imports
+    it, reads it as an attribute or a string, or (a public name) star-imports. Then, as
+    one linked change set (all or nothing; a ``# ccmigrate: ignore`` on any of its lines
+    keeps all of it): the helper takes ``ctx`` (another free name if ``ctx`` is taken) as
+    its first parameter, each call passes its rule's context first, and each builder call
+    becomes ``jax.ffi.build_ffi_lowering_function(name, api_version=<old, 2 by default>,
+    ..., result_shapes=None)(ctx..., *operands)``. Inside a helper the operands and
+    results need not be the caller's inputs and outputs, so the call reads neither
+    ``ctx.avals_in`` nor ``ctx.avals_out``: explicit layouts get
+    ``ctx.replace(avals_in=[None] * len(<operand layouts>), avals_out=[None] *
+    len(<result layouts>))`` (``skip_ffi_layout_processing`` would drop them: the builder
+    passes layouts on only when it processes them; an explicit layout ignores its aval),
+    no layouts get ``skip_ffi_layout_processing=True``, and ``result_shapes=None`` (the
+    old builders' default) skips the dynamic-shape check of ``ctx.avals_out``. The
+    helper's value stays what it was: the op (``.results`` / ``.result`` of it read as
+    before), or for the old ``out_types`` signature the list, ``.results``, only when every
+    caller returns the helper's value as its rule's result (otherwise one value or a list
+    by jaxlib release cannot be told). ``**kwargs`` of the helper splatted into the
+    builder are passed on (to ``mlir.custom_call``: ``operand_output_aliases``...) when no
+    caller splats ``**`` itself or passes a keyword the rewrite also writes; ``*args``
+    splatted into the builder stays manual. A builder call under a compatibility guard
+    keeps the whole helper as it is. Otherwise the finding names the helper's callers in
+    the module and the context each holds, and why it was not rewritten; a call, in
+    another module, of such a project helper (imported by name; its module read from disk
+    next to this file, also under a ``src/`` layout) is reported too, naming the defining
+    module and the context to pass.
 
 Before::
 
@@ -478,7 +505,7 @@ class CustomCallApi(Rule):
         importers = _helper_importers(self.ctx.path, self.ctx.package, name)
         if importers:
             listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in importers[:3]) + (", ..." if len(importers) > 3 else "")
-            return f"other modules of the project refer to `{name}` ({listed})"
+            return f"other modules of the project may use `{name}` ({listed} import it, read it or star-import)"
         splat_name = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else None
         named = {p.name.value for p in [*params.params, *params.kwonly_params]}
         for hs in sites:
@@ -499,9 +526,14 @@ class CustomCallApi(Rule):
                 if clash:
                     return f"a call of `{name}` passes `{clash[0]}=` through `**{splat_name}` besides the custom_call's own"
         for hs in sites:
-            if hs.usage == "list" and not all(isinstance(parent(self.ctx, c), cst.Return) for c, _ in calls):
+            # mhlo_helpers' one value for one result is no list, even wrapped.
+            wrapped = not (hs.site.legacy == MHLO_HELPERS and hs.site.result_count() == 1)
+            if hs.usage == "list" and not all(isinstance(parent(self.ctx, c), cst.Return)
+                                              or self._assigned_then_returned(c, parent(self.ctx, c), wrapped)
+                                              for c, _ in calls):
                 # The old out_types value was one value or a list by jaxlib release; a lowering
-                # rule returning it tells which (a rule must return a sequence), a helper does not.
+                # rule returning it tells which (a rule must return a sequence, and jax flattens
+                # ``[out]`` / ``(out,)`` of either alike), a helper does not.
                 return (f"its custom_call has the old out_types signature, which returned one value or a list by jaxlib "
                         f"release, and not every caller returns `{name}`'s value as its lowering rule's result")
             operand_layouts, result_layouts = hs.site.layout("operand_layouts"), hs.site.layout("result_layouts")

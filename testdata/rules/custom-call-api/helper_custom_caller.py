@@ -39,3 +39,9 @@ def _layernorm_fwd_lowering(ctx, x, gamma, *, epsilon):
 def _layernorm_bwd_lowering(ctx, dz, x):
     args = CustomCallArgsWrapper([ir.RankedTensorType(x.type)], [dz, x], [(1, 0), (1, 0)], [(1, 0)])
     return custom_caller("te_layernorm_backward", args, b"\x03", True, operand_output_aliases={0: 0})
+
+
+def _layernorm_fwd_single_lowering(ctx, x, gamma):
+    args = CustomCallArgsWrapper([ir.RankedTensorType(x.type)], [x, gamma], [(1, 0), (0,)], [(1, 0)])
+    out = custom_caller("te_layernorm_forward_single", args, b"", False)
+    return [out]
