@@ -514,6 +514,12 @@ class CustomCallApi(Rule):
             value = hs.site.splat.value
             if not (isinstance(value, cst.Name) and value.value == splat_name):
                 return "it splats a mapping into the custom_call other than its own `**` parameter"
+            # Only the callers' keywords may be in it: the helper itself neither reads nor adds any.
+            inner = self.ctx.scopes.get(value)
+            bound = list(inner.assignments[splat_name]) if inner is not None else []
+            passed = {id(h.site.splat.value) for h in sites if h.site.splat is not None}
+            if len(bound) != 1 or any(id(a.node) not in passed for a in bound[0].references):
+                return f"it uses `**{splat_name}` other than by passing it on to the custom_call"
             # What the callers put in ``**kwargs`` reaches mlir.custom_call beside what the
             # rewrite passes: none of those names, nothing unknown.
             written = {*hs.site.args, "result_types", "result_shapes", "operand_layouts", "result_layouts",
