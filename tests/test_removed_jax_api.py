@@ -323,7 +323,8 @@ def test_abstract_arrays_helper_passed_as_a_value_keeps_the_import_reported() ->
 def test_a_member_gone_from_the_moved_module_is_reported_not_half_moved() -> None:
     result = _run("moved_module_member_gone.py")
     manual = {(c.line, c.message.split(" ")[0]) for c in result.changes if c.safety is Safety.MANUAL}
-    assert manual == {(8, "jax.xla._force"), (13, "jax.xla._force")}
+    # Line 13 reads `legacy_xla`, whose import moves: it is named as the next run will see it.
+    assert manual == {(8, "jax.xla._force"), (13, "jax.interpreters.xla._force")}
     assert b"jax.xla._force(x.block_until_ready())" in result.updated
 
 

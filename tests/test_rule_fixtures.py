@@ -66,3 +66,22 @@ def test_every_rule_is_documented() -> None:
         doc = rule.__doc__ or ""
         assert rule.name and rule.summary and rule.triggers, rule
         assert len(doc.strip().splitlines()) >= 5, f"rule {rule.name} needs a docstring: what, why, before/after"
+
+
+def test_every_fixture_is_stable_with_annotations() -> None:
+    """With --annotate a second run must find the same manual sites, worded the same: a
+    rewrite that makes a new finding appear (or rewords one) would add a TODO each run."""
+    failed = []
+    for path in sorted(glob.glob(os.path.join(TESTDATA, "rules", "*", "*.py"))):
+        if path.endswith(".expected.py"):
+            continue
+        with open(path, "rb") as fh:
+            source = fh.read()
+        args = fixture_args(source)
+        if not fixture_runs_every_rule(source) and "--select" not in args:
+            args = [*args, "--select", os.path.basename(os.path.dirname(path))]
+        result = rewrite_source(source, path, [*args, "--annotate"])
+        if result.error:
+            failed.append(f"{os.path.relpath(path, TESTDATA)}: {result.error}")
+    assert not failed, failed
+

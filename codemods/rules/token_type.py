@@ -145,7 +145,12 @@ class TokenType(Rule):
             self.report(node, Safety.MANUAL, f"{CHANGED}: {why}; check that it expects one type, or write "
                         f"`[token_type()]` where it expects the list")
             return
-        if isinstance(up, cst.StarredElement) or (isinstance(up, cst.Arg) and up.star == "*"):
+        if isinstance(up, cst.Arg) and up.star == "*" and not self.into_varargs(up):
+            # ``f(x, *token_type())`` for a callee not read here: ``*[token_type()]`` passes the
+            # same, and unlike a bare argument reads as the list it was on a second run.
+            self.report(node, Safety.SAFE, f"{CHANGED}: unpacked, so it becomes `[token_type()]`", _listed,
+                        kernel_receives=KERNEL)
+        elif isinstance(up, cst.StarredElement) or (isinstance(up, cst.Arg) and up.star == "*"):
             self.report(up, Safety.SAFE, f"{CHANGED}: unpacking it becomes the call itself", _unstar,
                         kernel_receives=KERNEL)
         elif isinstance(up, cst.Subscript) and up.value is node:
@@ -154,6 +159,21 @@ class TokenType(Rule):
         else:
             self.report(node, safety, f"{CHANGED}: {why}, so it becomes `[token_type()]`", _listed,
                         kernel_receives=KERNEL)
+
+    def into_varargs(self, arg: cst.Arg) -> bool:
+        """``arg`` lands in the ``*rest`` of a function of this module (positionally, past
+        its named parameters), where one value and an unpacked one-element list are alike."""
+        call = self.ctx.parents.get(arg)
+        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or arg.keyword is not None:
+            return False
+        index = next(i for i, a in enumerate(call.args) if a is arg)
+        if any(a.star or a.keyword is not None for a in call.args[:index]):
+            return False
+        defs = [stmt for stmt in self.ctx.module.body if isinstance(stmt, cst.FunctionDef) and stmt.name.value == call.func.value]
+        if len(defs) != 1 or defs[0].decorators:
+            return False
+        params = defs[0].params
+        return isinstance(params.star_arg, cst.Param) and index >= len(params.posonly_params) + len(params.params)
 
     # -- how the value is used -------------------------------------------------------
     def use_of(self, value: cst.BaseExpression, up: Optional[cst.CSTNode]) -> str:
@@ -170,6 +190,8 @@ class TokenType(Rule):
                 return OTHER
             if _sequence_reader(self.ctx.parents.get(up)):
                 return LIST
+            if self.into_varargs(up):
+                return SINGLE  # ``spread(t, tok)`` into ``def spread(first, *rest)``: as ``*[tok]``
             return PASSED
         if isinstance(up, cst.Subscript) and up.value is value:
             return LIST if _first_element(up) else OTHER
