@@ -265,6 +265,15 @@ class FileContext:
         module, _, attr = qualified.rpartition(".")
         home = self._import_home(qualified, site)
         found = None if home is not None else self.names.binding_and_prefix(qualified)
+        if found is not None and site is not None and self._bound_after(found[0].split(".")[0], site):
+            # ``import jax`` only further down a script: at this line the name is not bound
+            # yet. ``import jax.ffi`` goes with the imports above and binds it here.
+            if module != qualified.split(".")[0]:
+                self.add_import(module, site=site)
+                return qualified
+            alias = "_ccm_" + module.replace(".", "_")
+            self.add_import(module, asname=alias, site=site)
+            return f"{alias}.{attr}"
         if found is None and site is not None:
             found = self.enclosing_binding(qualified, site)
         if found is not None:
@@ -281,6 +290,33 @@ class FileContext:
             return f"{alias}.{attr}"
         self.add_import(top, site=site)
         return qualified
+
+    def _bound_after(self, local: str, site: cst.CSTNode) -> bool:
+        """Every module-level import binding ``local`` comes after the module-level
+        statement that runs ``site`` (a site inside a function runs later: never)."""
+        chain = [*self.ancestors_of(site), site]
+        if any(isinstance(node, (cst.FunctionDef, cst.Lambda)) for node in chain):
+            return False
+        statement = next((node for node in chain if node in self._top_statements()), None)
+        bindings = [b for b in self.names.imports if b.local == local and b.top_level]
+        if statement is None or not bindings:
+            return False
+        order = self._top_statements()
+        at = order[statement]
+        return all(order.get(self._top_statement_of(b.statement), -1) > at for b in bindings)
+
+    def _top_statements(self) -> dict:
+        cached = getattr(self, "_top_order", None)
+        if cached is None:
+            cached = self._top_order = {stmt: i for i, stmt in enumerate(self.module.body)}
+        return cached
+
+    def _top_statement_of(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        order = self._top_statements()
+        for candidate in [node, *reversed(self.ancestors_of(node))]:
+            if candidate in order:
+                return candidate
+        return None
 
     def _names_package(self, top: str) -> bool:
         """Whether every binding of ``top`` in the module is an import of the package
