@@ -1218,6 +1218,16 @@ class Site:
                 return f"unknown keyword argument {key}="
             args[key] = arg
             order.append(key)
+        for key in ("operand_layouts", "result_layouts"):
+            value = args[key].value if key in args else None
+            elements = value.elements if isinstance(value, (cst.List, cst.Tuple)) else ()
+            if any("AffineMap" in (get_full_name_for_node(e.value.func) or "") for e in elements
+                   if isinstance(e.value, cst.Call)):
+                # jax.ffi's builders read each layout as a minor-to-major int sequence and raise
+                # on an AffineMap ("not iterable"); which order it meant is not in the map.
+                return (f"its {key} are MLIR AffineMaps, which the FFI builders do not take (they read each "
+                        "layout as a minor-to-major int sequence): write each as a tuple, e.g. (1, 0) for a "
+                        "row-major matrix")
         if "call_target_name" not in args:
             return "no target name"
         if "operands" not in args:
