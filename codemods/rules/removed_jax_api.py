@@ -73,6 +73,12 @@ Moved names (safe: the same object under another name)
     ``process_count``
     ===============================================  ==========================================  =======  ======
 
+    A lowering registered for a platform jax no longer knows
+    (``mlir.register_lowering(p, rule, platform="interpreter")``) raises
+    NotImplementedError at import; no backend of that name can run the rule, so the
+    registration statement is dropped (safe; manual inside a larger expression). Checked
+    against the installed jax only.
+
     Keywords removed from callables jax kept are dropped: ``named_shape=`` of
     ``ShapedArray`` (by 0.5.0; named shapes only carried xmap's named axes), also through
     a moved name of the class; safe when the value is a name or attribute read, otherwise
@@ -956,6 +962,10 @@ def _plan_full_like_aval(rule, call, args):
             "the same constant operand (value broadcast to the aval's shape and dtype)")
 
 
+#: Platforms ``mlir.register_lowering`` accepted once and now rejects (jax 0.10.2 knows cpu,
+#: cuda, rocm, gpu, oneapi, tpu and installed plugins).
+GONE_PLATFORMS = {"interpreter": "the reference interpreter backend was removed"}
+
 #: Keywords jax removed from callables it kept: callable -> {keyword: (removed by, why
 #: dropping it keeps the behaviour)}. Reached also through a moved name of the callable.
 DROPPED_KEYWORDS: dict[str, dict[str, tuple[tuple[int, ...], str]]] = {
@@ -1383,6 +1393,8 @@ class RemovedJaxApi(Rule):
     def visit_Call(self, node: cst.Call) -> Optional[bool]:
         func = node.func
         last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+        if last == "register_lowering":
+            self._gone_platform(node)
         if any(a.keyword is not None and a.keyword.value in _DROPPED_KEYWORD_NAMES for a in node.args):
             self._dropped_keywords(node)
         if last not in self.call_names:
@@ -1453,6 +1465,33 @@ class RemovedJaxApi(Rule):
         self.report(node, Safety.SAFE, "ad.standard_jvp is gone from jax.interpreters.ad (jax 0.10.0); ad.defjvp(p, *rules) "
                     "registers the same partial(standard_jvp, rules, p) for a single-result primitive",
                     edit, kernel_receives="unchanged (not a custom call)")
+
+    def _gone_platform(self, node: cst.Call) -> None:
+        """``mlir.register_lowering(p, rule, platform="interpreter")``: jax no longer knows
+        the platform and raises NotImplementedError at registration, so the module fails on
+        import. No backend of that name exists to run the rule: the registration goes."""
+        if not self.check_all:
+            return  # checked against the installed jax only
+        if self.ctx.qualified_name(node.func) not in ("jax.interpreters.mlir.register_lowering",
+                                                      "jax._src.interpreters.mlir.register_lowering"):
+            return
+        bound = _bind(node, ("prim", "rule", "platform", "inline", "cacheable"))
+        platform = bound.get("platform") if bound else None
+        if platform is None or not isinstance(platform.value, cst.SimpleString):
+            return
+        name = platform.value.evaluated_value
+        if name not in GONE_PLATFORMS or compatibility_guard(self.ctx, node):
+            return
+        statement = self.ctx.parents.get(self.ctx.parents.get(node))
+        expr = self.ctx.parents.get(node)
+        why = f"jax no longer knows the platform {name!r} ({GONE_PLATFORMS[name]}): register_lowering raises " \
+              "NotImplementedError for it, so the module fails on import"
+        if isinstance(expr, cst.Expr) and isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            self.report(statement, Safety.SAFE, f"{why}; no backend of that name can run the rule, so the "
+                        "registration is dropped", lambda _updated: cst.RemoveFromParent(),
+                        kernel_receives="unchanged (no kernel runs on that platform)")
+        else:
+            self.report(node, Safety.MANUAL, f"{why}: drop this registration")
 
     def _dropped_keywords(self, node: cst.Call) -> None:
         qualified = self.ctx.qualified_name(node.func)
