@@ -708,3 +708,30 @@ class Op:
     assert result.error is None and result.updated is not None
     assert b"backend_specific_translations" not in result.updated
     assert result.updated.count(b"register_lowering") == 1
+
+
+def test_rules_behind_forwarding_decorators_lower_through_them(tmp_path, capsys) -> None:
+    """`@trace(label)` and `@timed` stay on the lowering rules and still run: the rule
+    receives (ctx, operand) through them and its custom call comes back unchanged."""
+    from jax.extend.mlir import ir
+
+    path = os.path.join(FOLDER, "decorator_factory_passthrough.py")
+    with open(path, "rb") as fh:
+        result = rewrite_source(fh.read(), path, ["--select", "xla-translation-rule,core-primitive"])
+    assert result.error is None and result.updated is not None
+    path = tmp_path / "rewritten_decorators.py"
+    # The `@first_only` rule stays manual: its registration and the import kept for it go here.
+    kept = [line for line in result.updated.splitlines(keepends=True)
+            if b"import xla_client" not in line and b"[inverse_p]" not in line]
+    path.write_bytes(b"".join(kept) + b"\n\ndef compat_entry():\n    return step_p.bind, (np.ones((2, 3)),)\n"
+                     b"\n\ndef compat_entry_forward():\n    return forward_p.bind, (np.ones((2, 3)),)\n"
+                     b"\n\nfor _p in (step_p, forward_p):\n    _p.def_abstract_eval(lambda q: q)\n")
+    module = load_module(str(path))
+    for entry, target in (("compat_entry", "mj_step"), ("compat_entry_forward", "mj_forward")):
+        lowered = lower_entry(module, entry)
+        calls = [op.operation for op in lowered.body.operations[0].regions[0].blocks[0].operations
+                 if op.operation.name == "stablehlo.custom_call"]
+        assert [ir.StringAttr(c.attributes["call_target_name"]).value for c in calls] == [target]
+        assert str(calls[0].attributes["operand_layouts"]) == "[dense<[1, 0]> : tensor<2xindex>]"
+    printed = capsys.readouterr().out
+    assert "step_translation" in printed and "_forward_translation" in printed

@@ -194,7 +194,11 @@ Replacement (minimum jax 0.5.0)
     ``wrapped(*args, **kwargs)`` whose other statements leave ``args``, ``kwargs`` and the
     rule alone and that ends ``return func(*args, **kwargs)`` (``functools.wraps`` allowed;
     mpi4jax's platform checks) is converted with the decorator kept: the wrapper hands the
-    lowering rule its arguments and results just as it did the translation rule's.
+    lowering rule its arguments and results just as it did the translation rule's. The
+    wrapper may also bind the result first (``res = func(*args); <logging>; return res``),
+    take ``*args`` alone (it then served parameterless primitives only, as a translation
+    rule too), read ``func.__name__`` for a log line, and come from a decorator factory of
+    the module (``@trace("label")``, whose ``trace(name)`` returns such a decorator).
 
     A token threaded through ``ops.CustomCall(..., shape=Shape.tuple_shape([Shape.token_shape()]))``
     and ``return ops.GetTupleElement(out, 0)`` (mpi4jax) keeps that op: ``ffi_lowering(...,
@@ -950,6 +954,10 @@ class XlaTranslationRule(Rule):
         ``*args, **kwargs`` through to it and returning its result: the lowering rule is
         then called with the same arguments, and its results come back unchanged."""
         name = decorator.decorator
+        if isinstance(name, cst.Call) and isinstance(name.func, cst.Name) and not any(a.star for a in name.args):
+            # ``@trace("label")``: a factory of this module returning a forwarding decorator.
+            here = [f for f, where in self.collector.functions.get(name.func.value, []) if where is None]
+            return len(here) == 1 and _forwarding_factory(ast.parse(self.ctx.module.code_for_node(here[0]).strip()).body[0])
         if not isinstance(name, cst.Name):
             return False
         here = [f for f, where in self.collector.functions.get(name.value, []) if where is None]
@@ -3711,24 +3719,51 @@ def _forwards_arguments(deco: ast.stmt) -> bool:
         return False
     wrapped = wrappers[0]
     w = wrapped.args
-    if w.posonlyargs or w.args or w.kwonlyargs or not w.vararg or not w.kwarg:
+    # ``def wrapped(*args)`` without ``**kwargs`` served only primitives without parameters
+    # as a translation rule too: the lowering rule is called the same way.
+    if w.posonlyargs or w.args or w.kwonlyargs or not w.vararg:
         return False
     for d in wrapped.decorator_list:
         if not (isinstance(d, ast.Call) and ast.unparse(d.func) in ("functools.wraps", "wraps") and len(d.args) == 1
                 and not d.keywords and isinstance(d.args[0], ast.Name) and d.args[0].id == func):
             return False
+    call = f"{func}(*{w.vararg.arg}, **{w.kwarg.arg})" if w.kwarg else f"{func}(*{w.vararg.arg})"
+    names = {func, w.vararg.arg} | ({w.kwarg.arg} if w.kwarg else set())
     *steps, result = wrapped.body
-    forwarded = (isinstance(result, ast.Return) and isinstance(result.value, ast.Call)
-                 and isinstance(result.value.func, ast.Name) and result.value.func.id == func
-                 and ast.unparse(result.value) == f"{func}(*{w.vararg.arg}, **{w.kwarg.arg})")
-    return forwarded and not any(_touches(stmt, {func, w.vararg.arg, w.kwarg.arg}) for stmt in steps)
+    if not isinstance(result, ast.Return) or result.value is None:
+        return False
+    if isinstance(result.value, ast.Call):
+        return ast.unparse(result.value) == call and not any(_touches(stmt, names) for stmt in steps)
+    if not isinstance(result.value, ast.Name):
+        return False
+    # ``res = func(*args); <bookkeeping>; return res``
+    kept = result.value.id
+    binds = [s for s in steps if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+             and s.targets[0].id == kept and ast.unparse(s.value) == call]
+    return len(binds) == 1 and not any(_touches(stmt, names | {kept}) for stmt in steps if stmt is not binds[0])
+
+
+def _forwarding_factory(factory: ast.stmt) -> bool:
+    """``def trace(name): def decorate(func): <a forwarding decorator>; return decorate``:
+    ``@trace("label")`` is then a forwarding decorator whatever the arguments."""
+    if not isinstance(factory, ast.FunctionDef) or factory.decorator_list:
+        return False
+    *before, last = factory.body
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Name)):
+        return False
+    inner = [s for s in before if isinstance(s, ast.FunctionDef) and s.name == last.value.id]
+    return len(inner) == 1 and _forwards_arguments(inner[0]) and not any(
+        _touches(s, {last.value.id}) for s in before if s is not inner[0])
 
 
 def _touches(stmt: ast.stmt, names: set) -> bool:
     """Whether ``stmt`` reads or binds one of ``names``, returns, yields, or declares a
     name nonlocal/global (any of which could change what the wrapped call sees or gives)."""
+    # ``func.__name__`` in a log line reads a label, not what the rule receives or gives.
+    labels = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+              and n.attr in ("__name__", "__qualname__", "__module__", "__doc__")}
     for node in ast.walk(stmt):
-        if isinstance(node, ast.Name) and node.id in names:
+        if isinstance(node, ast.Name) and node.id in names and id(node) not in labels:
             return True
         if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Nonlocal, ast.Global)):
             return True
