@@ -364,6 +364,13 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
     options = ctx.options
     fixable = [f for f in ctx.findings if accepted(f, options)]
     chosen = fixable if keep is None else [f for f in fixable if keep(f.change)]
+    # Changes sharing a link land together or not at all: one suppressed, unsafe without
+    # --unsafe-fixes or declined in review holds back the rest (a rule converted without
+    # its registration, a helper taking ctx without its callers passing it, would break).
+    taken = {id(f) for f in chosen}
+    held = {f.link for f in ctx.findings if f.link is not None and f.edit is not None and id(f) not in taken}
+    if held:
+        chosen = [f for f in chosen if f.link not in held]
     edits: dict[cst.CSTNode, list[Finding]] = {}
     for finding in chosen:
         edits.setdefault(finding.node, []).append(finding)

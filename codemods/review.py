@@ -8,6 +8,8 @@ its own diff hunk with its rule, safety and message, and the user answers
     q  quit: write what was accepted so far, ask nothing more
 
 Manual follow-ups are listed after a file's questions; they have no edit to accept.
+Changes that share a link (one translation rule's conversion, say) are written together:
+skipping one holds back the others (``engine.rewrite``).
 A file's accepted changes are written (atomically, and only if the file is unchanged
 on disk since it was read) as soon as its last question is answered.
 """

@@ -150,3 +150,22 @@ def test_engine_applies_only_kept_changes_and_their_imports():
     json_only = _subset({6}).decode()
     assert "\nimport json\n" in json_only and "def _ccmigrate_backend_config" not in json_only
     assert _subset(set()) is None
+
+
+def test_a_conversion_lands_whole_or_not_at_all():
+    """A translation rule's conversion is several changes (signature, call, registration):
+    declining one in review, or suppressing one by comment, holds back every other."""
+    path = os.path.join(ROOT, "testdata", "rules", "xla-translation-rule", "typed_context_rule.py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    options, select, ignore = options_from(["--select", "xla-translation-rule"])
+    rules = select_rules(select, ignore)
+    whole = process_source(path, source, rules, options)
+    registration = next(c for c in whole.changes if "register_lowering" in c.message)
+    assert whole.updated is not None and len([c for c in whole.changes if c.applied]) > 2
+    declined = process_source(path, source, rules, options, keep=lambda c: c.line != registration.line)
+    assert declined.error is None and declined.updated is None
+    assert not [c for c in declined.changes if c.applied]
+    suppressed = source.replace(b'platform="cuda")', b'platform="cuda")  # ccmigrate: ignore')
+    held = process_source(path, suppressed, rules, options)
+    assert held.error is None and held.updated is None and not [c for c in held.changes if c.applied]

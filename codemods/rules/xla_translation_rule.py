@@ -608,7 +608,7 @@ class XlaTranslationRule(Rule):
                     "the same operands, layouts and opaque bytes through the same custom-call ABI"
                     if "-> jax.ffi.ffi_lowering" in message else None
                 )
-                self.report(site, safety, message, edit, kernel_receives=receives, link=plan.link)
+                self.report(site, safety, message, edit, kernel_receives=receives, link=self._link_of(plan))
             consumed_calls |= plan.consumed
             for head in plan.heads:
                 drop_binding_if_unused(self.ctx, head)
@@ -1116,7 +1116,16 @@ class XlaTranslationRule(Rule):
         return f"`{where_text(self.ctx.path, where)}` cannot take its part ({why})"
 
     # -- registrations ---------------------------------------------------------
+    def _link_of(self, plan: Plan):
+        """One conversion's edits and registrations land together or not at all (see
+        ``engine.rewrite``): the key shared with other modules, else one for this file."""
+        if plan.link is not None or not isinstance(plan.function, cst.FunctionDef):
+            return plan.link
+        return ("xla-translation-rule", self.ctx.path, plan.function.name.value, id(plan.function))
+
     def _report_registration(self, reg: Registration, plan: Plan, link: Optional[tuple] = None) -> None:
+        if link is None:
+            link = self._link_of(plan)
         safety = Safety.UNSAFE if plan.unsafe else Safety.SAFE
         register = self._mlir("register_lowering")
         if isinstance(reg.node, cst.Call):
