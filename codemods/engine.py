@@ -862,11 +862,12 @@ def _settled_claims(ctx: FileContext) -> dict[LinkKey, Claim]:
         linked = [f for f in ctx.findings if f.link == key]
         if problem is None and not linked:
             problem = "it has nothing to change for it"
-        for finding in linked:
-            if problem is not None or finding.change.applied:
-                continue
-            change = finding.change
-            if finding.suppressed:
+        # The change that held the others back speaks for them (``rewrite`` keeps a link whole).
+        missing = sorted((f for f in linked if not f.change.applied),
+                         key=lambda f: (not f.suppressed, f.change.safety is not Safety.UNSAFE))
+        if problem is None and missing:
+            change = missing[0].change
+            if missing[0].suppressed:
                 problem = f"its change at line {change.line} is suppressed by a `# ccmigrate: ignore` comment"
             elif change.safety is Safety.UNSAFE:
                 problem = f"its change at line {change.line} is unsafe and needs --unsafe-fixes"

@@ -3737,19 +3737,59 @@ def _forwards_arguments(deco: ast.stmt) -> bool:
                 and not d.keywords and isinstance(d.args[0], ast.Name) and d.args[0].id == func):
             return False
     call = f"{func}(*{w.vararg.arg}, **{w.kwarg.arg})" if w.kwarg else f"{func}(*{w.vararg.arg})"
-    names = {func, w.vararg.arg} | ({w.kwarg.arg} if w.kwarg else set())
+    names = {func} | ({w.kwarg.arg} if w.kwarg else set())
     *steps, result = wrapped.body
     if not isinstance(result, ast.Return) or result.value is None:
         return False
+    # The positional arguments arrive as a tuple: a log line may read them
+    # (``_trace_indent("call " + pp_values(args))``, jax's own tracing example).
+    helpers = {s.name for s in before if isinstance(s, ast.FunctionDef) and s is not wrapped}
+    clean = lambda stmt, readable: not _touches(stmt, names) and _reads_only(stmt, readable, helpers)  # noqa: E731
     if isinstance(result.value, ast.Call):
-        return ast.unparse(result.value) == call and not any(_touches(stmt, names) for stmt in steps)
+        return ast.unparse(result.value) == call and all(clean(stmt, {w.vararg.arg}) for stmt in steps)
     if not isinstance(result.value, ast.Name):
         return False
-    # ``res = func(*args); <bookkeeping>; return res``
+    # ``res = func(*args); <bookkeeping that may print res>; return res``
     kept = result.value.id
     binds = [s for s in steps if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
              and s.targets[0].id == kept and ast.unparse(s.value) == call]
-    return len(binds) == 1 and not any(_touches(stmt, names | {kept}) for stmt in steps if stmt is not binds[0])
+    return len(binds) == 1 and all(clean(stmt, {w.vararg.arg, kept}) for stmt in steps if stmt is not binds[0])
+
+
+#: Calls that only turn a value into text for a log line.
+_TEXT_CALLS = frozenset({"print", "str", "repr", "format", "len", "type", "id"})
+_TEXT_METHODS = frozenset({"format", "join", "debug", "info", "warning", "error", "log", "write"})
+
+
+def _reads_only(stmt: ast.stmt, names: set, helpers: set) -> bool:
+    """Every use of ``names`` in ``stmt`` is turned into text for a log line: an argument
+    of ``print``/``str``/``"...".format``/a logger method, an f-string, or a formatting
+    helper the decorator defines itself (``pp_values(args)``). Anything else (an item or
+    attribute of it, a check it is handed to) could depend on what the rule receives."""
+    parents = {child: node for node in ast.walk(stmt) for child in ast.iter_child_nodes(node)}
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Nonlocal, ast.Global)):
+            return False
+        if not (isinstance(node, ast.Name) and node.id in names):
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            return False
+        # Up to the first call or f-string that turns it into text; what receives that text is free.
+        child, up = node, parents.get(node)
+        while True:
+            if isinstance(up, ast.JoinedStr):
+                break
+            if isinstance(up, ast.Call):
+                callee = up.func
+                text = (isinstance(callee, ast.Name) and (callee.id in _TEXT_CALLS or callee.id in helpers)) or \
+                       (isinstance(callee, ast.Attribute) and callee.attr in _TEXT_METHODS)
+                if child is callee or not text:
+                    return False
+                break
+            if not isinstance(up, (ast.FormattedValue, ast.Tuple, ast.List, ast.keyword)):
+                return False
+            child, up = up, parents.get(up)
+    return True
 
 
 def _forwarding_factory(factory: ast.stmt) -> bool:
@@ -3767,7 +3807,11 @@ def _forwarding_factory(factory: ast.stmt) -> bool:
 
 def _touches(stmt: ast.stmt, names: set) -> bool:
     """Whether ``stmt`` reads or binds one of ``names``, returns, yields, or declares a
-    name nonlocal/global (any of which could change what the wrapped call sees or gives)."""
+    name nonlocal/global (any of which could change what the wrapped call sees or gives).
+    A nested ``def`` (a formatting helper of the decorator) only counts by the names it
+    reads: its own ``return`` runs when it is called, not where it is defined."""
+    if isinstance(stmt, ast.FunctionDef):
+        return any(isinstance(node, ast.Name) and node.id in names for node in ast.walk(stmt))
     # ``func.__name__`` in a log line reads a label, not what the rule receives or gives.
     labels = {id(n.value) for n in ast.walk(stmt) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
               and n.attr in ("__name__", "__qualname__", "__module__", "__doc__")}

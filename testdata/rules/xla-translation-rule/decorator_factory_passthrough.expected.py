@@ -8,19 +8,30 @@ import numpy as np
 from jax import core
 from jax.interpreters import mlir, xla
 from jax.lib import xla_client
-import jax
+import jax.ffi as _ccm_jax_ffi
 
 DEPTH = [0]
 
 
 def trace(name):
+    """Trace arguments and results, as jax's primitives tutorial did."""
+
     def trace_func(func):
+        def pp(v):
+            if isinstance(v, tuple):
+                return "({})".format(pp_values(v))
+            return str(v)
+
+        def pp_values(args):
+            return ", ".join([pp(arg) for arg in args])
+
         @functools.wraps(func)
         def func_wrapper(*args):
-            print("  " * DEPTH[0] + name)
+            print("  " * DEPTH[0] + "call {}({})".format(name, pp_values(args)))
             DEPTH[0] += 1
             res = func(*args)
             DEPTH[0] -= 1
+            print("  " * DEPTH[0] + "|<- {} = {}".format(name, pp(res)))
             return res
         return func_wrapper
     return trace_func
@@ -52,7 +63,7 @@ def _layout(dims):
 def _step_translation(ctx, qpos):
     dims = ctx.avals_in[0].shape
     shape = _layout(dims)
-    return jax.ffi.ffi_lowering(
+    return _ccm_jax_ffi.ffi_lowering(
         "mj_step",
         api_version=1,
         operand_layouts=(shape,),
@@ -64,7 +75,7 @@ def _step_translation(ctx, qpos):
 def _forward_translation(ctx, qpos):
     dims = ctx.avals_in[0].shape
     shape = _layout(dims)
-    return jax.ffi.ffi_lowering(
+    return _ccm_jax_ffi.ffi_lowering(
         "mj_forward",
         api_version=1,
         operand_layouts=(shape,),

@@ -13,13 +13,24 @@ DEPTH = [0]
 
 
 def trace(name):
+    """Trace arguments and results, as jax's primitives tutorial did."""
+
     def trace_func(func):
+        def pp(v):
+            if isinstance(v, tuple):
+                return "({})".format(pp_values(v))
+            return str(v)
+
+        def pp_values(args):
+            return ", ".join([pp(arg) for arg in args])
+
         @functools.wraps(func)
         def func_wrapper(*args):
-            print("  " * DEPTH[0] + name)
+            print("  " * DEPTH[0] + "call {}({})".format(name, pp_values(args)))
             DEPTH[0] += 1
             res = func(*args)
             DEPTH[0] -= 1
+            print("  " * DEPTH[0] + "|<- {} = {}".format(name, pp(res)))
             return res
         return func_wrapper
     return trace_func

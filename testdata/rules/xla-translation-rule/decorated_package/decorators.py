@@ -23,10 +23,16 @@ def rule_gpu(func):
     return func
 
 
+def _check_builder(args):
+    if type(args[0]).__name__ not in ("XlaBuilder", "ComputationBuilder"):
+        raise TypeError(f"{args[0]!r} is no XlaBuilder")
+
+
 def rule_traced(func):
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
-        print("lowering", args)
+        print("lowering", args)  # a log line: harmless
+        _check_builder(args)  # a check of what the rule receives: not looked through
         return func(*args, **kwargs)
 
     return wrapped
