@@ -200,6 +200,15 @@ Replacement (minimum jax 0.5.0)
     rule too), read ``func.__name__`` for a log line, and come from a decorator factory of
     the module (``@trace("label")``, whose ``trace(name)`` returns such a decorator).
 
+    A rule that only returns elementwise XLA ops over its operands, as jax's primitives
+    tutorial's ``multiply_add`` did (``return [ops.Add(ops.Mul(x, y), z)]``), becomes
+    ``mlir.lower_fun(lambda x, y, z: jnp.add(jnp.multiply(x, y), z), multiple_results=False)
+    (ctx, x, y, z)``: jax lowers those functions to the same StableHLO ops, and for the
+    operands XLA accepted (one dtype, equal or size-1 dimensions) jax.numpy's broadcasting
+    gives the same result. ``Add``, ``Sub``, ``Mul``, ``Max``, ``Min``, ``Neg``, ``Abs``,
+    ``Exp``, ``Log``, ``Sqrt`` and ``Tanh`` are converted; ``Div`` is not (XLA divides
+    integers towards zero, jax.numpy does not), nor an op given broadcast dimensions.
+
     A token threaded through ``ops.CustomCall(..., shape=Shape.tuple_shape([Shape.token_shape()]))``
     and ``return ops.GetTupleElement(out, 0)`` (mpi4jax) keeps that op: ``ffi_lowering(...,
     skip_ffi_layout_processing=True, result_types=[ir.TupleType.get_tuple([hlo.TokenType.get()])])``
@@ -337,6 +346,14 @@ CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_c
 CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
 #: Where XlaBuilder/XlaOp annotations come from besides xla_client.
 XLA_TYPE_MODULES = ("jaxlib.xla_extension", "jax.lib.xla_extension", "jax._src.lib.xla_extension")
+#: Elementwise XLA ops with the jax.numpy function of the same semantics (for operands of
+#: one dtype; jax.numpy's broadcasting covers XLA's implicit degenerate-dimension one), and
+#: their arity. ``Div`` is not here: XLA divides integers towards zero, jax.numpy does not.
+ELEMENTWISE = {
+    "Add": ("add", 2), "Sub": ("subtract", 2), "Mul": ("multiply", 2), "Max": ("maximum", 2), "Min": ("minimum", 2),
+    "Neg": ("negative", 1), "Abs": ("abs", 1), "Exp": ("exp", 1), "Log": ("log", 1), "Sqrt": ("sqrt", 1),
+    "Tanh": ("tanh", 1),
+}
 #: Stands for a rule's return annotation among its XlaBuilder-typed parameter names.
 RETURNS = "->"
 CONSTANTS = frozenset({"ConstantLiteral", "Constant"})
@@ -1470,6 +1487,9 @@ class XlaTranslationRule(Rule):
             return plan
         if _raises_only(function):
             return self._plan_stub(plan, function, form)
+        elementwise = self._elementwise_return(function, form, operand_params, star)
+        if elementwise is not None:
+            return self._plan_elementwise(plan, function, form, elementwise, operand_params)
         returned = _sole_return(function)
         if form == "ctx" and isinstance(returned, cst.List) and len(returned.elements) == 1 and not isinstance(returned.elements[0], cst.StarredElement):
             # ``return [helper(ctx.builder, ...)]``: the op's results are the rule's results.
@@ -1686,6 +1706,62 @@ class XlaTranslationRule(Rule):
         plan.edits.append((function, "translation rule that builds nothing (it hands back operands) -> MLIR lowering rule "
                            "(ctx, *operands, **params) with the same body",
                            lambda updated: signature(updated.with_changes(returns=None) if returns_xla else updated)))
+        return plan
+
+    def _elementwise_return(self, function: cst.FunctionDef, form: str, operand_params: list,
+                            star: Optional[str]) -> Optional[cst.BaseExpression]:
+        """The op tree of a rule whose body is only ``return [ops.Add(ops.Mul(x, y), z)]``
+        (``return <tree>`` for a builder rule) over its operands: elementwise XLA ops with a
+        NumPy counterpart and no broadcast dimensions (jax's primitives tutorial)."""
+        value = _sole_return(function)
+        if star is not None or value is None:
+            return None
+        if form == "ctx":
+            if not (isinstance(value, cst.List) and len(value.elements) == 1 and isinstance(value.elements[0], cst.Element)):
+                return None
+            value = value.elements[0].value
+        if not isinstance(value, cst.Call):
+            return None
+
+        def tree(node: cst.BaseExpression) -> bool:
+            if isinstance(node, cst.Name):
+                return node.value in operand_params
+            if not isinstance(node, cst.Call) or any(a.keyword or a.star for a in node.args):
+                return False
+            op = self._client_attr(node.func, "ops")
+            return op in ELEMENTWISE and len(node.args) == ELEMENTWISE[op][1] and all(tree(a.value) for a in node.args)
+
+        return value if tree(value) else None
+
+    def _plan_elementwise(self, plan: Plan, function: cst.FunctionDef, form: str, value: cst.Call,
+                          operand_params: list) -> Plan:
+        """``ops.Add(ops.Mul(x, y), z)`` -> ``mlir.lower_fun(lambda x, y, z: jnp.add(jnp.multiply(x, y), z),
+        multiple_results=False)(ctx, x, y, z)``: jax lowers the same elementwise ops."""
+        jnp = self._name("jax.numpy", "jnp")
+        lower_fun = self._mlir("lower_fun")
+
+        def numpy_form(node: cst.BaseExpression) -> cst.BaseExpression:
+            if isinstance(node, cst.Name):
+                return cst.Name(node.value)
+            name = ELEMENTWISE[self._client_attr(node.func, "ops")][0]
+            comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            args = [cst.Arg(numpy_form(a.value)) for a in node.args]
+            args = [a.with_changes(comma=comma) for a in args[:-1]] + args[-1:]
+            return cst.Call(func=cst.parse_expression(f"{jnp}.{name}"), args=args)
+
+        expression = cst.Module([]).code_for_node(numpy_form(value))
+        names = ", ".join(operand_params)
+        ctx_name = plan.ctx_name
+        text = f"{lower_fun}(lambda {names}: {expression}, multiple_results=False)({ctx_name}, {names})"
+        returned = self.ctx.parents.get(value)
+        container = self.ctx.parents.get(returned) if form == "ctx" else None
+        target = container if isinstance(container, cst.List) else value
+        plan.edits.append((target, "elementwise XLA ops -> mlir.lower_fun of the same jax.numpy operations (jax lowers them "
+                           "to the same StableHLO ops; its broadcasting covers XLA's implicit one)",
+                           lambda _n: cst.parse_expression(text)))
+        plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)",
+                           self._signature_edit(form, ctx_name, plan.skip)))
+        plan.heads = {head_name(c.func) for c in _calls_in(function.body)} - {None}
         return plan
 
     def _names_removed_type(self, annotation: cst.BaseExpression, modules: tuple) -> bool:
