@@ -573,13 +573,18 @@ class CustomCallApi(Rule):
     def _report_helper(self, function: cst.FunctionDef, sites: list["HelperSite"], plan: "HelperPlan") -> None:
         name, param = function.name.value, plan.param
         self.ctx.link(plan.key, [os.path.abspath(self.ctx.path)])
-        callers = ", ".join(dict.fromkeys(f"`{rule.function.name.value}`" for _, rule in plan.calls))
+        # In the order of the module's text: a statement-by-statement visit and a whole walk
+        # meet the calls in different orders, and must say the same.
+        where = self.ctx.locate([call for call, _ in plan.calls])
+        ordered = sorted(plan.calls, key=lambda pair: (where[pair[0]].start.line, where[pair[0]].start.column)
+                         if pair[0] in where else (0, 0))
+        callers = ", ".join(dict.fromkeys(f"`{rule.function.name.value}`" for _, rule in ordered))
         self.report(function.params, Safety.SAFE,
                     f"`{name}` builds a custom call without a lowering context: it takes one as its first parameter "
                     f"`{param}`, passed by every caller ({callers}), all lowering rules of this module",
                     lambda updated: updated.with_changes(params=[cst.Param(cst.Name(param)), *updated.params]),
                     link=plan.key)
-        for call, rule in plan.calls:
+        for call, rule in ordered:
             ctx_name = rule.ctx_name
             self.report(call, Safety.SAFE,
                         f"`{name}` now takes the lowering context first: `{rule.function.name.value}` passes its `{ctx_name}`",
