@@ -1268,7 +1268,14 @@ def _line_map(original: bytes, new: bytes, encoding: str) -> dict[int, int]:
     mapping = {}
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         for k in range(j2 - j1):
-            mapping[j1 + k + 1] = i1 + min(k, max(i2 - i1 - 1, 0)) + 1
+            position = i1 + min(k, max(i2 - i1 - 1, 0))
+            if tag == "replace":
+                # Lines removed above an edited one shift it: the most similar old line of
+                # the block is where it came from (`from m import Mesh, xmap` -> `import xmap`).
+                def likeness(i: int) -> tuple:
+                    return (difflib.SequenceMatcher(None, a[i], b[j1 + k], autojunk=False).ratio(), -abs(i - position))
+                position = max(range(i1, i2), key=likeness)
+            mapping[j1 + k + 1] = position + 1
     return mapping
 
 

@@ -379,12 +379,7 @@ class CustomCallApi(Rule):
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             call = _find_call(updated, usage)
             spelt = self.ctx.name_for(builder)
-            self._drop_legacy_import(node.func)
-            version = site.args.get("api_version")
-            if version is not None and _api_version_number(version.value) is not None:
-                # The enum becomes an integer: an xla_client import it alone used would
-                # otherwise survive this pass and be removed by the next (not a fixed point).
-                self._drop_legacy_import(version.value)
+            self._drop_legacy_imports(node, site)
             return site.rewrite(call, usage, spelt, ctx_expr, no_result_shapes)
 
         self.report(
@@ -612,10 +607,7 @@ class CustomCallApi(Rule):
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             call = _find_call(updated, usage)
             spelt = self.ctx.name_for(BUILD_FFI)
-            self._drop_legacy_import(node.func)
-            version = site.args.get("api_version")
-            if version is not None and _api_version_number(version.value) is not None:
-                self._drop_legacy_import(version.value)
+            self._drop_legacy_imports(node, site)
             new = site.rewrite(call, "result" if usage == "result" else "op", spelt, ctx_expr, True)
             return cst.Attribute(value=new, attr=cst.Name("results")) if usage in ("results", "list") else new
 
@@ -659,6 +651,15 @@ class CustomCallApi(Rule):
             f"reported there: this file is migrated on its own, so once `{local}` takes the lowering context, "
             f"pass {context} here",
         )
+
+    def _drop_legacy_imports(self, node: cst.Call, site: "Site") -> None:
+        """The builder's import goes once unused, and so does the one an ``api_version``
+        enum read: the enum becomes an integer, and an xla_client import it alone used
+        would otherwise survive this pass and be removed by the next (no fixed point)."""
+        self._drop_legacy_import(node.func)
+        version = site.args.get("api_version")
+        if version is not None and _api_version_number(version.value) is not None:
+            self._drop_legacy_import(version.value)
 
     def _drop_legacy_import(self, func: cst.BaseExpression) -> None:
         head = (get_full_name_for_node(func) or "").split(".")[0]
