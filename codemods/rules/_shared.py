@@ -370,7 +370,7 @@ def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
             test = ctx.module.code_for_node(current.test)
             if any(word in test.lower() for word in VERSION_WORDS) and _tests_jax_release(ctx, current.test) \
                     and not taken_on_target(ctx, current, child):
-                return f"a jax version test (`{' '.join(test.split())[:60]}`)"
+                return f"a jax version test (`{guard_text(ctx, current.test)[:60]}`)"
         child = current
         current = parents.get(current)
     return None
@@ -383,8 +383,7 @@ def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
 # test compares jax's version with a literal in a form read with confidence, the branch
 # the target takes is ordinary code for the guards below; only the other one is guarded.
 
-_ORDERING = {cst.LessThan: lambda a, b: a < b, cst.LessThanEqual: lambda a, b: a <= b,
-             cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b}
+_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 _VERSION_LITERAL = re.compile(r"\d+(\.\d+)+")
 #: Calls that turn a version string into something ordered (packaging, distutils, jax's own).
 _VERSION_PARSERS = ("parse", "Version", "LooseVersion", "StrictVersion", "parse_version", "_version_as_tuple")
@@ -442,26 +441,48 @@ def _reads_jax_version(ctx: FileContext, node: cst.BaseExpression, depth: int = 
     return found and not truncated
 
 
+_OPERATOR_TEXT = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">="}
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _read_version_test(ctx: FileContext, test: cst.BaseExpression) -> Optional[tuple[str, tuple[int, ...]]]:
+    """``(operator, version)`` of ``jax's version <operator> version``, read with confidence."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    operator = _OPERATOR_TEXT.get(type(test.comparisons[0].operator))
+    left, right = test.left, test.comparisons[0].comparator
+    if operator is None:
+        return None
+    literal = _version_literal(right)
+    if literal is not None and _reads_jax_version(ctx, left):
+        return operator, literal
+    literal = _version_literal(left)
+    if literal is not None and _reads_jax_version(ctx, right):
+        return _FLIPPED[operator], literal
+    return None
+
+
+def guard_text(ctx: FileContext, test: cst.BaseExpression) -> str:
+    """How a guard's test is quoted in a message: ``jax < 0.8`` for a version test read with
+    confidence, whatever its spelling (version-string-compare rewrites the text, and the
+    next run must word the finding the same), else the test as written."""
+    read = _read_version_test(ctx, test)
+    if read is not None:
+        return f"jax {read[0]} {'.'.join(map(str, read[1]))}"
+    return " ".join(ctx.module.code_for_node(test).split())
+
+
 def version_test_on_target(ctx: FileContext, test: cst.BaseExpression) -> Optional[bool]:
     """The value of a jax version test on the target release, when read with confidence."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         inner = version_test_on_target(ctx, test.expression)
         return None if inner is None else not inner
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
-        return None
-    compare = _ORDERING.get(type(test.comparisons[0].operator))
-    left, right = test.left, test.comparisons[0].comparator
+    read = _read_version_test(ctx, test)
     target = tuple(ctx.options.target_jax or ())
-    if compare is None or not target:
+    if read is None or not target:
         return None
     pad = lambda v: tuple(v) + (0,) * (3 - len(v))  # noqa: E731
-    literal = _version_literal(right)
-    if literal is not None and _reads_jax_version(ctx, left):
-        return compare(pad(target), pad(literal))
-    literal = _version_literal(left)
-    if literal is not None and _reads_jax_version(ctx, right):
-        return compare(pad(literal), pad(target))
-    return None
+    return _COMPARE[read[0]](pad(target), pad(read[1]))
 
 
 def taken_on_target(ctx: FileContext, branching: cst.CSTNode, child: cst.CSTNode) -> Optional[bool]:
@@ -559,7 +580,7 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
             test = ctx.module.code_for_node(ancestor.test)
             if _VERSION_TEST.search(test) and _tests_jax_release(ctx, ancestor.test) \
                     and not taken_on_target(ctx, ancestor, child):
-                return f"`if {' '.join(test.split())}`"
+                return f"`if {guard_text(ctx, ancestor.test)}`"
         elif isinstance(ancestor, cst.Try) and child is not ancestor.finalbody:
             caught = _guard_exception(ancestor)
             if caught:
@@ -579,8 +600,7 @@ def _early_exit_guard(ctx: FileContext, block: cst.CSTNode, child: cst.CSTNode) 
             body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
             last = body[-1] if body else None
             if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):
-                test = " ".join(ctx.module.code_for_node(stmt.test).split())
-                return f"`if {test}: return ...` earlier in the block"
+                return f"`if {guard_text(ctx, stmt.test)}: return ...` earlier in the block"
     return None
 
 

@@ -9,7 +9,7 @@ import json
 
 if jax.__version_info__ < (0, 4, 31):
     def lower(ctx, x):
-        # TODO(ccmigrate): [custom-call-api] jaxlib.hlo_helpers.custom_call sits inside the compatibility guard `if jax.__version_info__ < (0, 4, 31)`, which keeps it for jax releases that still have it; left as is. When jax < 0.8.0 is no longer supported, use: jax.ffi.build_ffi_lowering_function("legacy_target", api_version=2, <the other arguments as they are>)(ctx, *operands)
+        # TODO(ccmigrate): [custom-call-api] jaxlib.hlo_helpers.custom_call sits inside the compatibility guard `if jax < 0.4.31`, which keeps it for jax releases that still have it; left as is. When jax < 0.8.0 is no longer supported, use: jax.ffi.build_ffi_lowering_function("legacy_target", api_version=2, <the other arguments as they are>)(ctx, *operands)
         return hlo_helpers.custom_call(
             b"legacy_target",
             result_types=[],
