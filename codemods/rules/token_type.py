@@ -14,8 +14,10 @@ Legacy form
     sequence of types.
 
 Replacement (jax >= 0.4.31)
-    * ``*token_type()`` in a list, tuple or set display or in call arguments ->
-      ``token_type()``;
+    * ``*token_type()`` in a list, tuple or set display, or in the arguments of a call
+      landing in the ``*rest`` of a function of the module -> ``token_type()``; in the
+      arguments of any other call -> ``*[token_type()]`` (the same arguments; a bare
+      ``token_type()`` argument would read as a manual site on the next run);
     * ``token_type()[0]`` -> ``token_type()``;
     * a call whose value is used as a list of result types -> ``[token_type()]``, the value
       the old function returned: passed as ``result_types=`` / ``out_types=``, iterated
