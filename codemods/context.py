@@ -81,6 +81,11 @@ _UNKNOWN = object()
 _FAMILIES = (frozenset({"jax", "jaxlib"}),)
 
 
+def import_line(stmt: cst.CSTNode) -> bool:
+    """A statement line made of imports alone (``import a; from b import c``)."""
+    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)
+
+
 def _family(module: str) -> frozenset:
     root = module.lstrip(".").split(".")[0]
     return next((f for f in _FAMILIES if root in f), frozenset({root}))
@@ -294,29 +299,14 @@ class FileContext:
     def _bound_after(self, local: str, site: cst.CSTNode) -> bool:
         """Every module-level import binding ``local`` comes after the module-level
         statement that runs ``site`` (a site inside a function runs later: never)."""
-        chain = [*self.ancestors_of(site), site]
-        if any(isinstance(node, (cst.FunctionDef, cst.Lambda)) for node in chain):
+        if any(isinstance(node, (cst.FunctionDef, cst.Lambda)) for node in self.ancestors_of(site)):
             return False
-        statement = next((node for node in chain if node in self._top_statements()), None)
         bindings = [b for b in self.names.imports if b.local == local and b.top_level]
-        if statement is None or not bindings:
+        order = {id(stmt): i for i, stmt in enumerate(self.module.body)}
+        at = order.get(id(self.top_statement(site)))
+        if at is None or not bindings:
             return False
-        order = self._top_statements()
-        at = order[statement]
-        return all(order.get(self._top_statement_of(b.statement), -1) > at for b in bindings)
-
-    def _top_statements(self) -> dict:
-        cached = getattr(self, "_top_order", None)
-        if cached is None:
-            cached = self._top_order = {stmt: i for i, stmt in enumerate(self.module.body)}
-        return cached
-
-    def _top_statement_of(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
-        order = self._top_statements()
-        for candidate in [node, *reversed(self.ancestors_of(node))]:
-            if candidate in order:
-                return candidate
-        return None
+        return all(order.get(id(self.top_statement(b.statement)), -1) > at for b in bindings)
 
     def _names_package(self, top: str) -> bool:
         """Whether every binding of ``top`` in the module is an import of the package
@@ -600,13 +590,13 @@ class FileContext:
         nodes = set(nodes)
         index = self.statement_index if nodes else None
         if index is not None:
-            found = positions.locate_in(index, nodes, self._top_statement)
+            found = positions.locate_in(index, nodes, self.top_statement)
             if found is not None:
                 return found[0]
         ranges, _ = positions.locate(self.module, nodes)
         return ranges
 
-    def _top_statement(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    def top_statement(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The statement of the module's body that holds ``node``."""
         parent = self.parent_of(node)
         while parent is not None and parent is not self.module:

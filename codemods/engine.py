@@ -30,7 +30,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import positions, walk
-from codemods.context import Claim, FileContext, Finding, Options, Project
+from codemods.context import Claim, FileContext, Finding, Options, Project, import_line
 from codemods.discovery import Found, discover
 from codemods.fileio import read_source, text_problem
 from codemods.rule import Change, IndexEntry, LinkKey, Rule, Safety
@@ -468,7 +468,7 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
     # no other import binds it, the alias becomes ``import jax``.
     kept_roots = set()
     for stmt in module.body:
-        if _is_import(stmt):
+        if import_line(stmt):
             for small in stmt.body:
                 if isinstance(small, cst.Import):
                     for a in small.names:
@@ -570,14 +570,14 @@ def _keep_lines_of_removed_imports(before: cst.Module, after: cst.Module, origin
     if len(after.body) >= len(before.body):
         return after
     bare = lambda module, stmt: positions.code_for_node(module, stmt.with_changes(leading_lines=()))  # noqa: E731
-    old_imports = {bare(original, stmt) for stmt in original.body if _is_import(stmt)}
+    old_imports = {bare(original, stmt) for stmt in original.body if import_line(stmt)}
     body = list(after.body)
     j = 0
     pending: list = []
     for i, stmt in enumerate(before.body):
         if j < len(body) and (_same_statement(body[j], stmt) or _both_imports(body[j], stmt)):
             commented = any(line.comment is not None for line in pending)
-            added = _is_import(body[j]) and bare(after, body[j]) not in old_imports
+            added = import_line(body[j]) and bare(after, body[j]) not in old_imports
             if pending and not body[j].leading_lines and (commented or not added):
                 body[j] = body[j].with_changes(leading_lines=pending)
             elif commented:
@@ -585,20 +585,16 @@ def _keep_lines_of_removed_imports(before: cst.Module, after: cst.Module, origin
 
             pending = []
             j += 1
-        elif _is_import(stmt):
+        elif import_line(stmt):
             pending = pending or list(stmt.leading_lines)
         else:
             return after  # not a plain removal: leave LibCST's result alone
     return after.with_changes(body=body)
 
 
-def _is_import(stmt: cst.CSTNode) -> bool:
-    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)
-
-
 def _both_imports(a: cst.CSTNode, b: cst.CSTNode) -> bool:
     """The same import statement with some names taken out."""
-    if not (_is_import(a) and _is_import(b)) or len(a.body) != len(b.body):
+    if not (import_line(a) and import_line(b)) or len(a.body) != len(b.body):
         return False
     for x, y in zip(a.body, b.body):
         if type(x) is not type(y):
@@ -733,7 +729,7 @@ def _add_function_imports(function: cst.FunctionDef, original: cst.FunctionDef, 
         smalls = [stmt.body[0].with_changes(semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))) for stmt in new]
         return function.with_changes(body=function.body.with_changes(body=[*smalls, *body]))
     if after is None:
-        docstring = bool(old) and _is_prelude(old[0], 0) and not _is_import(old[0])
+        docstring = bool(old) and _is_prelude(old[0], 0) and not import_line(old[0])
         position = 1 if docstring and body and body[0] is old[0] else 0
     elif any(stmt is old[after] for stmt in body):
         position = next(i for i, stmt in enumerate(body) if stmt is old[after]) + 1

@@ -387,17 +387,27 @@ _COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b
 _VERSION_LITERAL = re.compile(r"\d+(\.\d+)+")
 #: Calls that turn a version string into something ordered (packaging, distutils, jax's own).
 _VERSION_PARSERS = ("parse", "Version", "LooseVersion", "StrictVersion", "parse_version", "_version_as_tuple")
-_JAX_VERSION_NAMES = frozenset({"jax.__version__", "jaxlib.__version__", "jax.version.__version__",
-                                "jaxlib.version.__version__", "jax.__version_info__", "jax.version._version",
-                                "jax.lib.version", "jaxlib.version.__version_info__"})
+#: Qualified names of jax's and jaxlib's version strings.
+VERSION_STRINGS = frozenset({"jax.__version__", "jaxlib.__version__", "jax.version.__version__", "jaxlib.version.__version__"})
+_JAX_VERSION_NAMES = VERSION_STRINGS | {"jax.__version_info__", "jax.version._version", "jax.lib.version",
+                                        "jaxlib.version.__version_info__"}
+
+
+def version_string(node: cst.BaseExpression) -> Optional[str]:
+    """``"0.4.16"`` for a plain string literal of dotted numbers, else ``None``."""
+    if not isinstance(node, cst.SimpleString) or node.prefix.lower() not in ("", "u"):
+        return None
+    text = node.evaluated_value
+    return text if isinstance(text, str) and _VERSION_LITERAL.fullmatch(text) else None
 
 
 def _version_literal(node: cst.BaseExpression) -> Optional[tuple[int, ...]]:
     """``(0, 4, 35)``, ``"0.4.35"`` or ``parse("0.4.35")`` as a tuple; ``None`` otherwise."""
     if isinstance(node, cst.Tuple) and node.elements and all(isinstance(e.value, cst.Integer) for e in node.elements):
         return tuple(int(e.value.value) for e in node.elements)
-    if isinstance(node, cst.SimpleString) and _VERSION_LITERAL.fullmatch(node.evaluated_value or ""):
-        return tuple(int(p) for p in node.evaluated_value.split("."))
+    text = version_string(node)
+    if text is not None:
+        return tuple(int(p) for p in text.split("."))
     if isinstance(node, cst.Call) and len(node.args) == 1 and (get_full_name_for_node(node.func) or "").rsplit(".", 1)[-1] in _VERSION_PARSERS:
         return _version_literal(node.args[0].value) if isinstance(node.args[0].value, cst.SimpleString) else None
     return None

@@ -271,6 +271,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
+from codemods.context import import_line
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     compatibility_guard,
@@ -1344,15 +1345,11 @@ class RemovedJaxApi(Rule):
 
     def _code_follows(self, node: cst.ImportFrom) -> bool:
         """Module-level code runs between ``node`` and a later module-level import."""
-        body = self.ctx.module.body
-        line = next((i for i, stmt in enumerate(body)
-                     if isinstance(stmt, cst.SimpleStatementLine) and any(small is node for small in stmt.body)), None)
-        if line is None:
-            return False
-        imports = lambda stmt: isinstance(stmt, cst.SimpleStatementLine) and all(  # noqa: E731
-            isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body)
-        later = [i for i in range(line + 1, len(body)) if imports(body[i])]
-        return bool(later) and not all(imports(body[i]) for i in range(line + 1, later[-1]))
+        body = list(self.ctx.module.body)
+        top = self.ctx.top_statement(node)
+        line = next((i for i, stmt in enumerate(body) if stmt is top), None)
+        later = [i for i in range(line + 1, len(body)) if import_line(body[i])] if line is not None else []
+        return bool(later) and not all(import_line(body[i]) for i in range(line + 1, later[-1]))
 
     def _import_edit(self, moves, drops, node: cst.ImportFrom):
         def edit(updated: cst.CSTNode):

@@ -47,17 +47,12 @@ After::
 
 from __future__ import annotations
 
-import re
-from typing import Optional
-
 import libcst as cst
 
 from codemods.rule import Rule, Safety
+from codemods.rules._shared import VERSION_STRINGS, version_string
 
-#: Qualified names of the version strings a test may read.
-VERSIONS = frozenset({"jax.__version__", "jaxlib.__version__", "jax.version.__version__", "jaxlib.version.__version__"})
 ORDERING = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
-_LITERAL = re.compile(r"\d+(\.\d+)+")
 
 
 class VersionStringCompare(Rule):
@@ -73,7 +68,7 @@ class VersionStringCompare(Rule):
         left, right = node.left, node.comparisons[0].comparator
         version_on_left = self._version(left)
         version = left if version_on_left else right
-        literal = _literal(right if version_on_left else left)
+        literal = version_string(right if version_on_left else left)
         if literal is None or not (version_on_left or self._version(right)):
             return
         parts = tuple(int(p) for p in literal.split("."))
@@ -99,11 +94,4 @@ class VersionStringCompare(Rule):
         )
 
     def _version(self, node: cst.BaseExpression) -> bool:
-        return isinstance(node, (cst.Attribute, cst.Name)) and self.ctx.qualified_name(node) in VERSIONS
-
-
-def _literal(node: cst.BaseExpression) -> Optional[str]:
-    if not isinstance(node, cst.SimpleString) or node.prefix.lower() not in ("", "u"):
-        return None
-    text = node.evaluated_value
-    return text if isinstance(text, str) and _LITERAL.fullmatch(text) else None
+        return isinstance(node, (cst.Attribute, cst.Name)) and self.ctx.qualified_name(node) in VERSION_STRINGS
