@@ -612,3 +612,15 @@ def test_jaxlib_style_helper_with_an_operand_beyond_the_inputs():
         assert (call["target"], call["api_version"], call["operands"]) == (target, 2, 3)
         assert call["operand_layouts"] == [[], [0], [0]] and call["result_layouts"] == [[0]]
         assert call["constant_operands"][0] == np.int64(4).tobytes()
+
+
+def test_rebound_vararg_with_prepended_constants_keeps_every_layout():
+    # ``ins = [ir_constant(v) for v in info] + list(ins)``: ctx.avals_in alone would pair
+    # one layout with three operands and fail verification.
+    (call,) = lower_both(
+        "custom-call-api", "operands_rebound_with_constants", lambda m: m.taichi_cpu_lowering,
+        [((4, 2), "float32")], [((4, 2), "float32")],
+    )
+    assert (call["target"], call["operands"], call["api_version"]) == ("taichi_kernel_aot_call_cpu", 3, 2)
+    assert call["operand_layouts"] == [[0], [0], [1, 0]] and call["result_layouts"] == [[1, 0]]
+    assert call["constant_operands"][:2] == [np.array([7, 1, 3], np.uint32).tobytes(), np.array([65, 0], np.uint8).tobytes()]

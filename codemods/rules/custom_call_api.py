@@ -76,7 +76,10 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     comprehensions of names), the context is ``ctx.replace(avals_in=[None] *
     len(<operand layouts>))``: the old builders had no default layout (every entry was
     turned into an array) and required one layout per operand, so that is one aval per
-    operand. ``operands=list(args)`` of the rule's ``*args`` counts as the inputs.
+    operand. ``operands=list(args)`` of the rule's ``*args`` counts as the inputs, unless
+    the rule binds the name again: ``ins = [mlir.ir_constant(v) for v in info] + list(ins)``
+    (braintaichi) is read by the value it is bound to, once, in the rule's own body; a
+    name bound more often than that is not counted.
 
     Results are paired with ``ctx.avals_out`` the same way. When the call's results cannot be
     matched to the primitive's outputs (a workspace or scratch result the rule drops:
@@ -1031,6 +1034,19 @@ class CustomCallApi(Rule):
             if counted is not None:
                 return counted
         value = operands.value
+        if rule.vararg is not None:
+            rebound = _rebindings(rule.function, rule.vararg)
+            if rebound:
+                # ``ins = [mlir.ir_constant(v) for v in info] + list(ins)`` (braintaichi): the
+                # name no longer holds the inputs. One plain rebinding in the rule's own body,
+                # passed as the operands, is read with the inputs its value spells.
+                first = rebound[0]
+                if not (len(rebound) == 1 and isinstance(value, cst.Name) and value.value == rule.vararg
+                        and isinstance(first, cst.Assign) and len(first.targets) == 1
+                        and isinstance(first.targets[0].target, cst.Name)
+                        and any(first in (s.body if isinstance(s, cst.SimpleStatementLine) else ()) for s in rule.function.body.body)):
+                    return None
+                value = first.value
         if isinstance(value, cst.Name) and value.value != rule.vararg:
             bound = self.ctx.value_bound_once(value)
             if bound is None:
@@ -1390,6 +1406,62 @@ def _length(value: cst.BaseExpression, module: cst.Module) -> str:
     if isinstance(value, cst.GeneratorExp):
         code = f"list({code if value.lpar else f'({code})'})"
     return f"len({code})"
+
+
+def _rebindings(function: cst.FunctionDef, name: str) -> list[cst.CSTNode]:
+    """Statements and expressions in ``function``'s own body (not in nested functions,
+    classes or lambdas) that bind ``name`` again, in text order."""
+    found: list[cst.CSTNode] = []
+
+    def binds(target: cst.BaseExpression) -> bool:
+        if isinstance(target, cst.Name):
+            return target.value == name
+        if isinstance(target, (cst.Tuple, cst.List)):
+            return any(binds(e.value) for e in target.elements)
+        if isinstance(target, cst.StarredElement):
+            return binds(target.value)
+        return False
+
+    class _Binds(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if any(binds(t.target) for t in node.targets):
+                found.append(node)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if binds(node.target):
+                found.append(node)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if binds(node.target):
+                found.append(node)
+
+        def visit_For(self, node: cst.For) -> None:
+            if binds(node.target):
+                found.append(node)
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            if binds(node.name):
+                found.append(node)
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            if binds(node.target):
+                found.append(node)
+
+        def visit_Del(self, node: cst.Del) -> None:
+            if binds(node.target):
+                found.append(node)
+
+    walk.read(function.body, _Binds())
+    return found
 
 
 def _count(value: cst.BaseExpression) -> Optional[int]:
