@@ -124,6 +124,15 @@ Type names (safe in annotations only)
     relied on tracers *not* matching (``isinstance(x, jax.Array) and not isinstance(x,
     jax.core.Tracer)``); which one a module meant is not in its text.
 
+    A name jax removed with no replacement (``xla.XlaOp``, ``xla.TranslationContext``,
+    ``xla_client.XlaBuilder``, ``jax.core.Shape``) inside a parameter's or a return
+    annotation drops that annotation (safe): evaluated when the function is defined, it
+    fails (``AttributeError``) and otherwise it has no effect; femr's translation rules
+    carried 37 such annotations (``x=None`` keeps its default). A local variable's
+    annotation (``res: xla.XlaOp = ...`` in a function) is never evaluated and goes too
+    (``res = ...``). A class's or a module's variable annotation stays manual: it declares
+    a dataclass or NamedTuple field, and the module's ``__annotations__``.
+
 Removed helpers rewritten as calls
     =========================================  ======================================  =======  ======  ======
     legacy call                                becomes                                 removed  since   safety
@@ -265,7 +274,7 @@ import importlib.util
 import os
 import re
 from functools import lru_cache
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -422,6 +431,13 @@ _INSTANCE_ATTRIBUTES = frozenset({"jax.config.omnistaging_enabled"})
 NOT_MODULES = {"jax.config": "jax"}
 
 #: Removed names with no exact replacement: what jax advised instead.
+EXTENSION = "jaxlib.xla_extension"
+#: Members of the deleted ``jaxlib.xla_extension`` with a public counterpart to name.
+EXTENSION_GUIDANCE = {
+    member: "test with jax.Array, which also matches tracers under jit: "
+            "`isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer)` for a concrete array"
+    for member in ("ArrayImpl", "DeviceArray")
+}
 GUIDANCE = {
     "jax.core.ConcreteArray": "avals are never concrete any more: use jax.core.ShapedArray, and "
                               "jax.extend.core.concrete_or_error to read a concrete value",
@@ -492,6 +508,25 @@ OWNED = (
 #: ``from jax.interpreters.mlir import custom_call`` is custom-call-api's to drop: two
 #: edits deleting the same statement would collide.)
 UNUSED_IMPORT_DROPPABLE = ("jaxlib.xla_client.", "jaxlib.xla_extension")
+
+
+_ANNOTATED = {cst.Param: "parameter", cst.FunctionDef: "return", cst.AnnAssign: "local variable's"}
+
+
+def _without_annotation(updated: cst.CSTNode) -> cst.CSTNode:
+    """A parameter (``x=None`` rather than ``x = None`` when it has a default) without its
+    annotation, a function without its return annotation, ``z: T = v`` as ``z = v``."""
+    if isinstance(updated, cst.FunctionDef):
+        return updated.with_changes(returns=None)
+    if isinstance(updated, cst.AnnAssign):
+        return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=updated.value, semicolon=updated.semicolon)
+    assert isinstance(updated, cst.Param)
+    if updated.annotation is None:
+        return updated
+    if updated.default is not None:
+        return updated.with_changes(annotation=None, equal=cst.AssignEqual(
+            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+    return updated.with_changes(annotation=None)
 
 
 def _droppable(name: str) -> bool:
@@ -1531,6 +1566,8 @@ class RemovedJaxApi(Rule):
         head = (get_full_name_for_node(node) or "").split(".")[0]
         if self._member_of_moved_missing(node, qualified):
             return False
+        if self._extension_through_package(node, qualified, head):
+            return False
         value = VALUES.get(qualified)
         if value is not None and (self.missing(qualified) == qualified or qualified in _INSTANCE_ATTRIBUTES) \
                 and "." in (get_full_name_for_node(node) or ""):
@@ -1580,8 +1617,52 @@ class RemovedJaxApi(Rule):
             return None  # the import itself is reported (``jax.xla_computation`` beside
             # ``from jax import xla_computation`` reads through ``jax``: reported here)
         if not compatibility_guard(self.ctx, node):
-            self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified) else "")
+            owner = self._signature_annotation(node) if self.annotation and not self.call_rewrite(qualified) else None
+            if owner is not None:
+                drop_binding_if_unused(self.ctx, head)
+                self.report(owner, Safety.SAFE, f"{gone} does not exist in the installed jax {self._version()}: "
+                            f"the {_ANNOTATED[type(owner)]} annotation naming it is dropped ("
+                            + ("a local's annotation is never evaluated: it only names what is gone)"
+                               if isinstance(owner, cst.AnnAssign) else
+                               "evaluated, it fails when the function is defined; it has no other effect)"),
+                            _without_annotation, kernel_receives="unchanged (not a custom call)")
+            else:
+                self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified) else "")
         return False
+
+    def _signature_annotation(self, node: cst.CSTNode) -> Union[cst.Param, cst.FunctionDef, None]:
+        """The parameter, or the function by its return, whose annotation holds ``node``;
+        ``None`` for a variable's annotation (a dataclass or NamedTuple field is declared by
+        it) and outside annotations."""
+        chain = list(reversed(self.ctx.ancestors_of(node)))
+        for i, above in enumerate(chain):
+            if isinstance(above, cst.Annotation):
+                owner = self.ctx.parent_of(above)
+                if isinstance(owner, cst.Param) or isinstance(owner, cst.FunctionDef) and owner.returns is above:
+                    return owner
+                if isinstance(owner, cst.AnnAssign) and owner.value is not None:
+                    # A local variable's annotation is never evaluated (PEP 526), and a
+                    # local declares no field: ``z: XlaOp = x`` is ``z = x``.
+                    scope = next((a for a in chain[i:] if isinstance(a, (cst.FunctionDef, cst.ClassDef, cst.Lambda))), None)
+                    return owner if isinstance(scope, cst.FunctionDef) else None
+                return None
+        return None
+
+    def _extension_through_package(self, node: cst.Attribute, qualified: str, head: str) -> bool:
+        """``jaxlib.xla_extension.ArrayImpl`` read through a plain ``import jaxlib``: the
+        module is gone (jax 0.9.0) but no import of it is there for the engine to report."""
+        if not (self.check_all and qualified.startswith(EXTENSION + ".")):
+            return False
+        bindings = [b for b in self.ctx.names.imports if b.local == head]
+        if not bindings or any(b.qualified != "jaxlib" for b in bindings) \
+                or any(b.qualified.startswith(EXTENSION) for b in self.ctx.names.imports):
+            return False  # an import of the module itself is reported with its uses
+        self._handle_chain(node.value)
+        if not compatibility_guard(self.ctx, node):
+            member = qualified[len(EXTENSION) + 1:].split(".")[0]
+            self.manual(node, f"{EXTENSION}.{member}", EXTENSION_GUIDANCE.get(member, "jaxlib.xla_extension was deleted in "
+                        "jax 0.9.0: use the jax / jax.extend API that does the same"))
+        return True
 
     def _member_of_moved_missing(self, node: cst.Attribute, qualified: str) -> bool:
         """``jax.xla._force``: the module moved (``jax.xla`` is ``jax.interpreters.xla``) but
