@@ -165,6 +165,15 @@ def _assigned_after(name: bytes) -> re.Pattern[bytes]:
     return re.compile(n + rb"(?:\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)|\s*:=)")
 
 
+def _ends_binding(source: bytes, index: int) -> bool:
+    """Whether what follows a name at ``index`` can end ``def``/``class``/``global``/``as
+    <name>``: a bracket, colon, comma, semicolon, comment or the line's end. Prose in a
+    docstring (``... as jax advised``) goes on with a word."""
+    while index < len(source) and source[index] in b" \t":
+        index += 1
+    return index >= len(source) or source[index] in b"(:,);#\r\n\\"
+
+
 def _keyword_in(source: bytes, keyword: bytes, start: int, end: int) -> int:
     """Where ``\\b<keyword>\\b`` first lies wholly inside ``source[start:end]``, or -1."""
     at = source.find(keyword, start, end)
@@ -220,7 +229,7 @@ def rebinding_sites(source: bytes, name: str) -> Iterator[tuple[int, int]]:
             j = occ
             while j and source[j - 1] in _SPACE:
                 j -= 1
-            if j < occ and bounded:
+            if j < occ and bounded and _ends_binding(source, after):
                 for keyword in (b"def", b"class", b"global", b"nonlocal", b"as"):
                     start = j - len(keyword)
                     if start >= 0 and source[start:j] == keyword and _boundary(source, start):
