@@ -245,7 +245,7 @@ def test_constants_given_by_keyword_reach_the_kernel_as_64_bit_numpy_values() ->
 
 def test_xla_ops_opaque_from_the_extension_reaches_the_kernel() -> None:
     gpu_ops = types.ModuleType("gpu_ops")
-    gpu_ops.build_descriptor = lambda n: struct.pack("<q", n)
+    gpu_ops.scale_config = lambda n: struct.pack("<q", n)
     with sibling_modules(gpu_ops=gpu_ops) as package:
         m = applied("backend-config", "xla_ops_opaque", package=package)
     # Registered for the GPU; lowered here for the CPU, which emits the same op.
@@ -371,3 +371,18 @@ def test_rules_behind_the_packages_forwarding_decorators_lower_through_them() ->
     assert call["operand_layouts"] == [[0]] and call["result_layouts"] == [[0]]
     (call,) = lower(m._scale_gpu, [((4,), "float32")], [((4,), "float32")], n=4)
     assert summary(call) == ("scale_f32_gpu", 1, b"")
+
+
+def test_descriptor_builder_result_is_passed_on_as_bytes_without_a_finding() -> None:
+    path = os.path.join(TESTDATA, "rules", "backend-config", "descriptor_builder_passes.py")
+    with open(path, "rb") as fh:
+        assert rewrite_source(fh.read(), path, ["--select", "backend-config"]).changes == []
+    sp_ops = types.ModuleType("sp_ops")
+    sp_ops.build_csr_and_dense_descriptor = lambda n, k: struct.pack("<qq", n, k)
+    sp_ops.scale_opaque = lambda s: struct.pack("<d", s)
+    with sibling_modules(sp_ops=sp_ops) as package:
+        m = applied("backend-config", "descriptor_builder_passes", package=package)
+    (call,) = lower(m._lowering_cuda, [((6,), "float32"), ((6, 6), "float32")], [((6,), "float32")])
+    assert summary(call) == ("spp_csr_matmul_cuda", 2, struct.pack("<qq", 6, 3))
+    (call,) = lower(m._lowering_cpu, [((2,), "float32")], [((2,), "float32")])
+    assert summary(call) == ("cpu_scale", 2, struct.pack("<d", 2))

@@ -36,7 +36,10 @@ How (api_version 1-3: the kernel gets an opaque byte string)
 
 Left alone
     ``str``/``bytes`` literals, f-strings, ``None``, ``json.dumps(...)``,
-    ``.SerializeToString(...)``, ``.encode()``, ``.tobytes()``, ``struct.pack(...)``, and
+    ``.SerializeToString(...)``, ``.encode()``, ``.tobytes()``, ``struct.pack(...)``, the
+    result of an extension's descriptor builder (``build_*_descriptor(...)``,
+    ``*_descriptor(...)``, ``*_opaque(...)``: by the convention of jax's custom-call
+    tutorials and jaxlib they pack a C struct into ``bytes``), and
     dicts whose values are MLIR attributes (``ir.*Attr.get``, ``mlir.i64_attr``,
     ``mlir.ir_attribute``...): those are already valid. Nothing is serialised twice.
 
@@ -62,6 +65,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from typing import Callable, Optional
 
 import libcst as cst
@@ -138,6 +142,10 @@ SERIALISED_METHODS = frozenset(
     {"SerializeToString", "SerializePartialToString", "encode", "decode", "tobytes", "to_json",
      "hex", "format", "join", "dumps", "pack", "tostring"}
 )
+#: A descriptor builder of an extension module (``gpu_ops.build_kepler_descriptor(...)``,
+#: jaxlib's ``_lapack.build_getrf_descriptor``): by the convention of jax's custom-call
+#: tutorials and of jaxlib itself it packs a C struct and returns ``bytes``.
+DESCRIPTOR_BUILDER = re.compile(r"(?:^|_)(?:descriptor|opaque)$|^build_\w*descriptor", re.IGNORECASE)
 MLIR_ATTR_FUNCS = frozenset({"ir_attribute", "i32_attr", "i64_attr", "dense_int_array", "dense_int_elements",
                              "dense_bool_elements", "dense_bool_array", "string_attr", "bool_attr",
                              "f32_attr", "f64_attr", "flat_symbol_ref_attr"})
@@ -345,6 +353,8 @@ class BackendConfig(Rule):
         if isinstance(func, cst.Attribute) and func.attr.value in SERIALISED_METHODS:
             return Kind.PASS, ""
         if _is_attr_constructor(qual or dotted):
+            return Kind.PASS, ""
+        if DESCRIPTOR_BUILDER.search(dotted.rsplit(".", 1)[-1]):
             return Kind.PASS, ""
         if qual and any(part.endswith("_pb2") for part in qual.split(".")[:-1]):
             return Kind.PROTO, f"`{qual.rsplit('.', 1)[-1]}`"

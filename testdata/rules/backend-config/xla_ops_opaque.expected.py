@@ -39,7 +39,7 @@ scale_p = Primitive("scale")
 def _scale_translation(ctx, x, *, n):
     shape = ctx.avals_in[0]
     layout = (0,)
-    opaque = gpu_ops.build_descriptor(n)
+    opaque = gpu_ops.scale_config(n)
     return jax.ffi.ffi_lowering(
         "scale_f32",
         api_version=1,

@@ -15,7 +15,7 @@ scale_p = Primitive("scale")
 def _scale_translation(c, x, *, n):
     shape = c.get_shape(x)
     layout = xla_client.Shape.array_shape(shape.element_type(), shape.dimensions(), (0,))
-    opaque = gpu_ops.build_descriptor(n)
+    opaque = gpu_ops.scale_config(n)
     return xops.CustomCallWithLayout(
         c, b"scale_f32", operands=(x,), shape_with_layout=layout,
         operand_shapes_with_layout=(layout,), opaque=opaque)
