@@ -8,7 +8,7 @@ import numpy as np
 from jax import core
 from jax.interpreters import mlir, xla
 from jax.lib import xla_client
-import jax.ffi as _ccm_jax_ffi
+import jax
 
 DEPTH = [0]
 
@@ -63,7 +63,7 @@ def _layout(dims):
 def _step_translation(ctx, qpos):
     dims = ctx.avals_in[0].shape
     shape = _layout(dims)
-    return _ccm_jax_ffi.ffi_lowering(
+    return jax.ffi.ffi_lowering(
         "mj_step",
         api_version=1,
         operand_layouts=(shape,),
@@ -75,7 +75,7 @@ def _step_translation(ctx, qpos):
 def _forward_translation(ctx, qpos):
     dims = ctx.avals_in[0].shape
     shape = _layout(dims)
-    return _ccm_jax_ffi.ffi_lowering(
+    return jax.ffi.ffi_lowering(
         "mj_forward",
         api_version=1,
         operand_layouts=(shape,),

@@ -5,7 +5,7 @@ import numpy as np
 from jax import core
 from jax.extend.core import Primitive
 from jax.interpreters import mlir
-import jax.ffi as _ccm_jax_ffi
+import jax
 
 
 class HashableWrapper:
@@ -41,7 +41,7 @@ def mpi_allreduce_xla_encode_cpu(ctx, x, op, comm):
     for d in dims:
         nitems *= d
     shape = tuple(range(len(dims) - 1, -1, -1))
-    return _ccm_jax_ffi.ffi_lowering(
+    return jax.ffi.ffi_lowering(
         "mpi_allreduce",
         api_version=1,
         has_side_effect=True,
