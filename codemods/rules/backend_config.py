@@ -347,6 +347,10 @@ class BackendConfig(Rule):
         if isinstance(func, cst.Name) and func.value == HELPER:
             return Kind.PASS, ""
         if isinstance(func, cst.Name) and func.value in ("dict", "str", "bytes", "repr") and not self.ctx.names.is_bound(func.value):
+            if func.value == "dict" and call.args and all(a.keyword is not None and self._is_attr_value(a.value) for a in call.args):
+                # ``dict(name=ir.StringAttr.get(n), ...)``: MLIR attributes already (jax's
+                # Pallas Triton call and ``fused`` are written so).
+                return Kind.ATTRS, code()
             return (Kind.JSON, "dict(...) call") if func.value == "dict" else (Kind.PASS, "")
         if qual in SERIALISED_CALLS:
             return Kind.PASS, ""
@@ -367,13 +371,14 @@ class BackendConfig(Rule):
         return Kind.UNKNOWN, f"`{code()}` (the result of a call)"
 
     def _all_attrs(self, value: cst.Dict) -> bool:
-        for element in value.elements:
-            if not isinstance(element, cst.DictElement) or not isinstance(element.value, cst.Call):
-                return False
-            func = element.value.func
-            if not _is_attr_constructor(self.ctx.qualified_name(func) or get_full_name_for_node(func) or ""):
-                return False
-        return True
+        return all(isinstance(e, cst.DictElement) and self._is_attr_value(e.value) for e in value.elements)
+
+    def _is_attr_value(self, value: cst.BaseExpression) -> bool:
+        """A call of an MLIR attribute constructor (``ir.StringAttr.get(...)``, ``mlir.i64_attr``)."""
+        if not isinstance(value, cst.Call):
+            return False
+        func = value.func
+        return _is_attr_constructor(self.ctx.qualified_name(func) or get_full_name_for_node(func) or "")
 
     def _resolve_name(self, value: cst.BaseExpression) -> cst.BaseExpression:
         if isinstance(value, cst.Name):

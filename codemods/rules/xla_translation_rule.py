@@ -317,6 +317,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.rule import IndexEntry, Rule, Safety
+from codemods.rules.removed_jax_api import first_missing
 from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
 from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, registrations_elsewhere, where_text
 from codemods.rules._shared import (
@@ -343,6 +344,8 @@ GET_SHAPE = frozenset({"get_shape", "GetShape"})
 XLA_MODULES = ("jax.interpreters.xla", "jax._src.interpreters.xla", "jax.xla")
 #: ``jax.lib.xla_bridge.xla_client`` is the same module, imported by xla_bridge.
 CLIENT_MODULES = ("jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client", "jax.lib.xla_bridge.xla_client")
+#: Those that still import: only their XlaBuilder members are gone.
+STILL_IMPORTABLE = ("jaxlib.xla_client", "jax._src.lib.xla_client")
 CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
 #: Where XlaBuilder/XlaOp annotations come from besides xla_client.
 XLA_TYPE_MODULES = ("jaxlib.xla_extension", "jax.lib.xla_extension", "jax._src.lib.xla_extension")
@@ -2391,6 +2394,9 @@ def {AVAL_HELPER}(value):
             module = next((m for m in CLIENT_MODULES if qual.startswith(m + ".")), None)
             if module is None or f"jax.lib.xla_client.{qual[len(module) + 1:]}" in CLIENT_REPLACEMENTS:
                 continue  # no XlaBuilder API: xla-client-import moves it (FftType -> jax.lax.FftType)
+            # A member jaxlib still has (``CompileOptions = xc.CompileOptions`` in jax's own
+            # compiler.py) may be read from outside: its alias goes only with the rules it served.
+            kept_member = module in STILL_IMPORTABLE and first_missing(qual) is None
             name = assign.targets[0].target
             scope = self.ctx.scopes.get(name)
             if scope is None or scope is not self.ctx.scopes.get(self.ctx.module):
@@ -2402,7 +2408,7 @@ def {AVAL_HELPER}(value):
                                 "xla_client.ops in jax 0.6.0, jax.lib.xla_client in 0.9.0) is kept for the code that uses it; "
                                 "it goes once that code is migrated")
                 continue
-            if not accesses and (len(scope.assignments[name.value]) != 1 or jax_fallback_guard(self.ctx, assign) is not None
+            if not accesses and (kept_member or len(scope.assignments[name.value]) != 1 or jax_fallback_guard(self.ctx, assign) is not None
                                  or (exported and re.search(rf"[\'\"]{re.escape(name.value)}[\'\"]", self.ctx.module.code))):
                 continue
             stmt = self.ctx.parents.get(assign)

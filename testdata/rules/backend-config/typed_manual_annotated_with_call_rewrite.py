@@ -6,6 +6,6 @@ from jax.interpreters import mlir
 from jax.interpreters.mlir import ir
 
 
-def lowering(ctx, x, *, name):
-    config = dict(name=ir.StringAttr.get(name))
+def lowering(ctx, x, *, name, make_config):
+    config = make_config(name=ir.StringAttr.get(name))
     return mlir.custom_call("kernel", result_types=[x.type], operands=[x], backend_config=config, api_version=4).results
