@@ -22,8 +22,9 @@ Replacement (every jax release)
     ``jax.dtypes.canonicalize_dtype`` of its type (``i32`` for an ``int`` unless
     ``jax_enable_x64``), as that keyword did. A computed ``canonicalize_types`` value is
     reported as manual. Calls that pass ``aval=``, or whose value is already a NumPy call
-    (``np.asarray(...)``, ``np.int32(...)``...), are left alone. The value may be given
-    by keyword (``ir_constant(val=n)``): it is wrapped where it stands.
+    (``np.asarray(...)``, ``np.int32(...)``...) or a name bound once to one, are left
+    alone. The value may be given by keyword (``ir_constant(val=n)``): it is wrapped
+    where it stands.
 
 What the kernel receives afterwards
     The same constant operand: the dtype jax 0.4.28 built for the value. Code written for
@@ -130,7 +131,11 @@ class IrConstant(Rule):
             return by_keyword
         return None
 
-    def _numpy_value(self, value: cst.BaseExpression) -> bool:
+    def _numpy_value(self, value: cst.BaseExpression, depth: int = 0) -> bool:
+        if isinstance(value, cst.Name) and depth < 3:
+            # ``kept_i = np.int32(i)`` then ``ir_constant(kept_i)``
+            bound = self.ctx.value_bound_once(value)
+            return bound is not None and self._numpy_value(bound, depth + 1)
         if isinstance(value, cst.Call):
             if isinstance(value.func, cst.Name) and value.func.value == HELPER:
                 return True
