@@ -225,7 +225,7 @@ def test_missing_names_are_manual_with_reason_on_their_line() -> None:
 
 
 def test_names_other_rules_own_and_guarded_sites_are_not_reported() -> None:
-    for case in ("owned_by_other_rules.py", "guarded.py", "owned_dialects.py"):
+    for case in ("owned_by_other_rules.py", "guarded.py", "owned_dialects.py", "module_dunders.py"):
         # (The engine itself reports an import of a deleted module that no selected rule
         # migrates the uses of: not this rule's finding.)
         assert [c for c in _run(case).changes if not c.message.startswith("import of")] == [], case

@@ -758,3 +758,10 @@ def test_elementwise_rules_lower_to_the_same_stablehlo_ops(tmp_path) -> None:
         main = lowered.body.operations[0]
         names = [op.operation.name.split(".")[-1] for op in main.regions[0].blocks[0].operations]
         assert [n for n in names if n not in ("return", "call")] == expected, names
+
+
+def test_aliases_and_shapes_of_members_jaxlib_still_has_are_not_reported() -> None:
+    path = os.path.join(TESTDATA, "rules", "xla-translation-rule", "alias_of_remaining_member.py")
+    with open(path, "rb") as fh:
+        result = rewrite_source(fh.read(), path, ["--select", "xla-translation-rule"])
+    assert [(c.line, c.safety) for c in result.changes] == [(12, Safety.SAFE)]  # only `xops = xla_client.ops`

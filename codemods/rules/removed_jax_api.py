@@ -231,7 +231,8 @@ Everything else (manual)
     package directory comes from ``importlib.util.find_spec`` (which does not import
     jax), ``jax.a.b`` maps to ``jax/a/b.py`` or ``jax/a/b/__init__.py``, and a module's
     names are what it binds at top level (``def``, ``class``, assignments, imports,
-    ``__all__``, one level of ``import *``, minus top-level ``del``). A name in the
+    ``__all__``, one level of ``import *``, minus top-level ``del``; dunders such as
+    ``__file__`` and ``__dict__`` always exist). A name in the
     module's ``_deprecations`` table with no object is missing; a module ``__getattr__``
     built by jax's ``deprecation_getattr`` serves only that table. Any other
     ``__getattr__``, a compiled module, or a file that does not parse counts as "the name
@@ -739,6 +740,8 @@ def first_missing(qualified: str, depth: int = 0) -> Optional[str]:
         return None
     for i in range(1, len(parts)):
         part = parts[i]
+        if part.startswith("__") and part.endswith("__"):
+            return None  # ``__file__``, ``__dict__``, ``__path__``: every module and class has them
         sub = f"{module}.{part}"
         if _module_file(sub) is not None:
             module = sub

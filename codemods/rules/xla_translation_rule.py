@@ -235,7 +235,10 @@ Replacement (minimum jax 0.5.0)
     XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
     meant are unknown; likewise a literal layout whose length is not the shape's rank
     (``INVALID_ARGUMENT``). An alias such as ``xops = xla_client.ops`` kept for code left
-    manual is reported with it. Layouts from XLA shapes built outside the rule (a helper returning
+    manual is reported with it. An alias of a member ``jaxlib.xla_client`` still has
+    (``CompileOptions``, ``Traceback``, ``Shape``) works: it goes only with the rules it
+    served and is never reported, and neither are Shapes built in a module with no
+    XlaBuilder program. Layouts from XLA shapes built outside the rule (a helper returning
     them) or a method inherited from a base class stay manual too: what they hold is not
     visible here. Targets below jax 0.4.29 keep their working translation rules;
     targets below 0.5.0 lack ``jax.ffi`` and get a manual report.
@@ -764,6 +767,9 @@ class XlaTranslationRule(Rule):
         # function (a constant assigned first) need their own, or their lines go unreported.
         reported_calls = set(custom_calls) | self._passthrough_calls
         rewritten = {f for f, plan in plans.items() if not plan.problem}
+        # A module with no XlaBuilder program (no rule, no custom call, no op) that builds
+        # Shapes of a jaxlib that still has them (jax's own callback.py) works as it is.
+        builder_free = not plans and not custom_calls and not any(self._client_attr(c.func, "ops") for c in collector.calls)
         for call in collector.calls:
             group = "Shape" if self._client_attr(call.func, "Shape") else "ops" if self._client_attr(call.func, "ops") else None
             if group is None or self._client_attr(call.func, "ops") in CUSTOM_CALLS:
@@ -772,6 +778,10 @@ class XlaTranslationRule(Rule):
             if owner in rewritten or owner in self._removed_helpers or call in reported_calls or self._inside_any(call, reported_calls):
                 continue
             if jax_fallback_guard(self.ctx, call) is not None:
+                continue
+            qualified = self.ctx.qualified_name(call.func) or ""
+            if builder_free and group == "Shape" and qualified.startswith(tuple(m + "." for m in STILL_IMPORTABLE)) \
+                    and first_missing(qualified) is None:
                 continue
             what = get_full_name_for_node(call.func) or group
             self.report(call, Safety.MANUAL, f"`{what}` builds XLA {'shapes' if group == 'Shape' else 'ops'} for the XlaBuilder, "
@@ -2403,7 +2413,7 @@ def {AVAL_HELPER}(value):
                 continue
             accesses = [ref.node for assignment in scope.assignments[name.value] for ref in assignment.references]
             if accesses and not (consumed_calls and all(self._inside_consumed(a) for a in accesses)):
-                if jax_fallback_guard(self.ctx, assign) is None:
+                if jax_fallback_guard(self.ctx, assign) is None and not kept_member:
                     self.report(assign, Safety.MANUAL, f"alias `{name.value}` of `{qual}` (removed with the XlaBuilder: "
                                 "xla_client.ops in jax 0.6.0, jax.lib.xla_client in 0.9.0) is kept for the code that uses it; "
                                 "it goes once that code is migrated")
