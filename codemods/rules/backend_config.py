@@ -38,8 +38,9 @@ Left alone
     ``str``/``bytes`` literals, f-strings, ``None``, ``json.dumps(...)``,
     ``.SerializeToString(...)``, ``.encode()``, ``.tobytes()``, ``struct.pack(...)``, the
     result of an extension's descriptor builder (``build_*_descriptor(...)``,
-    ``*_descriptor(...)``, ``*_opaque(...)``: by the convention of jax's custom-call
-    tutorials and jaxlib they pack a C struct into ``bytes``), and
+    ``*_opaque(...)`` of another module: by the convention of jax's custom-call tutorials
+    and jaxlib they pack a C struct into ``bytes``; a function of this module, a dataclass
+    or a message is classified as such), and
     dicts whose values are MLIR attributes (``ir.*Attr.get``, ``mlir.i64_attr``,
     ``mlir.ir_attribute``...): those are already valid. Nothing is serialised twice.
 
@@ -145,7 +146,7 @@ SERIALISED_METHODS = frozenset(
 #: A descriptor builder of an extension module (``gpu_ops.build_kepler_descriptor(...)``,
 #: jaxlib's ``_lapack.build_getrf_descriptor``): by the convention of jax's custom-call
 #: tutorials and of jaxlib itself it packs a C struct and returns ``bytes``.
-DESCRIPTOR_BUILDER = re.compile(r"(?:^|_)(?:descriptor|opaque)$|^build_\w*descriptor", re.IGNORECASE)
+DESCRIPTOR_BUILDER = re.compile(r"(?:^|_)(?:descriptor|opaque)$", re.IGNORECASE)
 MLIR_ATTR_FUNCS = frozenset({"ir_attribute", "i32_attr", "i64_attr", "dense_int_array", "dense_int_elements",
                              "dense_bool_elements", "dense_bool_array", "string_attr", "bool_attr",
                              "f32_attr", "f64_attr", "flat_symbol_ref_attr"})
@@ -358,8 +359,6 @@ class BackendConfig(Rule):
             return Kind.PASS, ""
         if _is_attr_constructor(qual or dotted):
             return Kind.PASS, ""
-        if DESCRIPTOR_BUILDER.search(dotted.rsplit(".", 1)[-1]):
-            return Kind.PASS, ""
         if qual and any(part.endswith("_pb2") for part in qual.split(".")[:-1]):
             return Kind.PROTO, f"`{qual.rsplit('.', 1)[-1]}`"
         if isinstance(func, cst.Name):
@@ -368,7 +367,16 @@ class BackendConfig(Rule):
                 return Kind.DATACLASS, f"`{func.value}`"
         if qual and self._imported_dataclass(qual):
             return Kind.DATACLASS, f"`{qual.rsplit('.', 1)[-1]}`"
+        if DESCRIPTOR_BUILDER.search(dotted.rsplit(".", 1)[-1]) and not self._defined_here(func):
+            return Kind.PASS, ""
         return Kind.UNKNOWN, f"`{code()}` (the result of a call)"
+
+    def _defined_here(self, func: cst.BaseExpression) -> bool:
+        """A function of this module (its result is in view, not an extension's bytes):
+        a bare name the module binds other than by import, or a method through ``self``."""
+        if isinstance(func, cst.Name):
+            return self.ctx.names.is_bound(func.value) and self.ctx.qualified_name(func) is None
+        return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")
 
     def _all_attrs(self, value: cst.Dict) -> bool:
         return all(isinstance(e, cst.DictElement) and self._is_attr_value(e.value) for e in value.elements)
