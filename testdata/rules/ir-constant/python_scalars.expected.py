@@ -17,4 +17,5 @@ def _sph_lowering(ctx, xyz, *, l_max, normalized):
 
 def _already_numpy(ctx, x, *, n):
     kept = np.int32(n)  # a name bound once to a NumPy value (jax's own cond lowering)
-    return [x, mlir.ir_constant(kept), mlir.ir_constant(np.int64(n)), mlir.ir_constant(np.asarray(n)), mlir.ir_constant(n, aval=None)]
+    n_elems = np.size(x.type.shape)  # a Python int, though NumPy computed it
+    return [x, mlir.ir_constant(kept), mlir.ir_constant(np.asarray(n_elems)), mlir.ir_constant(np.int64(n)), mlir.ir_constant(np.asarray(n)), mlir.ir_constant(n, aval=None)]
