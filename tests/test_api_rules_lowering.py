@@ -624,3 +624,12 @@ def test_rebound_vararg_with_prepended_constants_keeps_every_layout():
     assert (call["target"], call["operands"], call["api_version"]) == ("taichi_kernel_aot_call_cpu", 3, 2)
     assert call["operand_layouts"] == [[0], [0], [1, 0]] and call["result_layouts"] == [[1, 0]]
     assert call["constant_operands"][:2] == [np.array([7, 1, 3], np.uint32).tobytes(), np.array([65, 0], np.uint8).tobytes()]
+
+
+def test_rebound_vararg_appended_in_place_keeps_every_layout():
+    (call,) = lower_both(
+        "custom-call-api", "operands_rebound_with_constants", lambda m: functools.partial(m._cpu_rule_appended, n=5),
+        [((3,), "float32")], [((3,), "float32")],
+    )
+    assert (call["target"], call["operands"]) == ("appended_cpu", 2)
+    assert call["operand_layouts"] == [[0], []] and call["constant_operands"][1] == np.int32(5).tobytes()

@@ -78,8 +78,9 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     turned into an array) and required one layout per operand, so that is one aval per
     operand. ``operands=list(args)`` of the rule's ``*args`` counts as the inputs, unless
     the rule binds the name again: ``ins = [mlir.ir_constant(v) for v in info] + list(ins)``
-    (braintaichi) is read by the value it is bound to, once, in the rule's own body; a
-    name bound more often than that is not counted.
+    (braintaichi) is read by the value it is bound to, once, in the rule's own body
+    before the call; a name bound more often than that, or changed in place
+    (``ins.append(c)``), is not counted.
 
     Results are paired with ``ctx.avals_out`` the same way. When the call's results cannot be
     matched to the primitive's outputs (a workspace or scratch result the rule drops:
@@ -1041,10 +1042,14 @@ class CustomCallApi(Rule):
                 # name no longer holds the inputs. One plain rebinding in the rule's own body,
                 # passed as the operands, is read with the inputs its value spells.
                 first = rebound[0]
+                body = list(rule.function.body.body)
+                at = next((i for i, s in enumerate(body) if isinstance(s, cst.SimpleStatementLine) and first in s.body), None)
+                call_at = next((i for i, s in enumerate(body) if s is site_statement(self.ctx, operands, rule.function)), None)
                 if not (len(rebound) == 1 and isinstance(value, cst.Name) and value.value == rule.vararg
                         and isinstance(first, cst.Assign) and len(first.targets) == 1
                         and isinstance(first.targets[0].target, cst.Name)
-                        and any(first in (s.body if isinstance(s, cst.SimpleStatementLine) else ()) for s in rule.function.body.body)):
+                        and at is not None and call_at is not None and at < call_at
+                        and not _mutated(rule.function, rule.vararg)):
                     return None
                 value = first.value
         if isinstance(value, cst.Name) and value.value != rule.vararg:
@@ -1406,6 +1411,41 @@ def _length(value: cst.BaseExpression, module: cst.Module) -> str:
     if isinstance(value, cst.GeneratorExp):
         code = f"list({code if value.lpar else f'({code})'})"
     return f"len({code})"
+
+
+def site_statement(ctx, node: cst.CSTNode, function: cst.FunctionDef) -> Optional[cst.CSTNode]:
+    """The statement of ``function``'s own body that holds ``node``."""
+    for above in reversed(ctx.ancestors_of(node)):
+        if ctx.parent_of(above) is function.body:
+            return above
+    return None
+
+
+def _mutated(function: cst.FunctionDef, name: str) -> bool:
+    """Whether ``function`` may change the list ``name`` holds in place: a method called on
+    it (``ins.append(c)``), an item or slice stored or deleted (``ins[0] = c``)."""
+    found = []
+
+    class _Mutations(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
+                found.append(node)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
+                found.append(node)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
+                found.append(node)
+
+        def visit_Del(self, node: cst.Del) -> None:
+            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
+                found.append(node)
+
+    walk.read(function.body, _Mutations())
+    return bool(found)
 
 
 def _rebindings(function: cst.FunctionDef, name: str) -> list[cst.CSTNode]:

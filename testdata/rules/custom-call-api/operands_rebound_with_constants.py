@@ -25,3 +25,13 @@ def _cpu_rule(kernel_id, c, *ins, **kwargs):
 
 
 taichi_cpu_lowering = partial(_cpu_rule, 7)
+
+
+def _cpu_rule_appended(c, *ins, n):
+    # Rebound to a list, then a constant appended in place: one operand beyond the inputs.
+    ins = list(ins)
+    ins.append(mlir.ir_constant(np.int32(n)))
+    input_layouts = [_layout(a.shape) for a in c.avals_in] + [()]
+    result_types = [mlir.aval_to_ir_type(c.module_context, o) for o in c.avals_out]
+    return custom_call(call_target_name="appended_cpu", operands=ins, operand_layouts=input_layouts,
+                       result_layouts=[_layout(o.shape) for o in c.avals_out], result_types=result_types).results
