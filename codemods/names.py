@@ -171,7 +171,7 @@ def _ends_binding(source: bytes, index: int) -> bool:
     docstring (``... as jax advised``) goes on with a word."""
     while index < len(source) and source[index] in b" \t":
         index += 1
-    return index >= len(source) or source[index] in b"(:,);#\r\n\\"
+    return index >= len(source) or source[index] in b"()[]{}:,;#\r\n\\"
 
 
 def _keyword_in(source: bytes, keyword: bytes, start: int, end: int) -> int:

@@ -348,7 +348,7 @@ def test_progress_shows_only_on_a_terminal_and_erases_itself():
 def _rebinding_pattern(name: str) -> "re.Pattern[bytes]":
     n = re.escape(name.encode())
     return re.compile(
-        rb"\b(?:def|class|global|nonlocal|as)\s+" + n + rb"\b(?=[ \t]*(?:[(:,);#\r\n\\]|\Z))"
+        rb"\b(?:def|class|global|nonlocal|as)\s+" + n + rb"\b(?=[ \t]*(?:[()\[\]{}:,;#\r\n\\]|\Z))"
         rb"|(?<![.\w])" + n + rb"\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
         rb"|\bfor\b[^\n:]*(?<![.\w])" + n + rb"\b[^\n:]*\bin\b"
         rb"|[(,]\s*\**" + n + rb"\s*[,):=]"

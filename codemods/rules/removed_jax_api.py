@@ -125,13 +125,17 @@ Type names (safe in annotations only)
     jax.core.Tracer)``); which one a module meant is not in its text.
 
     A name jax removed with no replacement (``xla.XlaOp``, ``xla.TranslationContext``,
-    ``xla_client.XlaBuilder``, ``jax.core.Shape``) inside a parameter's or a return
-    annotation drops that annotation (safe): evaluated when the function is defined, it
-    fails (``AttributeError``) and otherwise it has no effect; femr's translation rules
-    carried 37 such annotations (``x=None`` keeps its default). A local variable's
-    annotation (``res: xla.XlaOp = ...`` in a function) is never evaluated and goes too
-    (``res = ...``). A class's or a module's variable annotation stays manual: it declares
-    a dataclass or NamedTuple field, and the module's ``__annotations__``.
+    ``jax.core.Shape``) inside a parameter's or a return annotation of an undecorated
+    function drops that annotation (safe): evaluated when the function is defined, it
+    fails (``AttributeError``), and under ``from __future__ import annotations`` type
+    checkers and ``typing.get_type_hints`` fail on it; it has no other effect. femr's
+    translation rules carried 37 such annotations (``x=None`` keeps its default). A local
+    variable's annotation (``res: xla.XlaOp = ...`` in a function) is never evaluated and
+    goes too (``res = ...``). Manual instead: a decorated function's (``singledispatch``'s
+    ``register`` and runtime type checkers read annotations), a class's or a module's
+    variable annotation (a dataclass or NamedTuple field, the module's
+    ``__annotations__``), and an annotation that also names something another rule
+    reports (``xla_client.XlaBuilder``: xla-client-import keeps the import for it).
 
 Removed helpers rewritten as calls
     =========================================  ======================================  =======  ======  ======
@@ -231,8 +235,8 @@ Everything else (manual)
     package directory comes from ``importlib.util.find_spec`` (which does not import
     jax), ``jax.a.b`` maps to ``jax/a/b.py`` or ``jax/a/b/__init__.py``, and a module's
     names are what it binds at top level (``def``, ``class``, assignments, imports,
-    ``__all__``, one level of ``import *``, minus top-level ``del``; dunders such as
-    ``__file__`` and ``__dict__`` always exist). A name in the
+    ``__all__``, one level of ``import *``, minus top-level ``del``; the attributes
+    every module has, ``__file__``, ``__dict__``..., always exist). A name in the
     module's ``_deprecations`` table with no object is missing; a module ``__getattr__``
     built by jax's ``deprecation_getattr`` serves only that table. Any other
     ``__getattr__``, a compiled module, or a file that does not parse counts as "the name
@@ -511,6 +515,22 @@ OWNED = (
 UNUSED_IMPORT_DROPPABLE = ("jaxlib.xla_client.", "jaxlib.xla_extension")
 
 
+def _dotted_names(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The outermost dotted names (``jax.interpreters.xla.XlaOp``, ``XlaOp``) under ``node``."""
+    found: list = []
+
+    class _Dotted(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            found.append(n)
+            return False
+
+        def visit_Name(self, n: cst.Name) -> None:
+            found.append(n)
+
+    walk.read(node, _Dotted())
+    return found
+
+
 _ANNOTATED = {cst.Param: "parameter", cst.FunctionDef: "return", cst.AnnAssign: "local variable's"}
 
 
@@ -729,6 +749,11 @@ def _class_has(cls: ast.ClassDef, attr: str) -> bool:
     return False
 
 
+#: Attributes every module object has, whatever its source binds.
+MODULE_DUNDERS = frozenset({"__file__", "__dict__", "__name__", "__doc__", "__spec__", "__loader__", "__package__",
+                            "__path__", "__builtins__", "__cached__"})
+
+
 @lru_cache(maxsize=None)
 def first_missing(qualified: str, depth: int = 0) -> Optional[str]:
     """The shortest prefix of ``qualified`` the installed jax lacks, or ``None``."""
@@ -740,8 +765,8 @@ def first_missing(qualified: str, depth: int = 0) -> Optional[str]:
         return None
     for i in range(1, len(parts)):
         part = parts[i]
-        if part.startswith("__") and part.endswith("__"):
-            return None  # ``__file__``, ``__dict__``, ``__path__``: every module and class has them
+        if part in MODULE_DUNDERS:
+            return None  # every module has them (a package ``__path__`` too)
         sub = f"{module}.{part}"
         if _module_file(sub) is not None:
             module = sub
@@ -1623,11 +1648,15 @@ class RemovedJaxApi(Rule):
             owner = self._signature_annotation(node) if self.annotation and not self.call_rewrite(qualified) else None
             if owner is not None:
                 drop_binding_if_unused(self.ctx, head)
+                if isinstance(owner, cst.AnnAssign):
+                    why = "a local's annotation is never evaluated: it only names what is gone"
+                elif self._postponed():
+                    why = ("under `from __future__ import annotations` it is not evaluated, but type checkers and "
+                           "typing.get_type_hints resolve it and fail; it has no other effect")
+                else:
+                    why = "evaluated, it fails when the function is defined; it has no other effect"
                 self.report(owner, Safety.SAFE, f"{gone} does not exist in the installed jax {self._version()}: "
-                            f"the {_ANNOTATED[type(owner)]} annotation naming it is dropped ("
-                            + ("a local's annotation is never evaluated: it only names what is gone)"
-                               if isinstance(owner, cst.AnnAssign) else
-                               "evaluated, it fails when the function is defined; it has no other effect)"),
+                            f"the {_ANNOTATED[type(owner)]} annotation naming it is dropped ({why})",
                             _without_annotation, kernel_receives="unchanged (not a custom call)")
             else:
                 self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified) else "")
@@ -1640,9 +1669,15 @@ class RemovedJaxApi(Rule):
         chain = list(reversed(self.ctx.ancestors_of(node)))
         for i, above in enumerate(chain):
             if isinstance(above, cst.Annotation):
+                if not self._all_gone_here(above):
+                    return None  # another rule reports a name in it, and keeps its import for it
                 owner = self.ctx.parent_of(above)
                 if isinstance(owner, cst.Param) or isinstance(owner, cst.FunctionDef) and owner.returns is above:
-                    return owner
+                    function = owner if isinstance(owner, cst.FunctionDef) else next(
+                        (a for a in chain[i:] if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+                    # A decorator may read the annotations (functools.singledispatch's
+                    # register, runtime type checkers): only an undecorated function's go.
+                    return owner if isinstance(function, cst.FunctionDef) and not function.decorators else None
                 if isinstance(owner, cst.AnnAssign) and owner.value is not None:
                     # A local variable's annotation is never evaluated (PEP 526), and a
                     # local declares no field: ``z: XlaOp = x`` is ``z = x``.
@@ -1650,6 +1685,23 @@ class RemovedJaxApi(Rule):
                     return owner if isinstance(scope, cst.FunctionDef) else None
                 return None
         return None
+
+    def _all_gone_here(self, annotation: cst.Annotation) -> bool:
+        """Whether every name of jax's in ``annotation`` that is gone is this rule's to
+        report (``jax.lib.xla_client.XlaBuilder`` is xla-client-import's)."""
+        for dotted in _dotted_names(annotation):
+            qualified = self.ctx.qualified_name(dotted) or ""
+            if qualified.split(".")[0] in ("jax", "jaxlib") and first_missing(qualified) is not None \
+                    and self.missing(qualified) is None and self.move_for(qualified) is None:
+                return False
+        return True
+
+    def _postponed(self) -> bool:
+        """``from __future__ import annotations``: no annotation is evaluated."""
+        return any(isinstance(stmt, cst.SimpleStatementLine) and any(
+            isinstance(small, cst.ImportFrom) and get_full_name_for_node(small.module) == "__future__"
+            and not isinstance(small.names, cst.ImportStar) and any(a.name.value == "annotations" for a in small.names)
+            for small in stmt.body) for stmt in self.ctx.module.body)
 
     def _extension_through_package(self, node: cst.Attribute, qualified: str, head: str) -> bool:
         """``jaxlib.xla_extension.ArrayImpl`` read through a plain ``import jaxlib``: the
