@@ -774,3 +774,13 @@ def test_shape_factories_taken_as_present_are_in_the_installed_jaxlib() -> None:
     from codemods.rules.xla_translation_rule import SHAPE_FACTORIES
 
     assert all(callable(getattr(xla_client.Shape, name, None)) for name in SHAPE_FACTORIES)
+
+
+def test_translation_tables_read_outside_a_registration_are_reported() -> None:
+    result = _rewrite("translation_table_read.py")
+    assert result.updated is None
+    assert sorted((c.line, c.safety.value, c.message.split(" ")[0]) for c in result.changes) == [
+        (8, "manual", "xla.backend_specific_translations"),
+        (13, "manual", "xla.backend_specific_translations"),
+        (13, "manual", "xla.translations"),
+    ]

@@ -128,6 +128,11 @@ Replacement (minimum jax 0.5.0)
     had the same signature) it stays manual, as do ``initial_style=``, ``backend=`` and
     ``parallel=``.
 
+    The tables themselves (``xla.backend_specific_translations``, ``translations``...)
+    read other than in a registration rewritten or reported here (kept in a name,
+    searched with ``in``, measured) are reported manual at each read: they are gone, and
+    what the code meant to do with them is not in its text.
+
     A rule that reshapes or transposes its operands or result around the custom call
     (builder rules): each XlaOp becomes an MLIR value and each builder op the StableHLO op
     of the same semantics, ``ops.Reshape(x, dims)`` ->
@@ -325,6 +330,7 @@ from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
 from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, registrations_elsewhere, where_text
 from codemods.rules._shared import (
     ancestors,
+    compatibility_guard,
     drop_binding_if_unused,
     head_name,
     heads_importing,
@@ -353,6 +359,8 @@ STILL_IMPORTABLE = ("jaxlib.xla_client", "jax._src.lib.xla_client")
 #: installed jaxlib by a test, not from source). ``from_pyval`` and others are gone.
 SHAPE_FACTORIES = ("array_shape", "tuple_shape", "scalar_shape", "token_shape")
 CUSTOM_CALLS = frozenset({"CustomCall", "CustomCallWithLayout"})
+#: jax.interpreters.xla's registration tables and functions, all gone with translation rules.
+TABLES = frozenset({"backend_specific_translations", "translations", "translations_with_avals", "register_translation"})
 #: Where XlaBuilder/XlaOp annotations come from besides xla_client.
 XLA_TYPE_MODULES = ("jaxlib.xla_extension", "jax.lib.xla_extension", "jax._src.lib.xla_extension")
 #: Elementwise XLA ops with the jax.numpy function of the same semantics (for operands of
@@ -475,9 +483,15 @@ class _Collector(cst.CSTVisitor):
         #: name -> [(function, the function or class it is defined in, None for the module)]
         self.functions: dict[str, list[tuple[cst.FunctionDef, Optional[cst.CSTNode]]]] = {}
         self.enclosing: list[cst.CSTNode] = []
+        #: ``<x>.backend_specific_translations`` and the other translation tables, read anywhere.
+        self.tables: list[cst.Attribute] = []
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value in TABLES:
+            self.tables.append(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.assigns.append(node)
@@ -500,7 +514,8 @@ class XlaTranslationRule(Rule):
     __doc__ = __doc__
     name = "xla-translation-rule"
     summary = "XlaBuilder translation rules with ops.CustomCall[WithLayout] -> MLIR lowering rules with jax.ffi.ffi_lowering."
-    triggers = (b"register_translation", b"translations[", b"translations_with_avals", b"lower_fun", b"CustomCall", b"xla_client")
+    triggers = (b"register_translation", b"translations[", b"backend_specific_translations", b"translations_with_avals",
+                b"lower_fun", b"CustomCall", b"xla_client")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -525,6 +540,9 @@ class XlaTranslationRule(Rule):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.collector.visit_Assign(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.collector.visit_Attribute(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.collector.visit_FunctionDef(node)
@@ -802,6 +820,18 @@ class XlaTranslationRule(Rule):
                         "call is not in a registration that can be rewritten here: register `mlir.lower_fun(f, "
                         "multiple_results=...)` with `mlir.register_lowering(prim, ...)` instead")
             covered.add(id(call))
+        # The translation tables read other than in a registration handled above (kept in
+        # a name, measured, passed on): the attribute itself fails on the installed jax.
+        for table in collector.tables:
+            name = self._xla_attr(table)
+            if name not in TABLES or id(table) in covered or any(id(a) in covered for a in ancestors(self.ctx, table)):
+                continue
+            if jax_fallback_guard(self.ctx, table) is not None or compatibility_guard(self.ctx, table):
+                continue
+            self.report(table, Safety.MANUAL, f"xla.{name} was removed with translation rules in jax 0.4.29, and this use "
+                        "is not a registration that can be rewritten here: register an MLIR lowering with "
+                        "`mlir.register_lowering(prim, rule, platform=...)` instead")
+            covered.add(id(table))
 
     def _inside_any(self, node: cst.CSTNode, containers: set) -> bool:
         return any(ancestor in containers for ancestor in ancestors(self.ctx, node))
