@@ -21,9 +21,9 @@ Replacement (every jax release)
     module once, ``_ccmigrate_canonical_constant(v)``, which converts the value to
     ``jax.dtypes.canonicalize_dtype`` of its type (``i32`` for an ``int`` unless
     ``jax_enable_x64``), as that keyword did. A computed ``canonicalize_types`` value is
-    reported as manual. Calls that pass ``aval=``, or whose value is already built by a
-    NumPy constructor (``np.asarray(...)``, ``np.int32(...)``...; not ``np.size`` or
-    ``np.ndim``, which give Python ints) or a name bound once to one, are left
+    reported as manual. Calls that pass ``aval=``, or whose value is already built by
+    NumPy (``np.asarray(...)``, ``np.int32(...)``...; not ``np.size`` or ``np.ndim``, which
+    give Python ints) or a name bound once to such a call, are left
     alone. The value may be given by keyword (``ir_constant(val=n)``): it is wrapped
     where it stands.
 
@@ -56,13 +56,13 @@ IR_CONSTANT = frozenset(
     for module in ("jax.interpreters.mlir", "jax._src.interpreters.mlir")
     for fn in ("ir_constant", "ir_constants")
 )
-#: NumPy functions whose result is a NumPy array or scalar whatever they are given.
-NUMPY_VALUES = frozenset({
-    "asarray", "array", "ascontiguousarray", "asanyarray", "full", "zeros", "ones", "empty", "arange",
-    "full_like", "zeros_like", "ones_like", "broadcast_to",
-    "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intc", "uintc",
-    "float16", "float32", "float64", "double", "single", "half", "complex64", "complex128", "longlong", "ulonglong",
-    "dtype",
+#: NumPy functions that give Python values (or shapes, dtypes, text), not NumPy ones:
+#: every other ``numpy`` function gives an array or a NumPy scalar.
+PYTHON_VALUED = frozenset({
+    "size", "ndim", "shape", "isscalar", "iterable", "allclose", "array_equal", "array_equiv", "can_cast",
+    "issubdtype", "isfortran", "result_type", "promote_types", "min_scalar_type", "binary_repr", "base_repr",
+    "array2string", "array_repr", "array_str", "format_float_positional", "format_float_scientific", "dtype",
+    "finfo", "iinfo", "shares_memory", "may_share_memory",
 })
 HELPER = "_ccmigrate_canonical_constant"
 HELPER_CODE = f'''
@@ -149,8 +149,8 @@ class IrConstant(Rule):
             if isinstance(value.func, cst.Name) and value.func.value == HELPER:
                 return True
             qualified = self.ctx.qualified_name(value.func) or ""
-            # Constructors only: np.size / np.ndim / np.prod(shape).item() give Python ints.
-            return qualified.startswith("numpy.") and qualified[len("numpy."):] in NUMPY_VALUES
+            # np.size(shape) and np.ndim(x) give Python ints.
+            return qualified.startswith("numpy.") and qualified.rsplit(".", 1)[-1] not in PYTHON_VALUED
         return False
 
     def _wrap_edit(self):
