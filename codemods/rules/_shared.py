@@ -213,6 +213,23 @@ def member_spelling(ctx: FileContext, module: str, attr: str, moved_from: Option
 # -- where a site sits ---------------------------------------------------------------
 
 
+def dotted_names(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The outermost dotted names (``jax.interpreters.xla.XlaOp``, ``XlaOp``) under ``node``,
+    as in an annotation."""
+    found: list = []
+
+    class _Dotted(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            found.append(n)
+            return False
+
+        def visit_Name(self, n: cst.Name) -> None:
+            found.append(n)
+
+    walk.read(node, _Dotted())
+    return found
+
+
 def ancestors(ctx: FileContext, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     parents = ctx.parents
     current = parents.get(node)

@@ -289,6 +289,7 @@ from codemods.context import import_line
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     compatibility_guard,
+    dotted_names,
     drop_binding_if_unused,
     head_name,
     import_without,
@@ -513,22 +514,6 @@ OWNED = (
 #: ``from jax.interpreters.mlir import custom_call`` is custom-call-api's to drop: two
 #: edits deleting the same statement would collide.)
 UNUSED_IMPORT_DROPPABLE = ("jaxlib.xla_client.", "jaxlib.xla_extension")
-
-
-def _dotted_names(node: cst.CSTNode) -> list[cst.BaseExpression]:
-    """The outermost dotted names (``jax.interpreters.xla.XlaOp``, ``XlaOp``) under ``node``."""
-    found: list = []
-
-    class _Dotted(cst.CSTVisitor):
-        def visit_Attribute(self, n: cst.Attribute) -> bool:
-            found.append(n)
-            return False
-
-        def visit_Name(self, n: cst.Name) -> None:
-            found.append(n)
-
-    walk.read(node, _Dotted())
-    return found
 
 
 _ANNOTATED = {cst.Param: "parameter", cst.FunctionDef: "return", cst.AnnAssign: "local variable's"}
@@ -1689,7 +1674,7 @@ class RemovedJaxApi(Rule):
     def _all_gone_here(self, annotation: cst.Annotation) -> bool:
         """Whether every name of jax's in ``annotation`` that is gone is this rule's to
         report (``jax.lib.xla_client.XlaBuilder`` is xla-client-import's)."""
-        for dotted in _dotted_names(annotation):
+        for dotted in dotted_names(annotation):
             qualified = self.ctx.qualified_name(dotted) or ""
             if qualified.split(".")[0] in ("jax", "jaxlib") and first_missing(qualified) is not None \
                     and self.missing(qualified) is None and self.move_for(qualified) is None:

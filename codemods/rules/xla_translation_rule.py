@@ -331,6 +331,7 @@ from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, re
 from codemods.rules._shared import (
     ancestors,
     compatibility_guard,
+    dotted_names,
     drop_binding_if_unused,
     head_name,
     heads_importing,
@@ -1810,7 +1811,7 @@ class XlaTranslationRule(Rule):
         return plan
 
     def _names_removed_type(self, annotation: cst.BaseExpression, modules: tuple) -> bool:
-        names = [n for n in _attributes_and_names(annotation)]
+        names = [n for n in dotted_names(annotation)]
         return any(any((self.ctx.qualified_name(n) or "").startswith(m + ".") for m in modules) for n in names)
 
     def _plan_ops(self, plan: Plan, builder: str, operand_params: list, star: Optional[str]) -> Plan:
@@ -2386,7 +2387,7 @@ def {AVAL_HELPER}(value):
             # all, and evaluated (no ``from __future__ import annotations``) they fail at import.
             if self._names_removed_type(annotation, removed):
                 found.add(name)
-                for node in _attributes_and_names(annotation):
+                for node in dotted_names(annotation):
                     head = head_name(node)
                     if head and (self.ctx.qualified_name(node) or "").startswith(tuple(m + "." for m in removed)):
                         drop_binding_if_unused(self.ctx, head)
@@ -3989,22 +3990,6 @@ def _names_read_outside_del(node: cst.CSTNode) -> set[str]:
             return False
 
     walk.read(node, _Reads())
-    return found
-
-
-def _attributes_and_names(node: cst.CSTNode) -> list[cst.BaseExpression]:
-    """The outermost dotted names (``jax.interpreters.xla.XlaOp``, ``XlaOp``) in an annotation."""
-    found: list = []
-
-    class _Dotted(cst.CSTVisitor):
-        def visit_Attribute(self, n: cst.Attribute) -> bool:
-            found.append(n)
-            return False
-
-        def visit_Name(self, n: cst.Name) -> None:
-            found.append(n)
-
-    walk.read(node, _Dotted())
     return found
 
 
