@@ -375,14 +375,19 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
     for finding in chosen:
         edits.setdefault(finding.node, []).append(finding)
     notes: dict[cst.CSTNode, list[str]] = {}
+    wanted: dict[cst.CSTNode, list[tuple[str, str]]] = {}
     if options.annotate:
         for finding in ctx.findings:
             if finding.change.safety is Safety.MANUAL and not finding.suppressed:
                 stmt = _statement_of(ctx, finding.node)
                 text = f"{TODO_PREFIX}[{finding.change.rule}] {finding.change.message}"
                 text = " ".join(text.split())
-                if stmt is not None and not _has_comment(stmt, text, ctx.module):
-                    notes.setdefault(stmt, []).append(text)
+                if stmt is not None:
+                    wanted.setdefault(stmt, []).append((finding.change.rule, text))
+        for stmt, texts in wanted.items():
+            fresh = _fresh_notes(stmt, texts, ctx.module)
+            if fresh:
+                notes[stmt] = fresh
     for finding in fixable:
         finding.change.applied = False
     if not edits and not notes:
@@ -653,12 +658,40 @@ def _statement_of(ctx: FileContext, node: cst.CSTNode) -> Optional[cst.CSTNode]:
     return None
 
 
-def _has_comment(stmt: cst.CSTNode, text: str, module: Optional[cst.Module] = None) -> bool:
+def _comments_above(stmt: cst.CSTNode, module: Optional[cst.Module] = None) -> list[str]:
     lines = list(getattr(stmt, "leading_lines", ()))
     if module is not None and module.body and stmt is module.body[0]:
         # Comment lines above a file's first statement are the module's header when parsed.
         lines = [*module.header, *lines]
-    return any(line.comment is not None and line.comment.value == text for line in lines)
+    return [line.comment.value for line in lines if line.comment is not None]
+
+
+def _fresh_notes(stmt: cst.CSTNode, texts: list[tuple[str, str]], module: cst.Module) -> list[str]:
+    """The TODO comments ``stmt`` still lacks, of the ``(rule, text)`` findings on it.
+
+    A finding whose exact text is above the statement is annotated. So is one whose
+    wording changed since an earlier run annotated it (a re-export's note lists the
+    modules still using the name, and that run migrated some of them): as many of a
+    rule's findings count as annotated as that rule has TODO comments above the
+    statement that match none of its findings. Rewriting those would make every run
+    change the file again; they are the user's to delete once acted on.
+    """
+    existing = _comments_above(stmt, module)
+    exact = {text for _, text in texts}
+    stale: dict[str, int] = {}
+    for comment in existing:
+        if comment.startswith(TODO_PREFIX + "[") and comment not in exact:
+            rule = comment[len(TODO_PREFIX) + 1 :].split("]", 1)[0]
+            stale[rule] = stale.get(rule, 0) + 1
+    fresh = []
+    for rule, text in texts:
+        if text in existing:
+            continue
+        if stale.get(rule, 0) > 0:
+            stale[rule] -= 1
+            continue
+        fresh.append(text)
+    return fresh
 
 
 class _Apply(cst.CSTTransformer):
