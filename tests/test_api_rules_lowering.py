@@ -633,3 +633,14 @@ def test_rebound_vararg_appended_in_place_keeps_every_layout():
     )
     assert (call["target"], call["operands"]) == ("appended_cpu", 2)
     assert call["operand_layouts"] == [[0], []] and call["constant_operands"][1] == np.int32(5).tobytes()
+
+
+def test_attribute_dict_config_keeps_api_version_1_and_the_dict_after_the_move_to_ffi_lowering():
+    # Legacy mlir.custom_call emitted a dict of MLIR attributes as `mhlo.backend_config` on an
+    # api_version 1 op; ffi_lowering with the legacy api_version 2 written out emits the same.
+    (call,) = lower_both(
+        "backend-config", "attributes_through_custom_call_rewrite", lambda m: m._triton_call_lowering,
+        [((4,), "float32")], [((4,), "float32")], name="add_kernel", serialized_kernel=b"ptx",
+    )
+    assert (call["target"], call["api_version"], call["backend_config"]) == ("triton_kernel_call", 1, b"")
+    assert call["typed_ffi_config"].startswith('{name = "add_kernel", opaque = "')

@@ -42,7 +42,10 @@ Left alone
     and jaxlib they pack a C struct into ``bytes``; a function of this module, a dataclass
     or a message is classified as such), and
     dicts whose values are MLIR attributes (``ir.*Attr.get``, ``mlir.i64_attr``,
-    ``mlir.ir_attribute``...): those are already valid. Nothing is serialised twice.
+    ``mlir.ir_attribute``...): those are already valid, with any api_version (below 4
+    jax emits the call with api_version 1, an empty backend_config and the dict as its
+    ``mhlo.backend_config`` attribute, for ``ffi_lowering`` as for legacy
+    ``mlir.custom_call``). Nothing is serialised twice.
 
     A value whose type cannot be proven (a parameter, an attribute read, a call) is
     reported for review with the reason. ``--unsafe-fixes`` routes it instead through a
@@ -227,8 +230,10 @@ class BackendConfig(Rule):
         if kind in (Kind.PASS,):
             return
         if kind == Kind.ATTRS:
-            if api is not None and api < 4 and where.endswith("ffi_lowering"):
-                self.report(value, Safety.MANUAL, f"{where} with api_version={api} needs a str/bytes backend_config; this dict of MLIR attributes is only valid with api_version=4")
+            # Accepted with any api_version: below 4 the custom call is emitted with
+            # api_version 1, an empty backend_config and the dict as its
+            # ``mhlo.backend_config`` attribute, as legacy mlir.custom_call emitted it (and
+            # as custom-call-api's rewrite of such a call keeps it).
             return
         if api == 4 or (api is None and where in FFI_LOWERING):
             self.check_typed(value, kind, detail, where, api)

@@ -81,7 +81,7 @@ class StablehloCustomCallOp(Rule):
     __doc__ = __doc__
     name = "stablehlo-custom-call-op"
     summary = "Typed attributes for hlo.CustomCallOp, jax.interpreters.mlir.hlo -> stablehlo, mhlo.CustomCallOp -> stablehlo."
-    triggers = (b"CustomCallOp", b"import hlo", b"hlo,", b", hlo", b"mlir.hlo")
+    triggers = (b"CustomCallOp", b"import hlo", b"hlo,", b", hlo", b".hlo")
     statement_scoped = True
 
     # -- `from jax.interpreters.mlir import hlo` ------------------------------------------
