@@ -48,6 +48,9 @@ ORIGINS = {
         "ConcretizationTypeError", "mapped_aval", "unmapped_aval", "AbstractToken", "TraceTag",
         "call_impl", "subjaxprs", "set_current_trace", "take_current_trace")},
     "jax.core.get_aval": "jax._src.core.typeof",
+    "jax._src.core.get_aval": "jax._src.core.typeof",
+    # jax/abstract_arrays.py re-exported core's singleton.
+    "jax.abstract_arrays.abstract_token": "jax._src.core.abstract_token",
     "jax.core.get_type": "jax._src.core.typeof",
     **{f"jax.linear_util.{n}": f"jax._src.linear_util.{n}" for n in (
         "StoreException", "WrappedFun", "cache", "merge_linear_aux", "transformation",

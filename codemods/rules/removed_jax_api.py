@@ -25,7 +25,10 @@ Moved names (safe: the same object under another name)
     ``jax.core.call_p`` ``closed_call_p``            ``jax.extend.core.primitives.*``            0.7.0    0.4.31
     ``jax.core.ConcretizationTypeError``             ``jax.errors.ConcretizationTypeError``      0.7.0    any
     ``jax.core.get_aval``, ``jax.core.get_type``     ``jax.typeof`` (``typeof = get_aval`` in    0.10.0   0.6.0
-                                                     0.6.0; ``get_type`` was ``get_aval``)
+    (``jax._src.core.get_aval`` too)                 0.6.0; ``get_type`` was ``get_aval``)
+    ``jax.abstract_arrays.abstract_token``           ``jax.core.abstract_token`` (the singleton  0.4.14   any
+                                                     jax tests with ``is``; deprecated, no
+                                                     public successor)
     ``jax.core.mapped_aval`` ``unmapped_aval``       ``jax.extend.core.*``                       0.10.0   0.9.0
     ``jax.ad_checkpoint.checkpoint`` ``remat``       ``jax.checkpoint`` (both; ``jax.remat``,    0.10.0   any
                                                      which the removal message names, is another
@@ -146,7 +149,8 @@ Removed helpers rewritten as calls
     ``ad.Zero.from_value(v)``                  ``ad.Zero(jax.typeof(v))``              0.4.35   0.6.0   safe
     ``ad.Zero.from_primal_value(v)``           ``ad.Zero(jax.typeof(v)                 0.10.0   0.6.0   safe
                                                .to_tangent_aval())``
-    ``jax.core.raise_to_shaped(aval)``         ``aval``                                0.6.0    0.4.36  safe
+    ``jax.core.raise_to_shaped(aval)``,        ``aval``                                0.6.0    0.4.36  safe
+    ``jax._src.core.raise_to_shaped(aval)``
     ``jax.abstract_arrays.raise_to_shaped``    ``aval`` (it was ``core.raise_to_shaped``)  0.4.14   0.4.36  safe
     ``jax.core.full_lower(x)``                 ``x``                                   0.6.0    0.4.36  safe
     ``jax.lax.tie_in(x, y)``                   ``y``                                   0.4.29   any     safe [1]
@@ -357,6 +361,12 @@ MOVED: dict[str, Move] = {
         "call_p", "closed_call_p")},
     "jax.core.ConcretizationTypeError": Move("jax.errors.ConcretizationTypeError", ANY, "0.7.0"),
     "jax.core.get_aval": Move("jax.typeof", (0, 6, 0), "0.10.0"),
+    # The private module the public names re-exported, read directly by Triton bridges.
+    "jax._src.core.get_aval": Move("jax.typeof", (0, 6, 0), "0.10.0"),
+    # The same singleton (abstract_arrays re-exported core's): jax tests a token's aval with
+    # ``is core.abstract_token``, so a new ``AbstractToken()`` would not do. jax.core still
+    # has it (deprecated, with no public successor).
+    "jax.abstract_arrays.abstract_token": Move("jax.core.abstract_token", ANY, "0.4.14"),
     "jax.core.get_type": Move("jax.typeof", (0, 6, 0), "0.7.0"),
     **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 9, 0), "0.10.0") for n in ("mapped_aval", "unmapped_aval")},
     **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 10, 0), "0.10.0") for n in (
@@ -1041,6 +1051,8 @@ CALLS: dict[str, CallRewrite] = {
                                                               _plan_zero_from_primal_value),
     "jax.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
                                             _plan_identity("jax.core.raise_to_shaped", "0.6.0", "aval")),
+    "jax._src.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
+                                                 _plan_identity("jax._src.core.raise_to_shaped", "0.6.0", "aval")),
     # jax/abstract_arrays.py: ``raise_to_shaped = core.raise_to_shaped``.
     "jax.abstract_arrays.raise_to_shaped": CallRewrite((0, 4, 36), "0.4.14", ("aval", "weak_type"),
                                                        _plan_identity("jax.abstract_arrays.raise_to_shaped", "0.4.14", "aval")),
