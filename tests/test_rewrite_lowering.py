@@ -388,3 +388,12 @@ def test_descriptor_builder_result_is_passed_on_as_bytes_without_a_finding() -> 
     assert summary(call) == ("spp_csr_matmul_cuda", 2, struct.pack("<qq", 6, 3))
     (call,) = lower(m._lowering_cpu, [((2,), "float32")], [((2,), "float32")])
     assert summary(call) == ("cpu_scale", 2, struct.pack("<d", 2))
+
+
+def test_mhlo_op_moves_to_stablehlo_with_its_operand_aliases() -> None:
+    m = applied("stablehlo-custom-call-op", "mhlo_op_with_output_aliases")
+    assert b"mhlo" not in m.migrated_source.replace(b"mhlo.CustomCallOp", b"")[m.migrated_source.index(b"import jaxlib"):]
+    (call,) = lower(m.triton_call_lowering, F32, F32, call_name="add_kernel", input_output_aliases=((0, 0),))
+    assert (call["op"], call["target"], call["api_version"], call["backend_config"]) == (
+        "stablehlo.custom_call", "add_kernel", 1, b"")
+    assert call["aliases"] == "[#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]"

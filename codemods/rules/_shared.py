@@ -504,6 +504,13 @@ def version_test_on_target(ctx: FileContext, test: cst.BaseExpression) -> Option
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         inner = version_test_on_target(ctx, test.expression)
         return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        # ``jaxlib < (0, 3, 22) and aliases``: one side read with confidence may settle it.
+        sides = (version_test_on_target(ctx, test.left), version_test_on_target(ctx, test.right))
+        decisive = isinstance(test.operator, cst.Or)
+        if decisive in sides:
+            return decisive
+        return None
     read = _read_version_test(ctx, test)
     target = tuple(ctx.options.target_jax or ())
     if read is None or not target:

@@ -23,7 +23,11 @@ Replacement
       stablehlo as hlo`` (the same op classes; public since before jax 0.6.0), and
       ``mlir.hlo`` -> that module.
     * ``mhlo.CustomCallOp(...)`` -> ``stablehlo.CustomCallOp(...)`` (same arguments;
-      ``custom_call_schedule=``, which StableHLO lacks, makes the site manual).
+      ``custom_call_schedule=``, which StableHLO lacks, makes the site manual). The op
+      verifies its attributes' dialect, so ``mhlo.OutputOperandAlias`` (operand aliases)
+      moves with it to ``stablehlo.OutputOperandAlias`` (the same fields); a module that
+      builds any other MHLO attribute, or keeps another ``mhlo.CustomCallOp`` (guarded,
+      scheduled) beside the aliases, keeps its ops as they are, reported as manual.
     * ``operands_=`` (the keyword of the oldest generated op bindings) -> ``inputs=``, the
       name every jaxlib since (0.4.28 included) gives the operands of both ops; the old
       keyword raises ``TypeError: ... unexpected keyword argument 'operands_'``.
@@ -59,6 +63,7 @@ from typing import Callable, Optional
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codemods import walk
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import compatibility_guard, imported_aliases, jax_fallback_guard, keyword, member_spelling, short
 
@@ -68,6 +73,8 @@ STABLEHLO_DIALECTS = frozenset(
      "jax.extend.mlir.dialects.stablehlo", "jaxlib.mlir.dialects.hlo"}
 )
 MHLO_DIALECTS = frozenset({"jaxlib.mlir.dialects.mhlo", "jax._src.lib.mlir.dialects.mhlo"})
+#: MHLO attribute builders whose StableHLO namesakes take the same fields: moved with the op.
+MHLO_ATTRIBUTES_MOVED = frozenset({"OutputOperandAlias"})
 PYTHON_VALUES_REJECTED_IN = (0, 4, 35)
 HLO_REMOVED_IN = (0, 6, 0)
 IR_MODULES = ("jaxlib.mlir.ir", "jax.interpreters.mlir.ir", "jax._src.lib.mlir.ir", "jax.extend.mlir.ir", "jax._src.interpreters.mlir.ir")
@@ -83,6 +90,11 @@ class StablehloCustomCallOp(Rule):
     summary = "Typed attributes for hlo.CustomCallOp, jax.interpreters.mlir.hlo -> stablehlo, mhlo.CustomCallOp -> stablehlo."
     triggers = (b"CustomCallOp", b"import hlo", b"hlo,", b", hlo", b".hlo")
     statement_scoped = True
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._mhlo_uses: Optional[tuple[list[cst.Call], list[cst.Attribute]]] = None
+        self._attributes_reported = False
 
     # -- `from jax.interpreters.mlir import hlo` ------------------------------------------
     def visit_ImportFrom(self, node: cst.ImportFrom) -> Optional[bool]:
@@ -223,6 +235,32 @@ class StablehloCustomCallOp(Rule):
                 "and build stablehlo.CustomCallOp (jax.export checks only stablehlo custom calls)",
             )
             return
+        ops, attributes = self.mhlo_uses()
+        others = sorted({a.attr.value for a in attributes if a.attr.value not in MHLO_ATTRIBUTES_MOVED})
+        kept = [op for op in ops if op is not node and not self.converts(op)]
+        if others or (attributes and kept):
+            why = (f"the module also builds MHLO attributes (`mhlo.{'`, `mhlo.'.join(others)}`)" if others else
+                   "the module's other mhlo.CustomCallOp, which stays, uses the same MHLO attributes")
+            self.report(
+                func,
+                Safety.MANUAL,
+                f"mhlo.CustomCallOp left as it is: {why}, which a stablehlo.CustomCallOp rejects; build it as "
+                "stablehlo.CustomCallOp with the stablehlo attributes (jax.export checks only stablehlo custom calls)",
+            )
+            return
+        link = ("stablehlo-custom-call-op", "mhlo attributes") if attributes else None
+        if attributes and not self._attributes_reported:
+            self._attributes_reported = True
+            for attribute in attributes:
+                self.report(
+                    attribute,
+                    Safety.SAFE,
+                    f"mhlo.{attribute.attr.value} -> stablehlo.{attribute.attr.value}: an attribute of the "
+                    "mhlo.CustomCallOp moved to stablehlo with it (the same fields)",
+                    self._attribute_edit(attribute),
+                    kernel_receives="unchanged (the same attribute values)",
+                    link=link,
+                )
         head = (get_full_name_for_node(func.value) or "").split(".")[0]
 
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
@@ -238,7 +276,48 @@ class StablehloCustomCallOp(Rule):
             "mhlo.CustomCallOp -> stablehlo.CustomCallOp: jax.export's custom-call safety check sees only stablehlo ops",
             edit,
             kernel_receives="unchanged (the same target, operands and attributes)",
+            link=link,
         )
+
+    def converts(self, op: cst.Call) -> bool:
+        """Whether ``to_stablehlo`` would be asked to move this mhlo.CustomCallOp."""
+        return keyword(op, "custom_call_schedule") is None and compatibility_guard(self.ctx, op) is None
+
+    def mhlo_uses(self) -> tuple[list[cst.Call], list[cst.Attribute]]:
+        """The module's ``mhlo.CustomCallOp(...)`` calls and its other ``mhlo.<name>`` reads
+        that are no op class (attribute builders such as ``mhlo.OutputOperandAlias``)."""
+        if self._mhlo_uses is None:
+            ops: list[cst.Call] = []
+            attributes: list[cst.Attribute] = []
+            qualified = self.ctx.qualified_name
+
+            class _Uses(cst.CSTVisitor):
+                def visit_Call(self, call: cst.Call) -> None:
+                    func = call.func
+                    if isinstance(func, cst.Attribute) and func.attr.value == "CustomCallOp" \
+                            and qualified(func.value) in MHLO_DIALECTS:
+                        ops.append(call)
+
+                def visit_Attribute(self, attr: cst.Attribute) -> None:
+                    name = attr.attr.value
+                    if not name.endswith("Op") and name[:1].isupper() and qualified(attr.value) in MHLO_DIALECTS:
+                        attributes.append(attr)
+
+            walk.read(self.ctx.module, _Uses())
+            self._mhlo_uses = (ops, attributes)
+        return self._mhlo_uses
+
+    def _attribute_edit(self, attribute: cst.Attribute):
+        head = (get_full_name_for_node(attribute.value) or "").split(".")[0]
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            for binding in self.ctx.names.imports:
+                if binding.local == head and binding.from_module is not None:
+                    obj = binding.qualified.rsplit(".", 1)[1]
+                    self.ctx.remove_import_if_unused(binding.from_module, obj, None if obj == head else head)
+            return cst.Attribute(cst.parse_expression(self.stablehlo()), cst.Name(attribute.attr.value))
+
+        return edit
 
     # -- helpers ---------------------------------------------------------------------------
     def classify(self, value: cst.BaseExpression, depth: int = 0) -> str:
