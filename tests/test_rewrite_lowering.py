@@ -25,6 +25,7 @@ import pytest
 
 pytest.importorskip("jax")
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory  # noqa: E402
+import jax  # noqa: E402
 from jax.extend.core import Primitive  # noqa: E402
 
 from tests.helpers import TESTDATA, fixture_args, rewrite_source  # noqa: E402
@@ -397,3 +398,14 @@ def test_mhlo_op_moves_to_stablehlo_with_its_operand_aliases() -> None:
     assert (call["op"], call["target"], call["api_version"], call["backend_config"]) == (
         "stablehlo.custom_call", "add_kernel", 1, b"")
     assert call["aliases"] == "[#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]"
+
+
+def test_builder_shapes_held_in_a_tuple_become_avals_read_by_dtype_and_shape() -> None:
+    m = applied("xla-translation-rule", "get_shapes_in_a_tuple")
+    f64 = [((2, 3), "float64")]
+    with jax.enable_x64(True):
+        (call,) = lower(m._quad_solution_vector_translation, f64 * 2, f64)
+        assert summary(call) == ("quad_solution_vector", 1, b"")
+        assert call["operand_layouts"] == [[1, 0], [1, 0]] and call["result_layouts"] == [[1, 0]]
+        with pytest.raises(ValueError, match="float64 precision is required"):
+            lower(m._quad_solution_vector_translation, F32 * 2, F32)

@@ -381,6 +381,9 @@ OPS_CONVERTED = frozenset({"Reshape", "Transpose"})
 AVAL_HELPER = "_ccmigrate_aval"
 #: XLA Shape methods with an aval counterpart: ``dimensions()`` -> ``.shape``, ``element_type()`` -> ``.dtype``.
 SHAPE_METHODS = {"dimensions": "shape", "element_type": "dtype"}
+#: What a name may hold that is a sequence of operands' avals once rewritten: the rule's
+#: ``*operands``' shapes (``list(map(c.get_shape, operands))``) or a display of them.
+AVAL_SEQUENCES = ("avals", "aval_display")
 API_VERSIONS = {
     "API_VERSION_ORIGINAL": 1,
     "API_VERSION_STATUS_RETURNING": 2,
@@ -2800,6 +2803,11 @@ class _FunctionScan(cst.CSTVisitor):
             elements = [e.value for e in value.elements]
             if len(elements) == 1 and self.custom_call_kind(elements[0]) is not None:
                 return "result"
+            if elements and all(isinstance(e, cst.Element) for e in value.elements) and all(
+                isinstance(e, cst.Call) and self._get_shape_index(e) is not None for e in elements
+            ):
+                # ``shapes = (c.get_shape(a), c.get_shape(b))``: each element becomes its aval.
+                return "aval_display"
             if elements and not any(isinstance(e, cst.StarredElement) for e in value.elements) and all(
                 isinstance(e, cst.Call) and self.rule._client_attr(e.func, "Shape") == "array_shape" for e in elements
             ):
@@ -3049,6 +3057,11 @@ class _FunctionScan(cst.CSTVisitor):
                 self._shape_as_layout(node)
             else:
                 self.get_shapes.append((node, self._get_shape_index(node)))
+                if not self._get_shape_followed(node):
+                    text = one_line(self.ctx.module.code_for_node(parent if isinstance(parent, cst.CSTNode) else node))
+                    self.problem = self.problem or (
+                        f"the builder shape `{one_line(self.ctx.module.code_for_node(node))}` goes where its uses cannot be "
+                        f"followed (`{text[:60]}`): the aval that replaces it has .shape/.dtype, not .dimensions()/.element_type()")
         elif self._operand_shape_in_comprehension(node) and self._in_layout_position(node):
             # ``tuple([c.get_shape(x) for x in operands])``: each operand's default layout.
             self.allowed.add(node.func.value)
@@ -3162,7 +3175,35 @@ class _FunctionScan(cst.CSTVisitor):
     def _is_aval(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, cst.Call):
             return self._get_shape_index(node) is not None
+        if self._aval_display_element(node):
+            return True
         return isinstance(node, cst.Name) and (self.reaching(node.value, node) == "aval" or self._aval_of_list(node))
+
+    def _get_shape_followed(self, call: cst.Call) -> bool:
+        """Whether every use of ``c.get_shape(x)``'s value is seen (and rewritten or checked):
+        ``.dimensions()`` / ``.element_type()`` on it, a comparison, or a name (or a tuple or
+        list display bound to a name) whose reads are checked."""
+        parent = self.ctx.parents.get(call)
+        if isinstance(parent, cst.Attribute) and parent.value is call:
+            return parent.attr.value in SHAPE_METHODS
+        if isinstance(parent, (cst.Comparison, cst.ComparisonTarget)):
+            return True
+        if isinstance(parent, cst.Element):
+            parent = self.ctx.parents.get(parent)
+            if not isinstance(parent, (cst.Tuple, cst.List)):
+                return False
+            holder = self.ctx.parents.get(parent)
+            return isinstance(holder, cst.Assign) and holder.value is parent and self._kind_of(parent) == "aval_display" \
+                and len(holder.targets) == 1 and isinstance(holder.targets[0].target, cst.Name)
+        return isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)
+
+    def _aval_display_element(self, node: cst.BaseExpression) -> bool:
+        """``shapes[0]`` with ``shapes`` a tuple or list display of operands' builder shapes."""
+        return (
+            isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
+            and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer)
+            and self.reaching(node.value.value, node) == "aval_display"
+        )
 
     def _aval_of_list(self, node: cst.Name) -> bool:
         """``x`` of ``... for x in shapes`` (or ``shapes[::-1]``), ``shapes`` a list of avals."""
@@ -3180,7 +3221,7 @@ class _FunctionScan(cst.CSTVisitor):
     def _avals_iterated(self, source: cst.BaseExpression, at: cst.CSTNode) -> bool:
         if isinstance(source, cst.Subscript) and len(source.slice) == 1 and isinstance(source.slice[0].slice, cst.Slice):
             source = source.value
-        return isinstance(source, cst.Name) and self.reaching(source.value, at) == "avals"
+        return isinstance(source, cst.Name) and self.reaching(source.value, at) in AVAL_SEQUENCES
 
     def _in_layout_position(self, node: cst.CSTNode) -> bool:
         current = self.ctx.parents.get(node)
@@ -3402,18 +3443,22 @@ class _FunctionScan(cst.CSTVisitor):
                     self._shape_as_layout(node)
                 elif not isinstance(parent, (cst.Comparison, cst.ComparisonTarget)):
                     self.problem = self.problem or f"the builder shape `{node.value}` is used beyond dimensions()/element_type()"
-            elif kind == "avals":
+            elif kind in AVAL_SEQUENCES:
                 call = self.ctx.parents.get(parent) if isinstance(parent, cst.Arg) else None
                 iterated = parent if isinstance(parent, cst.Subscript) and parent.value is node else node
                 loop = self.ctx.parents.get(iterated)
+                method = self.ctx.parents.get(loop) if isinstance(loop, cst.Attribute) else None
                 if isinstance(call, cst.Call) and get_full_name_for_node(call.func) == "len" and "len" not in self.bindings:
                     pass
+                elif (kind == "aval_display" and self._aval_display_element(iterated) and isinstance(loop, cst.Attribute)
+                      and loop.attr.value in SHAPE_METHODS and isinstance(method, cst.Call) and not method.args):
+                    pass  # shapes[0].dimensions(): rewritten to the aval's shape
                 elif isinstance(loop, cst.CompFor) and loop.iter is iterated and self._avals_iterated(iterated, node):
                     pass  # each element is an aval: its uses are checked where it is read
                 else:
                     self.problem = self.problem or (
                         f"`{node.value}`, the operands' builder shapes, is used other than by iterating over it or len()")
-            elif kind == "ambiguous" and any(binding[1] in ("array", "tuple", "aval", "avals") for binding in self.bindings[node.value]):
+            elif kind == "ambiguous" and any(binding[1] in ("array", "tuple", "aval", *AVAL_SEQUENCES) for binding in self.bindings[node.value]):
                 self.problem = self.problem or f"`{node.value}` is bound to an XLA shape on some paths only"
 
 
