@@ -545,11 +545,16 @@ def _keep_after_prelude_code(before: cst.Module, after: cst.Module) -> cst.Modul
     if start is None or not any(_is_code(stmt, i) for i, stmt in enumerate(before.body[start:first_jax], start)):
         return after
     block = list(after.body[start : start + added])
-    # The statements keep the blank lines they had; the block takes the first jax import's.
+    # The statements keep the blank lines they had; the block takes the first jax import's,
+    # which keeps the comments right above it (a TODO annotating it, say).
     rest = [*after.body[:start], *before.body[start:]]
     anchor = rest[first_jax]
-    block[0] = block[0].with_changes(leading_lines=anchor.leading_lines)
-    rest[first_jax] = anchor.with_changes(leading_lines=())
+    lines = list(anchor.leading_lines)
+    split = len(lines)
+    while split > 0 and lines[split - 1].comment is not None:
+        split -= 1
+    block[0] = block[0].with_changes(leading_lines=lines[:split])
+    rest[first_jax] = anchor.with_changes(leading_lines=lines[split:])
     return after.with_changes(body=[*rest[:first_jax], *block, *rest[first_jax:]])
 
 

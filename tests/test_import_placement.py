@@ -51,6 +51,20 @@ def test_environment_set_before_jax_still_takes_effect() -> None:
     assert done.stdout.strip() == "True"
 
 
+def test_comments_right_above_the_first_jax_import_stay_with_it() -> None:
+    # With --annotate the kept import's TODO is such a comment: given to the new `import jax`
+    # above it, the next run would annotate the import again (and the run fails its self-check).
+    source = ("__all__ = ['f']\n\nfrom jax.lib import xla_client\n\n"
+              "xla_client.register_custom_call_target('k', object(), platform='cpu')\n\n"
+              "xops = xla_client.ops\n\n\ndef f(c, x):\n    return xops.Neg(x)\n")
+    result = rewrite_source(source.encode(), "/tmp/module.py", ["--annotate"])
+    assert result.error is None, result.error
+    lines = result.updated.decode().splitlines()
+    kept = lines.index("from jax.lib import xla_client")
+    assert lines[kept - 1].startswith("# TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client`")
+    assert lines[kept - 2] == "import jax" and lines[kept - 3] == ""
+
+
 def test_plain_import_block_keeps_libcsts_placement() -> None:
     out = _rewrite("import os\nfrom jax.lib import xla_client\n\nxla_client.register_custom_call_target('k', object(), platform='cpu')\n")
     assert out.startswith("import os\nimport jax\n")
