@@ -17,6 +17,16 @@ from codemods.rule import Change, Edit, LinkKey, Safety
 
 #: Submodules that importing their package loads (so ``import jax`` is enough to spell
 #: ``jax.ffi.ffi_lowering``), on every jax release the rules target (0.5 and later).
+#: Lower-case dotted names under jax that are objects, not modules (``import`` fails).
+NOT_MODULES = frozenset({"jax.config"})
+
+
+def _module_path(dotted: str) -> bool:
+    """Whether ``dotted`` reads as a module path (``jax.extend.backend``), not a class or
+    object on one (``jax.interpreters.ad.Zero``, ``jax.config``)."""
+    return dotted not in NOT_MODULES and all(part.islower() or part.startswith("_") for part in dotted.split("."))
+
+
 LOADED_BY_PARENT = frozenset(
     {
         "jax.ffi", "jax.numpy", "jax.lax", "jax.core", "jax.tree_util", "jax.errors", "jax.dtypes",
@@ -293,7 +303,12 @@ class FileContext:
             alias = "_ccm_" + module.replace(".", "_")
             self.add_import(module, asname=alias, site=site)
             return f"{alias}.{attr}"
-        self.add_import(top, site=site)
+        if module and module != top and _module_path(module) and not self._loaded_with(top, module, home):
+            # ``import jax`` does not load ``jax.extend.backend``: ``import jax.extend.backend``
+            # binds ``jax`` and loads the module.
+            self.add_import(module, site=site)
+        else:
+            self.add_import(top, site=site)
         return qualified
 
     def _bound_after(self, local: str, site: cst.CSTNode) -> bool:

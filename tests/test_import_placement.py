@@ -189,3 +189,15 @@ def test_method_and_one_line_lowering_rules_lower() -> None:
     for lowering in (namespace["Kernels"]().lowering, namespace["one_line_lowering"]):
         [call] = _lower_with(lowering)
         assert (call.target, call.api_version) == ("kernel", 2)
+
+
+def test_a_submodule_the_top_package_does_not_load_is_imported_itself() -> None:
+    path = os.path.join(TESTDATA, "rules", "xla-client-import", "bridge_backend_without_jax_import.expected.py")
+    with open(path) as fh:
+        probe = fh.read() + (
+            "\nimport numpy as np\n"
+            "print(event_sum(np.ones(3), np.array([0, 1, 2]), np.array([0, 1, 2, 3]), 2.0).tolist())\n"
+        )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[2.0, 2.0, 2.0]"
