@@ -409,3 +409,13 @@ def test_builder_shapes_held_in_a_tuple_become_avals_read_by_dtype_and_shape() -
         assert call["operand_layouts"] == [[1, 0], [1, 0]] and call["result_layouts"] == [[1, 0]]
         with pytest.raises(ValueError, match="float64 precision is required"):
             lower(m._quad_solution_vector_translation, F32 * 2, F32)
+
+
+def test_comprehension_variable_named_like_the_shape_local_does_not_block_the_rule() -> None:
+    m = applied("xla-translation-rule", "comprehension_variable_shadows_shape")
+    f64 = [((4,), "float64")]
+    with jax.enable_x64(True):
+        (call,) = lower(m.kepler_translation_rule, f64 * 2, f64 * 2)
+    assert summary(call) == ("solve_kepler", 1, b"")
+    assert call["operands"] == 3 and call["constant_operands"][0] == np.int32(4).tobytes()
+    assert call["operand_layouts"] == [[], [0], [0]] and call["result_layouts"] == [[0], [0]]

@@ -3205,6 +3205,19 @@ class _FunctionScan(cst.CSTVisitor):
             and self.reaching(node.value.value, node) == "aval_display"
         )
 
+    def _comprehension_variable(self, node: cst.Name) -> bool:
+        """Whether a comprehension around ``node`` (in its statement) binds its name."""
+        current = self.ctx.parents.get(node)
+        while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            if isinstance(current, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
+                loop: Optional[cst.CompFor] = current.for_in
+                while loop is not None:
+                    if node.value in _names_in(loop.target):
+                        return True
+                    loop = loop.inner_for_in
+            current = self.ctx.parents.get(current)
+        return False
+
     def _aval_of_list(self, node: cst.Name) -> bool:
         """``x`` of ``... for x in shapes`` (or ``shapes[::-1]``), ``shapes`` a list of avals."""
         current = self.ctx.parents.get(node)
@@ -3400,9 +3413,11 @@ class _FunctionScan(cst.CSTVisitor):
                 return
             text = self.ctx.module.code_for_node(self.ctx.parents.get(parent) if isinstance(parent, cst.Attribute) else parent)
             self.problem = self.problem or f"it uses the XlaBuilder beyond CustomCall (`{one_line(text)[:60]}`)"
+        elif self._comprehension_variable(node) and not self._aval_of_list(node):
+            pass  # a comprehension's own variable, whatever the function binds to that name
         elif node.value in self.avals:
             self.aval_names.append(node)
-        elif node.value not in self.bindings and self._aval_of_list(node):
+        elif self._aval_of_list(node):
             comp = self.ctx.parents.get(parent)
             if isinstance(parent, cst.CompFor) and parent.target is node:
                 pass
