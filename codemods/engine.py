@@ -683,20 +683,25 @@ def _fresh_notes(stmt: cst.CSTNode, texts: list[tuple[str, str]], module: cst.Mo
     """
     existing = _comments_above(stmt, module)
     exact = {text for _, text in texts}
-    stale: dict[str, int] = {}
-    for comment in existing:
-        if comment.startswith(TODO_PREFIX + "[") and comment not in exact:
-            rule = comment[len(TODO_PREFIX) + 1 :].split("]", 1)[0]
-            stale[rule] = stale.get(rule, 0) + 1
+    stale = [c for c in existing if c.startswith(TODO_PREFIX + "[") and c not in exact]
     fresh = []
-    for rule, text in texts:
+    for _rule, text in texts:
         if text in existing:
             continue
-        if stale.get(rule, 0) > 0:
-            stale[rule] -= 1
+        earlier = next((c for c in stale if _same_subject(c, text)), None)
+        if earlier is not None:
+            stale.remove(earlier)
             continue
         fresh.append(text)
     return fresh
+
+
+def _same_subject(earlier: str, text: str) -> bool:
+    """Whether an earlier TODO is ``text`` reworded: the same rule and the same opening (what
+    the finding is about), only the details further on changed."""
+    opening = min(len(earlier), len(text), len(TODO_PREFIX) + 80)
+    common = len(os.path.commonprefix([earlier, text]))
+    return common >= opening or common >= len(TODO_PREFIX) + 60
 
 
 class _Apply(cst.CSTTransformer):

@@ -99,9 +99,15 @@ def test_a_reworded_note_of_the_same_rule_counts_as_the_annotation() -> None:
     assert first is not None
     todos = [line for line in first.decode().splitlines() if "# TODO(ccmigrate): [xla-translation-rule]" in line]
     assert todos
-    reworded = first.decode().replace(todos[0].split("] ", 1)[1], "an earlier wording of the note")
+    message = todos[0].split("] ", 1)[1]
+    assert len(message) > 100
+    reworded = first.decode().replace(message, message[:80] + " and details an earlier run gave")
     assert reworded != first.decode()
     assert rewrite_source(reworded.encode(), path, args).updated is None
+    # A TODO of the same rule about something else (acted on since) stands for nothing.
+    other_subject = first.decode().replace(message, "jax.core.ConcreteArray does not exist here")
+    again = rewrite_source(other_subject.encode(), path, args).updated
+    assert again is not None and todos[0].strip() in again.decode()
     other_rule = first.decode().replace(todos[0], todos[0].replace("[xla-translation-rule]", "[custom-call-api]"))
     again = rewrite_source(other_rule.encode(), path, args).updated
     assert again is not None and todos[0].strip() in again.decode()
