@@ -196,6 +196,16 @@ def _in_comment(source: bytes, index: int) -> bool:
     return source.find(b"'", line_start, hash_at) == -1 and source.find(b'"', line_start, hash_at) == -1
 
 
+def _target_list(text: bytes) -> bool:
+    """Whether ``text``, between ``for`` and a name, can open a loop's target list
+    (``a, (b, `` but not the prose of a docstring: ``each of the `jax``)."""
+    for piece in re.split(rb"[(),\[\]*]", text):
+        piece = piece.strip()
+        if piece and not re.fullmatch(rb"[A-Za-z_][\w.]*", piece):
+            return False
+    return True
+
+
 def rebinding_sites(source: bytes, name: str) -> Iterator[tuple[int, int]]:
     """``(start, end)`` of each place where ``name`` may be bound other than by an import.
 
@@ -252,7 +262,7 @@ def rebinding_sites(source: bytes, name: str) -> Iterator[tuple[int, int]]:
                 ends = [e for e in (source.find(b"\n", after), source.find(b":", after)) if e != -1]
                 segment_end = min(ends) if ends else size
                 loop = _keyword_in(source, b"for", segment, occ)
-                if loop != -1 and _keyword_in(source, b"in", after, segment_end) != -1:
+                if loop != -1 and _keyword_in(source, b"in", after, segment_end) != -1 and _target_list(source[loop + 3 : occ]):
                     yield loop, segment_end
                 function = _keyword_in(source, b"lambda", segment, occ)
                 if function != -1:
@@ -279,6 +289,7 @@ class NameResolver:
             self._by_local.setdefault(binding.local, []).append(binding)
         self._exact: Optional[dict] = None
         self._ambiguous: dict[str, bool] = {}
+        self._module_aliases: Optional[dict[str, str]] = None
 
     # -- queries -------------------------------------------------------------
     def qualified_name(self, node: cst.CSTNode) -> Optional[str]:
@@ -289,7 +300,10 @@ class NameResolver:
         head, _, rest = dotted.partition(".")
         bindings = self._by_local.get(head)
         if not bindings:
-            return None
+            alias = self.module_aliases().get(head)
+            if alias is None:
+                return None
+            return f"{alias}.{rest}" if rest else alias
         if self._single_binding(bindings) and not self._maybe_rebound(head):
             qual = bindings[0].qualified
             return f"{qual}.{rest}" if rest else qual
@@ -297,6 +311,35 @@ class NameResolver:
         if last is not None and not self._maybe_rebound(head):
             return f"{last}.{rest}" if rest else last
         return self._exact_name(node)
+
+    def module_aliases(self) -> dict[str, str]:
+        """Names a module-level statement binds once, and nothing else binds, to an imported
+        jax module under another name: ``_xla = xla`` or ``_core = cast(Any, core)`` (a
+        typing cast is the value itself at run time). ``xops = xla_client.ops`` and other
+        attribute paths are the rules' to follow (``qualified_through_alias``)."""
+        if self._module_aliases is None:
+            found: dict[str, str] = {}
+            for stmt in self.module.body:
+                if not isinstance(stmt, cst.SimpleStatementLine):
+                    continue
+                for small in stmt.body:
+                    if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                            and isinstance(small.targets[0].target, cst.Name)):
+                        continue
+                    name, value = small.targets[0].target.value, small.value
+                    if isinstance(value, cst.Call) and len(value.args) == 2 and not any(a.keyword or a.star for a in value.args) \
+                            and self.qualified_name(value.func) == "typing.cast":
+                        value = value.args[1].value
+                    if not isinstance(value, cst.Name) or name in self._by_local:
+                        continue
+                    bindings = self._by_local.get(value.value, [])
+                    if len(bindings) != 1 or not bindings[0].top_level or sum(1 for _ in rebinding_sites(self.source, name)) != 1:
+                        continue
+                    qualified = self.qualified_name(value)
+                    if qualified is not None and qualified.split(".")[0] in ("jax", "jaxlib"):
+                        found[name] = qualified
+            self._module_aliases = found
+        return self._module_aliases
 
     def _public_twin_last(self, bindings: list[ImportBinding]) -> Optional[str]:
         """``from jax._src.interpreters import mlir`` then ``from jax.interpreters import
@@ -322,7 +365,8 @@ class NameResolver:
         head, _, rest = dotted.partition(".")
         bindings = self._by_local.get(head)
         if not bindings:
-            return frozenset()
+            alias = self.module_aliases().get(head)
+            return frozenset() if alias is None else frozenset({f"{alias}.{rest}" if rest else alias})
         if self._maybe_rebound(head):
             # The text test is conservative (``(custom_call)(...)`` looks like a parameter):
             # scope analysis decides, and only imports count.

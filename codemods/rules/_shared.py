@@ -124,10 +124,13 @@ def heads_importing(ctx: FileContext, prefixes: tuple[str, ...]) -> set[str]:
     resolution is skipped for it.
     """
     heads = set()
-    for binding in ctx.names.imports:
-        qual = binding.qualified
+    bound = [(binding.local, binding.qualified) for binding in ctx.names.imports]
+    if ctx.names.imports:
+        # ``_xla = cast(Any, xla)``: another name for an imported module.
+        bound.extend(ctx.names.module_aliases().items())
+    for local, qual in bound:
         if any(qual == p or qual.startswith(p + ".") or p.startswith(qual + ".") for p in prefixes):
-            heads.add(binding.local)
+            heads.add(local)
     return heads
 
 

@@ -1,0 +1,14 @@
+"""A Triton bridge whose docstring reads like a loop over `jax` ("for each of the
+`jax.ShapeDtypeStruct`s in"): prose, not a rebinding, so jax.ffi is spelt through the
+module's own `import jax`."""
+import jax
+
+
+def triton_call(call_name, capsule):
+    """Calls a Triton kernel.
+
+    Args:
+      out_shape: the kernel's outputs. Pointers for each of the `jax.ShapeDtypeStruct`s in
+        `out_shape` will be passed.
+    """
+    jax.ffi.register_ffi_target(call_name, capsule, platform="ROCM", api_version=0)
