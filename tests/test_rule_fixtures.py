@@ -111,3 +111,17 @@ def test_a_reworded_note_of_the_same_rule_counts_as_the_annotation() -> None:
     other_rule = first.decode().replace(todos[0], todos[0].replace("[xla-translation-rule]", "[custom-call-api]"))
     again = rewrite_source(other_rule.encode(), path, args).updated
     assert again is not None and todos[0].strip() in again.decode()
+
+
+def test_a_builder_kept_as_a_value_is_reported_where_it_is_kept() -> None:
+    path = os.path.join(RULES_DIR, "custom-call-api", "builder_kept_as_value.py")
+    with open(path, "rb") as fh:
+        result = rewrite_source(fh.read(), path, ["--select", "custom-call-api"])
+    assert result.error is None and result.updated is None
+    found = [(c.safety.value, c.line, c.message.split(" (removed", 1)[0]) for c in result.changes]
+    assert found[:2] == [
+        ("manual", 11, "jax.interpreters.mlir.custom_call"),
+        ("manual", 23, "jaxlib.hlo_helpers.custom_call"),
+    ]
+    assert "`call = functools.partial(hlo_helpers.custom_call" in result.changes[1].message
+    assert found[2][:2] == ("manual", 9) and "kept for the manual sites at line 23" in result.changes[2].message

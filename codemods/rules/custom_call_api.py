@@ -182,9 +182,11 @@ from codemods.rules._shared import (
     drop_binding_if_unused,
     enclosing_lowering_rule,
     import_without,
+    jax_fallback_guard,
     project_module_ast,
     project_module_file,
     keyword,
+    one_line,
     parent,
     short,
     version_text,
@@ -267,11 +269,47 @@ class CustomCallApi(Rule):
     def visit_Attribute(self, node: cst.Attribute) -> None:
         # ``jaxlib.hlo_helpers.custom_call``: the attribute is no use of a name ``custom_call``.
         self._attribute_names.add(id(node.attr))
+        if not self._import_depth and "custom_call" in node.attr.value:
+            self._value_use(node)
 
     def visit_Name(self, node: cst.Name) -> None:
         if not self._import_depth and id(node) not in self._attribute_names:
             uses = self._name_uses
             uses[node.value] = uses.get(node.value, 0) + 1
+            if "custom_call" in node.value or node.value in self.legacy_locals():
+                self._value_use(node)
+
+    def _value_use(self, node: cst.BaseExpression) -> None:
+        """The removed builder held as a value (``call = functools.partial(custom_call,
+        name, ...)``, ``cc = mlir.custom_call``) rather than called: the calls made through
+        it are not followed, so each is the user's to rewrite."""
+        parent = self.ctx.parents.get(node)
+        if isinstance(parent, cst.Call) and parent.func is node:
+            return  # a call site: visit_Call
+        if isinstance(parent, (cst.AssignTarget, cst.Comparison, cst.ComparisonTarget, cst.Attribute, cst.Del)) \
+                or (isinstance(parent, cst.Arg) and isinstance(self.ctx.parents.get(parent), cst.Call)
+                    and get_full_name_for_node(self.ctx.parents.get(parent).func) in ("callable", "hasattr", "getattr", "isinstance")):
+            return
+        legacy = self.legacy_name(node)
+        if legacy not in REMOVED_IN or self.ctx.options.target_jax < REMOVED_IN[legacy]:
+            return
+        if compatibility_guard(self.ctx, node) is not None or jax_fallback_guard(self.ctx, node) is not None:
+            return
+        holder = parent
+        while holder is not None and not isinstance(holder, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            holder = self.ctx.parents.get(holder)
+        text = one_line(self.ctx.module.code_for_node(holder))[:70] if isinstance(holder, cst.SimpleStatementLine) else ""
+        where = legacy.rsplit(".", 1)[0] + ".custom_call"
+        self.report(
+            node,
+            Safety.MANUAL,
+            f"{where} (removed in jax {'.'.join(map(str, REMOVED_IN[legacy]))}) is kept as a value"
+            + (f" (`{text}`)" if text else "")
+            + ", so the calls made through it are not followed: call `jax.ffi.ffi_lowering(target, api_version=2, "
+            "result_types=..., operand_layouts=..., result_layouts=..., backend_config=...)(ctx, *operands)` at each "
+            "of them instead (api_version 2 was the builder's default; ctx.replace(avals_in=...) when operands are "
+            "added), then drop this",
+        )
 
     # -- finding sites ---------------------------------------------------------------
     def legacy_name(self, func: cst.BaseExpression) -> Optional[str]:
