@@ -536,7 +536,8 @@ def _without_annotation(updated: cst.CSTNode) -> cst.CSTNode:
         return updated.with_changes(returns=None)
     if isinstance(updated, cst.AnnAssign):
         return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=updated.value, semicolon=updated.semicolon)
-    assert isinstance(updated, cst.Param)
+    if not isinstance(updated, cst.Param):
+        return updated
     if updated.annotation is None:
         return updated
     if updated.default is not None:
@@ -1122,6 +1123,8 @@ class RemovedJaxApi(Rule):
         self.check_all = installed_version() is not None and tuple(ctx.options.target_jax) == installed_version()[: len(ctx.options.target_jax)]
         self.annotation = 0
         self.import_depth = 0
+        #: Parameters, functions and locals whose annotation a finding already drops.
+        self._dropped_annotations: set[int] = set()
         self.call_names = CALL_NAMES | {b.local for b in ctx.names.imports if b.qualified in CALLS}
         #: Callees whose call was handled (visit_Call runs before visit_Attribute on its func).
         self.handled: set[int] = set()
@@ -1645,6 +1648,9 @@ class RemovedJaxApi(Rule):
             owner = self._signature_annotation(node) if self.annotation and not self.call_rewrite(qualified) else None
             if owner is not None:
                 drop_binding_if_unused(self.ctx, head)
+                if id(owner) in self._dropped_annotations:
+                    return False  # ``Tuple[xla.XlaOp, xla.TranslationContext]``: one drop says it
+                self._dropped_annotations.add(id(owner))
                 if isinstance(owner, cst.AnnAssign):
                     why = "a local's annotation is never evaluated: it only names what is gone"
                 elif self._postponed():
