@@ -64,7 +64,16 @@ PYTHON_VALUED = frozenset({
     "array2string", "array_repr", "array_str", "format_float_positional", "format_float_scientific", "dtype",
     "finfo", "iinfo", "shares_memory", "may_share_memory",
 })
+#: Methods of a NumPy array or scalar that give a NumPy value again.
+ARRAY_METHODS = frozenset({"astype", "reshape", "ravel", "flatten", "copy", "view", "transpose", "squeeze", "byteswap"})
 HELPER = "_ccmigrate_canonical_constant"
+
+
+def _dotted(node: cst.BaseExpression) -> bool:
+    """A plain dotted name (``np.int32``), no call or subscript along the way."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
 HELPER_CODE = f'''
 def {HELPER}(value):
     """The constant ir_constant(value, canonicalize_types=True) built (added by ccmigrate)."""
@@ -148,9 +157,17 @@ class IrConstant(Rule):
         if isinstance(value, cst.Call):
             if isinstance(value.func, cst.Name) and value.func.value == HELPER:
                 return True
+            func = value.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
+                # np.prod(dims).astype(np.int32) stays NumPy; .tolist() / .item() give Python values.
+                return func.attr.value in ARRAY_METHODS and self._numpy_value(func.value, depth + 1)
+            if not _dotted(func):
+                return False
             qualified = self.ctx.qualified_name(value.func) or ""
-            # np.size(shape) and np.ndim(x) give Python ints.
-            return qualified.startswith("numpy.") and qualified.rsplit(".", 1)[-1] not in PYTHON_VALUED
+            # np.size(shape) and np.ndim(x) give Python ints; np.random's draws without a size
+            # give Python numbers.
+            return qualified.startswith("numpy.") and not qualified.startswith("numpy.random.") \
+                and qualified.rsplit(".", 1)[-1] not in PYTHON_VALUED
         return False
 
     def _wrap_edit(self):
