@@ -487,14 +487,21 @@ class _Collector(cst.CSTVisitor):
         #: name -> [(function, the function or class it is defined in, None for the module)]
         self.functions: dict[str, list[tuple[cst.FunctionDef, Optional[cst.CSTNode]]]] = {}
         self.enclosing: list[cst.CSTNode] = []
-        #: ``<x>.backend_specific_translations`` and the other translation tables, read anywhere.
-        self.tables: list[cst.Attribute] = []
+        #: ``<x>.backend_specific_translations`` and the other translation tables, read anywhere
+        #: (also as names imported from jax.interpreters.xla).
+        self.tables: list[cst.BaseExpression] = []
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(node)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value in TABLES:
+            self.tables.append(node)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        # ``from jax.interpreters.xla import translations`` then ``translations[p]``: the
+        # attribute's own ``.translations`` and the import's name are told apart later.
+        if node.value in TABLES:
             self.tables.append(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -518,7 +525,7 @@ class XlaTranslationRule(Rule):
     __doc__ = __doc__
     name = "xla-translation-rule"
     summary = "XlaBuilder translation rules with ops.CustomCall[WithLayout] -> MLIR lowering rules with jax.ffi.ffi_lowering."
-    triggers = (b"register_translation", b"translations[", b"backend_specific_translations", b"translations_with_avals",
+    triggers = (b"register_translation", b"translations", b"backend_specific_translations", b"translations_with_avals",
                 b"lower_fun", b"CustomCall", b"xla_client")
 
     def __init__(self, ctx) -> None:
@@ -547,6 +554,10 @@ class XlaTranslationRule(Rule):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.collector.visit_Attribute(node)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in TABLES:
+            self.collector.visit_Name(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.collector.visit_FunctionDef(node)
@@ -585,6 +596,7 @@ class XlaTranslationRule(Rule):
             self._removed_helpers = self._shared_constant_helpers_to_mlir({})
             self._report_stray(collector, [], {})
             self._drop_aliases(collector, set())
+            self._report_kept_table_imports()
             return
         plans: dict[cst.FunctionDef, Plan] = {}
         externals = {id(reg): e for reg in registrations if (e := self._external_registration(reg)) is not None}
@@ -676,6 +688,35 @@ class XlaTranslationRule(Rule):
         self._removed_helpers |= self._shared_constant_helpers_to_mlir(plans)
         self._report_stray(collector, custom_calls, plans)
         self._drop_aliases(collector, consumed_calls | self._passthrough_calls)
+        self._report_kept_table_imports()
+
+    def _report_kept_table_imports(self) -> None:
+        """``from jax.interpreters.xla import translations``: the import fails on the target
+        jax. It goes with the uses the rule rewrites; one a manual site still uses is reported."""
+        tables = [b for b in self.ctx.names.imports if b.from_module in XLA_MODULES and b.qualified.rsplit(".", 1)[1] in TABLES]
+        if not tables:
+            return
+        manual = [f.node for f in self.ctx.findings if f.change.rule == self.name and f.change.safety is Safety.MANUAL]
+        for binding in tables:
+            if compatibility_guard(self.ctx, binding.statement) or jax_fallback_guard(self.ctx, binding.statement):
+                continue
+            used = [node for node in manual if _mentions_name(node, binding.local)]
+            if not used and not _mentions_name(self.ctx.module, binding.local):
+                self.report(
+                    binding.statement,
+                    Safety.MANUAL,
+                    f"`{binding.local}` is imported from {binding.from_module}, which lost it with translation rules "
+                    "(jax 0.4.29), and not used here: the import fails; delete it (and its imports from this module "
+                    "elsewhere, if it is re-exported)",
+                )
+            elif used:
+                self.report(
+                    binding.statement,
+                    Safety.MANUAL,
+                    f"`{binding.local}` is imported from {binding.from_module}, which lost it with translation rules "
+                    f"(jax 0.4.29): the import fails; it stays for the {len(used)} manual site(s) using it here: "
+                    "delete it once they are migrated",
+                )
 
     def _drop_constant_helpers(self, plans: dict) -> set:
         """Remove a private constant helper once every call of it was inlined: left behind,
@@ -827,6 +868,12 @@ class XlaTranslationRule(Rule):
         # The translation tables read other than in a registration handled above (kept in
         # a name, measured, passed on): the attribute itself fails on the installed jax.
         for table in collector.tables:
+            holder = self.ctx.parents.get(table)
+            if isinstance(table, cst.Name) and (
+                (isinstance(holder, cst.Attribute) and holder.attr is table)
+                or any(isinstance(a, (cst.Import, cst.ImportFrom)) for a in ancestors(self.ctx, table))
+            ):
+                continue
             name = self._xla_attr(table)
             if name not in TABLES or id(table) in covered or any(id(a) in covered for a in ancestors(self.ctx, table)):
                 continue
@@ -4313,6 +4360,26 @@ class _BoundNames(cst.CSTVisitor):
     def _mark(self, target: cst.CSTNode) -> None:
         for name in _names_in(target):
             self.scan.rebound.add(name)
+
+
+def _mentions_name(node: cst.CSTNode, name: str) -> bool:
+    found = False
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            nonlocal found
+            found = found or n.value == name
+
+        def visit_Import(self, n: cst.Import) -> bool:
+            return False
+
+        def visit_ImportFrom(self, n: cst.ImportFrom) -> bool:
+            return False
+
+    if isinstance(node, cst.Name):
+        return node.value == name
+    walk.read(node, _Names())
+    return found
 
 
 def _names_in(node: cst.CSTNode) -> list[str]:
