@@ -54,6 +54,7 @@ from codemods.rules._shared import (
     jax_fallback_guard,
     keyword,
     literal_bytes_as_str,
+    one_line,
     positional,
     qualified_through_alias,
 )
@@ -108,13 +109,23 @@ class RegisterCustomCallTarget(Rule):
         if head is not None:
             drop_binding_if_unused(self.ctx, head)
         where = "a private module" if module in PRIVATE_MODULES else "jax.lib (removed in jax 0.6.0)"
+        given = keyword(node, "api_version")
+        plain = positional(node)
+        version = given.value if given is not None else plain[3].value if len(plain) > 3 else None
+        if version is None:
+            message = (f"{function} from {where} -> jax.ffi.register_ffi_target with api_version=0 "
+                       "(the legacy untyped registry; the default api_version=1 would crash this kernel)")
+            receives = "the same untyped custom-call arguments (registered with api_version=0)"
+        else:
+            spelt = one_line(self.ctx.module.code_for_node(version))
+            message = f"{function} from {where} -> jax.ffi.register_ffi_target with the api_version it gave ({spelt})"
+            receives = f"the same custom-call arguments (registered with api_version={spelt}, as before)"
         self.report(
             node,
             Safety.SAFE,
-            f"{function} from {where} -> jax.ffi.register_ffi_target with api_version=0 "
-            "(the legacy untyped registry; the default api_version=1 would crash this kernel)",
+            message,
             lambda updated: _rewrite(updated, new_func, cpu_only=function == "register_cpu_custom_call_target"),
-            kernel_receives="the same untyped custom-call arguments (registered with api_version=0)",
+            kernel_receives=receives,
         )
 
 
