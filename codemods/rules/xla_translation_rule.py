@@ -532,6 +532,7 @@ class XlaTranslationRule(Rule):
         super().__init__(ctx)
         # Filled during the engine's one batched walk, analysed when it leaves the module.
         self.collector = _Collector()
+        self._bind_keyword_names: Optional[set[str]] = None
 
     @classmethod
     def index(cls, path: str, source: bytes) -> Optional[IndexEntry]:
@@ -1727,12 +1728,25 @@ class XlaTranslationRule(Rule):
                     or (ops is not None and ops not in CONSTANTS)
                 ):
                     used.add(name)
+        bound = self._bind_keywords()
         static: set[str] = set()
         for name in reversed(operand_params):
-            if name in used:
+            if name in used and name not in bound:
                 break
             static.add(name)
         return static
+
+    def _bind_keywords(self) -> set[str]:
+        """The keywords of the module's ``<primitive>.bind(...)`` calls: what jax hands a
+        translation rule as primitive parameters (``mpi_allreduce_p.bind(x, token, op=op,
+        comm=comm, transpose=t)``), however the rule reads them (``if transpose:``)."""
+        if self._bind_keyword_names is None:
+            names: set[str] = set()
+            for call in self.collector.calls:
+                if isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind":
+                    names.update(a.keyword.value for a in call.args if a.keyword is not None)
+            self._bind_keyword_names = names
+        return self._bind_keyword_names
 
     def _builder_free_problem(self, function: cst.FunctionDef, form: str, context: str, avals: tuple) -> Optional[str]:
         """Why a translation rule that builds no custom call cannot become a lowering rule
@@ -2575,11 +2589,12 @@ def _foreign_constant_helper(path: str, name: str, stamp: int):
     read = _foreign_module(path, stamp)
     if read is None:
         return None
-    functions, clients, numpy_names = read
+    functions, clients, numpy_names, ops_aliases = read
     function = functions.get(name)
     if function is None or not clients:
         return None
     constants = {f"{client}.ops.{constant}" for client in clients for constant in CONSTANTS}
+    constants |= {f"{alias}.{constant}" for alias in ops_aliases for constant in CONSTANTS}
     parts = _constant_helper_parts(function, lambda func: (get_full_name_for_node(func) or "") in constants)
     if parts is None:
         return None
@@ -2591,8 +2606,9 @@ def _foreign_constant_helper(path: str, name: str, stamp: int):
 @lru_cache(maxsize=64)
 def _foreign_module(path: str, stamp: int):
     """The module at ``path`` (as of ``stamp``), parsed once for all the helpers looked up
-    in it: its module-level functions by name, and the local names of its plain imports of
-    xla_client and of numpy."""
+    in it: its module-level functions by name, the local names of its plain imports of
+    xla_client and of numpy, and the names it binds once to ``xla_client.ops``
+    (mpi4jax's ``_ops = xla_client.ops``)."""
     try:
         with open(path, "rb") as fh:
             module = cst.parse_module(fh.read())
@@ -2601,6 +2617,7 @@ def _foreign_module(path: str, stamp: int):
     functions: dict[str, cst.FunctionDef] = {}
     clients: set[str] = set()
     numpy_names: set[str] = set()
+    assigned: list[str] = []
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef):
             functions[stmt.name.value] = stmt
@@ -2616,7 +2633,11 @@ def _foreign_module(path: str, stamp: int):
                 for alias in small.names:
                     if get_full_name_for_node(alias.name) == "numpy":
                         numpy_names.add(get_full_name_for_node(alias.asname.name) if alias.asname else "numpy")
-    return functions, frozenset(clients), frozenset(numpy_names)
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                    and (get_full_name_for_node(small.value) or "") in {f"{client}.ops" for client in clients}:
+                assigned.append(small.targets[0].target.value)
+    once = {n for n in assigned if assigned.count(n) == 1 and n not in functions}
+    return functions, frozenset(clients), frozenset(numpy_names), frozenset(once)
 
 
 def _constant_helper_parts(function: cst.FunctionDef, is_constant) -> Optional[tuple[str, str, cst.Call]]:
