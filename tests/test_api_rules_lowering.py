@@ -644,3 +644,14 @@ def test_attribute_dict_config_keeps_api_version_1_and_the_dict_after_the_move_t
     )
     assert (call["target"], call["api_version"], call["backend_config"]) == ("triton_kernel_call", 1, b"")
     assert call["typed_ffi_config"].startswith('{name = "add_kernel", opaque = "')
+
+
+@pytest.mark.parametrize("rule", ["_cpu_rule_alias", "_cpu_rule_helper"])
+def test_operands_added_through_an_alias_or_a_helper_keep_their_layouts(rule):
+    (call,) = lower_both(
+        "custom-call-api", "operands_changed_through_alias_or_helper", lambda m: getattr(m, rule),
+        [((4,), "float32")], [((4,), "float32")], n=3,
+    )
+    assert (call["target"], call["api_version"], call["operands"]) == ("appended_cpu", 2, 2)
+    assert call["constant_operands"][1] == np.int32(3).tobytes()
+    assert call["operand_layouts"] == [[0], []] and call["result_layouts"] == [[0]]

@@ -1461,10 +1461,22 @@ def site_statement(ctx, node: cst.CSTNode, function: cst.FunctionDef) -> Optiona
 
 def _mutated(function: cst.FunctionDef, name: str) -> bool:
     """Whether ``function`` may change the list ``name`` holds in place: a method called on
-    it (``ins.append(c)``), an item or slice stored or deleted (``ins[0] = c``)."""
+    it (``ins.append(c)``), an item or slice stored or deleted (``ins[0] = c``), or the list
+    handed on where that cannot be seen: another name bound to it (``extra = ins``), or an
+    argument of a call other than the builder's and a few pure builtins
+    (``_add_constant(ins, n)``)."""
     found = []
 
     class _Mutations(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                found.append(node)
+
+        def visit_Arg(self, node: cst.Arg) -> None:
+            if node.star or not (isinstance(node.value, cst.Name) and node.value.value == name):
+                return
+            calls.append(node)
+
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
@@ -1482,7 +1494,19 @@ def _mutated(function: cst.FunctionDef, name: str) -> bool:
             if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
                 found.append(node)
 
+    calls: list[cst.Arg] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            callee = get_full_name_for_node(node.func) or ""
+            if callee in _PURE_CALLS or "custom_call" in callee.rsplit(".", 1)[-1]:
+                return
+            if any(arg in calls for arg in node.args):
+                found.append(node)
+
     walk.read(function.body, _Mutations())
+    if calls and not found:
+        walk.read(function.body, _Calls())
     return bool(found)
 
 
