@@ -513,3 +513,25 @@ def test_a_helper_takes_the_context_only_when_no_other_module_imports_it(tmp_pat
     assert result.updated is None
     assert any("a `# ccmigrate: ignore` comment switches off one of the changes it needs" in c.message
                for c in result.changes if c.safety is Safety.MANUAL)
+
+
+def test_descriptor_builders_of_a_sibling_module_are_read(tmp_path) -> None:
+    """A builder named like an extension's descriptor packer, defined in a project module:
+    one returning a dict, or a NamedTuple class, is no bytes; one handing back another
+    call's result still passes as the extension's bytes."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "kinds.py").write_text(
+        "from typing import NamedTuple\n\n\nclass Descriptor(NamedTuple):\n    n: int\n    k: int\n\n\n"
+        "def build_descriptor(n):\n    return {'n': n}\n\n\ndef pack_descriptor(n):\n    return _ext.pack(n)\n")
+    (package / "low.py").write_text(
+        "from jax.interpreters import mlir\n\nfrom .kinds import Descriptor, build_descriptor, pack_descriptor\n\n\n"
+        "def a(ctx, x):\n    return mlir.custom_call('a', result_types=[x.type], operands=[x], backend_config=Descriptor(2, 3))\n\n\n"
+        "def b(ctx, x):\n    return mlir.custom_call('b', result_types=[x.type], operands=[x], backend_config=build_descriptor(2))\n\n\n"
+        "def c(ctx, x):\n    return mlir.custom_call('c', result_types=[x.type], operands=[x], backend_config=pack_descriptor(2))\n")
+    report = tmp_path / "report.json"
+    done = ccmigrate("diff", "--select", "backend-config", "--report", str(report), str(package))
+    assert done.returncode == 0, done.stderr
+    (low,) = [f for f in json.loads(report.read_text())["files"] if f["path"].endswith("low.py")]
+    assert [(c["line"], c["safety"]) for c in low["changes"]] == [(7, "unsafe"), (11, "unsafe")]

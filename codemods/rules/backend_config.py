@@ -149,6 +149,8 @@ SERIALISED_METHODS = frozenset(
 #: A descriptor builder of an extension module (``gpu_ops.build_kepler_descriptor(...)``,
 #: jaxlib's ``_lapack.build_getrf_descriptor``): by the convention of jax's custom-call
 #: tutorials and of jaxlib itself it packs a C struct and returns ``bytes``.
+#: What a function returning a Python container (not bytes) returns.
+CONTAINER_NODES = (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
 DESCRIPTOR_BUILDER = re.compile(r"(?:^|_)(?:descriptor|opaque)$", re.IGNORECASE)
 MLIR_ATTR_FUNCS = frozenset({"ir_attribute", "i32_attr", "i64_attr", "dense_int_array", "dense_int_elements",
                              "dense_bool_elements", "dense_bool_array", "string_attr", "bool_attr",
@@ -372,7 +374,9 @@ class BackendConfig(Rule):
                 return Kind.DATACLASS, f"`{func.value}`"
         if qual and self._imported_dataclass(qual):
             return Kind.DATACLASS, f"`{qual.rsplit('.', 1)[-1]}`"
-        if DESCRIPTOR_BUILDER.search(dotted.rsplit(".", 1)[-1]) and not self._defined_here(func):
+        last = dotted.rsplit(".", 1)[-1]
+        if DESCRIPTOR_BUILDER.search(last) and not last[:1].isupper() and not self._defined_here(func) \
+                and not self._project_function_returns_values(qual):
             return Kind.PASS, ""
         return Kind.UNKNOWN, f"`{code()}` (the result of a call)"
 
@@ -382,6 +386,22 @@ class BackendConfig(Rule):
         if isinstance(func, cst.Name):
             return self.ctx.names.is_bound(func.value) and self.ctx.qualified_name(func) is None
         return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")
+
+    def _project_function_returns_values(self, qual: Optional[str]) -> bool:
+        """A descriptor builder of another project module that visibly returns a Python
+        container (``return {"n": n}``) rather than an extension's bytes."""
+        if not qual or "." not in qual:
+            return False
+        module, _, name = qual.rpartition(".")
+        path = project_module_file(self.ctx.path, self.ctx.package, module)
+        tree = project_module_ast(path, name.encode()) if path is not None else None
+        if tree is None:
+            return False
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                return any(isinstance(node, ast.Return) and isinstance(node.value, CONTAINER_NODES)
+                           for node in ast.walk(stmt))
+        return False
 
     def _all_attrs(self, value: cst.Dict) -> bool:
         return all(isinstance(e, cst.DictElement) and self._is_attr_value(e.value) for e in value.elements)
