@@ -199,6 +199,9 @@ def _in_comment(source: bytes, index: int) -> bool:
 def _target_list(text: bytes) -> bool:
     """Whether ``text``, between ``for`` and a name, can open a loop's target list
     (``a, (b, `` but not the prose of a docstring: ``each of the `jax``)."""
+    stripped = text.strip()
+    if stripped and stripped[-1:] not in b"([,*":
+        return False  # ``for a x``: the name must follow a delimiter
     for piece in re.split(rb"[(),\[\]*]", text):
         piece = piece.strip()
         if piece and not re.fullmatch(rb"[A-Za-z_][\w.]*", piece):

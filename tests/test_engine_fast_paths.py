@@ -350,7 +350,8 @@ def _rebinding_pattern(name: str) -> "re.Pattern[bytes]":
     return re.compile(
         rb"\b(?:def|class|global|nonlocal|as)\s+" + n + rb"\b(?=[ \t]*(?:[()\[\]{}:,;#\r\n\\]|\Z))"
         rb"|(?<![.\w])" + n + rb"\s*(?::[^=\n]*)?(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
-        rb"|\bfor\b[^\n:]*(?<![.\w])" + n + rb"\b[^\n:]*\bin\b"
+        # ``for`` then a target list's opening (names each followed by a delimiter), the name
+        rb"|\bfor\b\s*(?:(?:[A-Za-z_][\w.]*)?\s*[()\[\],*]\s*)*(?<![.\w])" + n + rb"\b[^\n:]*\bin\b"
         rb"|[(,]\s*\**" + n + rb"\s*[,):=]"
         rb"|\blambda\b[^:\n]*(?<![.\w])" + n + rb"\b"
         rb"|(?<![.\w])" + n + rb"\s*:=",
