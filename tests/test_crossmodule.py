@@ -535,3 +535,43 @@ def test_descriptor_builders_of_a_sibling_module_are_read(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     (low,) = [f for f in json.loads(report.read_text())["files"] if f["path"].endswith("low.py")]
     assert [(c["line"], c["safety"]) for c in low["changes"]] == [(7, "unsafe"), (11, "unsafe")]
+
+
+BUILDER_HELPERS = os.path.join(TESTDATA, "repos", "xla_builder_helpers")
+
+
+def test_xla_builder_rules_using_another_modules_helpers_migrate_and_lower(tmp_path) -> None:
+    """An MPI binding of the XlaBuilder era: the builder unwrapped by a helper of its utils
+    module, constants built by that module's helpers (one bound to a name), `_ops` imported
+    from there, an array-and-token tuple result and a transpose handing its operands back."""
+    repo = str(tmp_path / "xla_builder_helpers")
+    shutil.copytree(BUILDER_HELPERS, repo)
+    first = ccmigrate("apply", "-j", "2", repo)
+    assert first.returncode == 0, first.stderr
+    assert tree(repo) == tree(BUILDER_HELPERS + ".expected")
+    second = ccmigrate("apply", "-j", "1", repo)
+    assert second.returncode == 0 and "0 rewritten" in second.stderr, second.stderr
+
+    import jax
+
+    with imported(repo, "mpicoll") as mpicoll:
+        def reduce(x):
+            out, _ = mpicoll.Allreduce(x, op=3, comm=5, token=jax.lax.create_token())
+            return out
+
+        def transposed(x):
+            return mpicoll.Allreduce(x, op=3, comm=5, token=jax.lax.create_token(), _transpose=True)[0]
+
+        module = lower(reduce, (4, 3), platform="cpu")
+        assert "custom_call" not in str(lower(transposed, (4, 3), platform="cpu"))
+    text = str(module)
+    (call,) = custom_calls(module)
+    assert (call.target, call.api_version, call.backend_config) == ("mpi_allreduce", 1, b"")
+    # No layouts given to the XlaBuilder: none given now; the item count and both MPI handles
+    # as constants around the array, the token last; the array and a new token come back.
+    assert call.operand_layouts is None and call.result_layouts is None
+    line = next(line for line in text.splitlines() if "@mpi_allreduce" in line)
+    assert "has_side_effect = true" in line and line.count("%") == 6
+    assert line.rstrip().endswith("-> (tensor<4x3xf32>, !stablehlo.token)")
+    for constant in ("dense<12> : tensor<i32>", "dense<3> : tensor<ui64>", "dense<5> : tensor<ui64>"):
+        assert constant in text

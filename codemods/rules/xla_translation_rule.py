@@ -327,7 +327,7 @@ from codemods import walk
 from codemods.rule import IndexEntry, Rule, Safety
 from codemods.rules.removed_jax_api import first_missing
 from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
-from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, registrations_elsewhere, where_text
+from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, package_files_mentioning, registrations_elsewhere, where_text
 from codemods.rules._shared import (
     ancestors,
     compatibility_guard,
@@ -579,6 +579,8 @@ class XlaTranslationRule(Rule):
         collector = self.collector
         self._xla_heads = heads_importing(self.ctx, XLA_MODULES)
         self._client_heads = heads_importing(self.ctx, CLIENT_MODULES)
+        self._foreign_ops = self._imported_ops_aliases()
+        self._client_heads |= self._foreign_ops
         # Names that may alias xla_client (``xops = xla_client.ops``); only these are
         # worth resolving through assignments, which needs the module's scopes.
         self._alias_heads = {
@@ -780,15 +782,19 @@ class XlaTranslationRule(Rule):
             assignments = scope.assignments[name]
             if len(assignments) != 1 or any(a.references for a in assignments):
                 continue
+            if self.ctx.package is not None and package_files_mentioning(self.ctx.path, self.ctx.package, name):
+                continue  # imported by another module (mpi4jax's utils): converted below instead
             removed.add(stmt)
             self.report(stmt, Safety.SAFE, f"private helper `{name}` built XlaBuilder constants and nothing calls it: removed "
                         "(it only kept the module importing xla_client)", lambda _n: cst.RemoveFromParent())
         return removed
 
     def _shared_constant_helpers_to_mlir(self, plans: dict) -> set:
-        """A public module-level ``helper(c, x): return ops.Constant(c, <value>)`` that this
-        module never calls (mpi4jax's ``utils.xla_constant_intc``, imported by the modules
-        of its translation rules) returns ``mlir.ir_constant(np.asarray(<value>))`` instead.
+        """A module-level ``helper(c, x): return ops.Constant(c, <value>)`` that this module
+        never calls (mpi4jax's ``utils.xla_constant_intc`` or ``_constant_s32_scalar``,
+        imported by the modules of its translation rules; a private one another module
+        imports is no less shared, and one nobody calls is harmless converted) returns
+        ``mlir.ir_constant(np.asarray(<value>))`` instead.
         Its XlaBuilder body could not run on the target jax (xla_client.ops is gone), and
         the rules that call it are converted with the value inlined; kept as it was, it
         would only keep this module importing xla_client, which fails at import time."""
@@ -799,7 +805,8 @@ class XlaTranslationRule(Rule):
         inlined = {call.func for plan in plans.values() if not plan.problem for calls in plan.helpers.values() for call in calls}
         code = self.ctx.module.code
         for stmt in self.ctx.module.body:
-            if not isinstance(stmt, cst.FunctionDef) or stmt.decorators or stmt.name.value.startswith("_"):
+            if not isinstance(stmt, cst.FunctionDef) or stmt.decorators or stmt.name.value.startswith("__") \
+                    or stmt in self._removed_helpers:
                 continue
             name = stmt.name.value
             params = stmt.params
@@ -915,6 +922,9 @@ class XlaTranslationRule(Rule):
         if head not in self._client_heads and head not in aliases:
             return None
         qual = self.ctx.qualified_name(node)
+        if head in getattr(self, "_foreign_ops", ()):
+            # ``from ..utils import _ops`` where utils binds ``_ops = xla_client.ops``.
+            qual = f"jax.lib.xla_client.ops{(get_full_name_for_node(node) or '')[len(head):]}"
         if qual is None and head in aliases:
             qual = qualified_through_alias(self.ctx, node)
         if qual is None:
@@ -1659,6 +1669,11 @@ class XlaTranslationRule(Rule):
             plan.edits.append((call, f"`{helper.name.value}(c, x)`, which returns an XlaBuilder constant -> mlir.ir_constant of its value",
                                lambda _n, c=constant, a=asarray, t=text: cst.parse_expression(f"{c}({a}({t}))")))
             plan.helpers.setdefault(helper, set()).add(call)
+        for call, (helper, text) in getattr(scan, "named_helper_constants", {}).items():
+            plan.edits.append((call, f"`{helper.name.value}(c, x)` bound to a name, which returned an XlaBuilder constant "
+                               "-> its NumPy value (the operand is made where the custom call uses it)",
+                               lambda _n, t=text: cst.parse_expression(t)))
+            plan.helpers.setdefault(helper, set()).add(call)
         for use in scan.constant_uses:
             constant = self._mlir("ir_constant")
             asarray = f"{self._numpy()}.asarray"
@@ -1669,6 +1684,9 @@ class XlaTranslationRule(Rule):
                                    cst.Arg(cst.Call(cst.parse_expression(a), [cst.Arg(updated)]))])))
         for seq in scan.unwraps:
             plan.edits.append((seq, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
+        for call in getattr(scan, "tuple_returns", ()):
+            plan.edits.append((call, "ops.Tuple(c, operands) returned -> the operands as the rule's results",
+                               lambda updated: cst.List([cst.Element(e.value) for e in updated.args[1].value.elements])))
         if scan.tuple_gets:
             plan.problem = (f"`{_snippet(self.ctx, scan.tuple_gets[0])}` unpacks something other than a custom call's "
                             "one-token tuple result")
@@ -2201,6 +2219,38 @@ def {AVAL_HELPER}(value):
         replaced = expr.visit(_Substitute(value, argument))
         return function, self.ctx.module.code_for_node(replaced)
 
+    def _imported_ops_aliases(self) -> set[str]:
+        """Local names imported from another project module that binds them once to
+        ``xla_client.ops`` there (mpi4jax's ``from ..utils import _ops``)."""
+        found = set()
+        for binding in self.ctx.names.imports:
+            if binding.from_module is None or binding.qualified.split(".")[0] in ("jax", "jaxlib"):
+                continue
+            where = defining_file(self.ctx.path, self.ctx.package, binding.qualified)
+            if where is None:
+                continue
+            try:
+                read = _foreign_module(where[0], os.stat(where[0]).st_mtime_ns)
+            except OSError:
+                continue
+            if read is not None and where[1] in read[3]:
+                found.add(binding.local)
+        return found
+
+    def project_function(self, func: cst.BaseExpression) -> Optional[cst.FunctionDef]:
+        """The module-level function another module of the project defines, which ``func``
+        (a name imported from it) names."""
+        qualified = self.ctx.qualified_name(func)
+        where = defining_file(self.ctx.path, self.ctx.package, qualified) if qualified else None
+        if where is None:
+            return None
+        try:
+            stamp = os.stat(where[0]).st_mtime_ns
+        except OSError:
+            return None
+        read = _foreign_module(where[0], stamp)
+        return read[0].get(where[1]) if read is not None else None
+
     def _imported_constant_helper(self, call: cst.Call, site_ok) -> Optional[tuple[cst.FunctionDef, str]]:
         """The same as :meth:`constant_helper` for a helper imported from another module of
         the project (mpi4jax's ``xla_constant_intc(c, n)`` from ``utils.py``): its body is
@@ -2509,7 +2559,7 @@ def {AVAL_HELPER}(value):
             if scope is None or scope is not self.ctx.scopes.get(self.ctx.module):
                 continue
             accesses = [ref.node for assignment in scope.assignments[name.value] for ref in assignment.references]
-            if accesses and not (consumed_calls and all(self._inside_consumed(a) for a in accesses)):
+            if accesses and not all(self._inside_consumed(a) for a in accesses):
                 if jax_fallback_guard(self.ctx, assign) is None and not kept_member:
                     self.report(assign, Safety.MANUAL, f"alias `{name.value}` of `{qual}` (removed with the XlaBuilder: "
                                 "xla_client.ops in jax 0.6.0, jax.lib.xla_client in 0.9.0) is kept for the code that uses it; "
@@ -2714,6 +2764,10 @@ class _FunctionScan(cst.CSTVisitor):
         #: ``helper(c, x)`` operands whose helper only returns ``ops.Constant(c, expr)``:
         #: call -> (helper, value code).
         self.helper_constants: dict[cst.Call, tuple[cst.FunctionDef, str]] = {}
+        #: ``return ops.Tuple(c, [x, token])``: the operands handed back as the results.
+        self.tuple_returns: list[cst.Call] = []
+        #: ``n = helper(c, v)``: the helper's NumPy value bound to the name instead.
+        self.named_helper_constants: dict[cst.Call, tuple[cst.FunctionDef, str]] = {}
         self.helper_avals: dict[cst.Call, str] = {}
         self.get_shapes: list[tuple[cst.Call, int]] = []
         self.shape_methods: list[cst.Call] = []
@@ -2791,6 +2845,8 @@ class _FunctionScan(cst.CSTVisitor):
         if not ((isinstance(arg, cst.Name) and arg.value in self.builder_names) or self._is_ctx_builder(arg)):
             return False
         helper, _ = self.rule._rule_function(value.func, value, self.rule.collector)
+        if helper is None:
+            helper = self.rule.project_function(value.func)  # mpi4jax's, from its utils module
         call = _sole_return_call(helper) if helper is not None and not helper.decorators else None
         params = helper.params.params if helper is not None else ()
         if call is None or len(params) != 1 or helper.params.star_arg is not cst.MaybeSentinel.DEFAULT or helper.params.kwonly_params:
@@ -2867,6 +2923,8 @@ class _FunctionScan(cst.CSTVisitor):
                 return "constant"
             if self.custom_call_kind(value) is not None:
                 return "result"
+            if self._named_helper_constant(value):
+                return "constant"
         if isinstance(value, (cst.List, cst.Tuple)):
             elements = [e.value for e in value.elements]
             if len(elements) == 1 and self.custom_call_kind(elements[0]) is not None:
@@ -3112,6 +3170,12 @@ class _FunctionScan(cst.CSTVisitor):
             # Which custom call's tuple it unpacks is checked with that call.
             self.tuple_gets.append(node)
             self.allowed.add(node.func)
+        elif ops == "Tuple" and self._operands_handed_back(node):
+            # ``return ops.Tuple(c, [x, token])`` (mpi4jax's transpose branch): the lowering
+            # rule hands the operands back as its results.
+            self.tuple_returns.append(node)
+            self.allowed.add(node.func)
+            self.allowed.add(node.args[0].value)
         elif shape == "token_shape":
             self.problem = self.problem or TOKEN_PROBLEM
         elif ops is not None or shape is not None:
@@ -3314,6 +3378,36 @@ class _FunctionScan(cst.CSTVisitor):
                 return True
             current = self.ctx.parents.get(current)
         return False
+
+    def _operands_handed_back(self, node: cst.Call) -> bool:
+        """``ops.Tuple(c, [x, token])`` returned, its elements operands of the rule."""
+        args = node.args
+        if not isinstance(self.ctx.parents.get(node), cst.Return) or len(args) != 2 or any(a.keyword or a.star for a in args):
+            return False
+        builder, seq = args[0].value, args[1].value
+        if not (isinstance(builder, cst.Name) and builder.value in self.builder_names) or not isinstance(seq, (cst.List, cst.Tuple)):
+            return False
+        return bool(seq.elements) and all(
+            isinstance(e, cst.Element) and isinstance(e.value, cst.Name) and e.value.value in self.operand_params
+            and e.value.value not in self.bindings and e.value.value not in self.rebound
+            for e in seq.elements
+        )
+
+    def _named_helper_constant(self, call: cst.Call) -> bool:
+        """``n = _constant_s32_scalar(c, v)`` (mpi4jax): a helper returning an XlaBuilder
+        constant, bound to a name; the name then holds the NumPy value the helper made, and
+        each operand use of it becomes ``mlir.ir_constant`` of that value."""
+        args = call.args
+        if not isinstance(call.func, cst.Name) or not args or not isinstance(args[0].value, cst.Name) \
+                or args[0].value.value not in self.builder_names:
+            return False
+        params = set(self.operand_params) | {self.first} | set(self.avals)
+        found = self.rule.constant_helper(call, lambda names: not (names & params))
+        if found is None:
+            return False
+        self.allowed.add(args[0].value)
+        self.named_helper_constants[call] = found[:2]
+        return True
 
     def _helper_constant(self, call: cst.Call) -> bool:
         args = call.args

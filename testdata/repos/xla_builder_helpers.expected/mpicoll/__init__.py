@@ -1,0 +1,3 @@
+from .collective_ops.allreduce import Allreduce
+
+__all__ = ["Allreduce"]
