@@ -58,6 +58,17 @@ Replacement (minimum jax 0.5.0)
     (``operands`` the rule's ``*operands``)  over maps as one ``c.get_shape(x)`` does
     ``(const,) + operands``, ``*ops[::-1]``  the same concatenation / slice of the avals in
                                              ``ctx.replace(avals_in=...)``
+    ``shapes = (c.get_shape(a), ...)``       a tuple of the avals; ``shapes[0].dimensions()``
+                                             and an iterated element's methods as above; a
+                                             ``get_shape`` whose value goes anywhere else
+                                             (concatenated, passed on): manual
+    ``n = helper(c, v)``, ``helper`` a       ``n = <the helper's NumPy value>``; each operand
+    constant helper (another module's too)   use ``mlir.ir_constant(np.asarray(n))``
+    ``c = _unpack_builder(c)`` (a helper,    dropped (the builder is gone)
+    here or imported, returning
+    ``getattr(c, "_builder", c)``)
+    ``return ops.Tuple(c, [x, token])``,     ``return [x, token]`` (the rule's results)
+    elements operands of the rule
     ``c: XlaBuilder``, ``x: XlaOp``,         annotations dropped (with their import once
     ``ctx: xla.TranslationContext``,         unused): the rule receives ctx and MLIR values,
     ``-> Sequence[xla.XlaOp]``               and evaluated at definition they fail on import
