@@ -19,6 +19,8 @@ Replacement (jax >= 0.4.31)
       arguments of any other call -> ``*[token_type()]`` (the same arguments; a bare
       ``token_type()`` argument would read as a manual site on the next run);
     * ``token_type()[0]`` -> ``token_type()``;
+    * ``(token,) = token_type()`` (also ``[token] = ...``, ``token, = ...``) -> ``token =
+      token_type()``: unpacking one type fails;
     * a call whose value is used as a list of result types -> ``[token_type()]``, the value
       the old function returned: passed as ``result_types=`` / ``out_types=``, iterated
       (``for t in ...``, a comprehension), read by ``len``/``list``/``tuple``, concatenated
@@ -129,7 +131,15 @@ class TokenType(Rule):
         if kind == PASSED:
             kind = OTHER  # handed on directly: nothing says which of the two it expects
         safety = Safety.SAFE
-        if kind == LIST and isinstance(up, cst.Assign):
+        unpacked = _unpacked_once(up) if kind == LIST and isinstance(up, cst.Assign) else None
+        if unpacked is not None:
+            if compatibility_guard(self.ctx, node) is None:
+                self.report(up.targets[0], Safety.SAFE, f"{CHANGED}: `{self.ctx.module.code_for_node(up.targets[0].target).strip()} "
+                            f"= token_type()` unpacked the one type, so the name takes the call itself",
+                            lambda updated, name=unpacked: updated.with_changes(target=name), kernel_receives=KERNEL)
+                return
+            why = "the value is unpacked"
+        elif kind == LIST and isinstance(up, cst.Assign):
             kind, why, module_level = self.assigned(node, up)
             if module_level:
                 safety = Safety.UNSAFE
@@ -296,3 +306,13 @@ def _unstar(updated: cst.CSTNode) -> cst.CSTNode:
 
 def _listed(updated: cst.CSTNode) -> cst.CSTNode:
     return cst.List([cst.Element(updated)])
+
+
+def _unpacked_once(stmt: cst.Assign) -> Optional[cst.Name]:
+    """``(token,) = ...`` / ``[token] = ...`` / ``token, = ...``: the one name unpacked."""
+    if len(stmt.targets) != 1 or not isinstance(stmt.targets[0].target, (cst.Tuple, cst.List)):
+        return None
+    elements = stmt.targets[0].target.elements
+    if len(elements) != 1 or isinstance(elements[0], cst.StarredElement) or not isinstance(elements[0].value, cst.Name):
+        return None
+    return elements[0].value.with_changes(lpar=(), rpar=())
