@@ -1053,9 +1053,14 @@ class CustomCallApi(Rule):
             # pairs with the explicit layouts (which ignore their aval) and decides whether
             # result_shapes are computed for dynamic shapes: one None per layout, and the old
             # call's result_shapes (None when it gave none) passed on so they are not.
-            if not _pure(result_layouts.value):
-                return Safety.MANUAL, RESULT_COUNT, cst.Name(name), False
-            avals_out = f"[None] * {_length(result_layouts.value, self.ctx.module)}"
+            counted = result_layouts.value
+            if not _pure(counted):
+                # ``result_layouts=layouts_of(result_types)``: one result per result type.
+                types = site.args.get("result_types") or site.args.get("out_types")
+                if types is None or not _pure(types.value):
+                    return Safety.MANUAL, RESULT_COUNT, cst.Name(name), False
+                counted = types.value
+            avals_out = f"[None] * {_length(counted, self.ctx.module)}"
             notes.append("results not matched to the primitive's outputs here: ctx.avals_out has one entry per "
                          "explicit result layout")
         replaced_fields = [f"{key}={value}" for key, value in (("avals_in", avals_in), ("avals_out", avals_out)) if value]
