@@ -855,6 +855,7 @@ class XlaTranslationRule(Rule):
         # A module with no XlaBuilder program (no rule, no custom call, no op) that builds
         # Shapes of a jaxlib that still has them (jax's own callback.py) works as it is.
         builder_free = not plans and not custom_calls and not any(self._client_attr(c.func, "ops") for c in collector.calls)
+        self._builder_free = builder_free
         for call in collector.calls:
             group = "Shape" if self._client_attr(call.func, "Shape") else "ops" if self._client_attr(call.func, "ops") else None
             if group is None or self._client_attr(call.func, "ops") in CUSTOM_CALLS:
@@ -864,9 +865,9 @@ class XlaTranslationRule(Rule):
                 continue
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
-            qualified = self.ctx.qualified_name(call.func) or ""
+            qualified = self.ctx.qualified_name(call.func) or qualified_through_alias(self.ctx, call.func) or ""
             if builder_free and any(qualified == f"{m}.Shape.{f}" for m in STILL_IMPORTABLE for f in SHAPE_FACTORIES):
-                continue
+                continue  # also through ``x_shape = xla_client.Shape.array_shape``
             what = get_full_name_for_node(call.func) or group
             self.report(call, Safety.MANUAL, f"`{what}` builds XLA {'shapes' if group == 'Shape' else 'ops'} for the XlaBuilder, "
                         "which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): "
@@ -2564,7 +2565,11 @@ def {AVAL_HELPER}(value):
                 continue  # no XlaBuilder API: xla-client-import moves it (FftType -> jax.lax.FftType)
             # A member jaxlib still has (``CompileOptions = xc.CompileOptions`` in jax's own
             # compiler.py) may be read from outside: its alias goes only with the rules it served.
-            kept_member = module in STILL_IMPORTABLE and "." not in qual[len(module) + 1:] and first_missing(qual) is None
+            member = qual[len(module) + 1:]
+            kept_member = module in STILL_IMPORTABLE and first_missing(qual) is None and (
+                "." not in member
+                # A Shape factory jaxlib still has, in a module that builds no XlaBuilder program.
+                or (getattr(self, "_builder_free", False) and member in {f"Shape.{f}" for f in SHAPE_FACTORIES}))
             name = assign.targets[0].target
             scope = self.ctx.scopes.get(name)
             if scope is None or scope is not self.ctx.scopes.get(self.ctx.module):
