@@ -60,8 +60,16 @@ class RewriteError(Exception):
     """The rules produced text that fails the self-check; nothing is written."""
 
 
-def package_of(path: str) -> Optional[str]:
-    """Dotted package holding ``path``, from the chain of ``__init__.py`` files."""
+_RELATIVE_FROM = re.compile(rb"^[ \t]*from[ \t]+(\.+)", re.M)
+
+
+def package_of(path: str, source: Optional[bytes] = None) -> Optional[str]:
+    """Dotted package holding ``path``, from the chain of ``__init__.py`` files.
+
+    A module of a namespace package (directories without ``__init__.py``, or a snapshot
+    that left them out) still says how deep it sits by its relative imports: ``from
+    ..utils import x`` takes two levels, named after its directories.
+    """
     directory = os.path.dirname(os.path.abspath(path))
     parts: list[str] = []
     while os.path.isfile(os.path.join(directory, "__init__.py")):
@@ -70,6 +78,25 @@ def package_of(path: str) -> Optional[str]:
         if parent == directory:
             break
         directory = parent
+    if source is None:
+        try:
+            with open(path, "rb") as fh:
+                source = fh.read()
+        except OSError:
+            source = b""
+    levels = [len(m.group(1)) for m in _RELATIVE_FROM.finditer(source)] if b"from ." in source else []
+    needed = max(levels, default=0)
+    if len(parts) < needed:
+        directory = os.path.dirname(os.path.abspath(path))
+        inferred: list[str] = []
+        for _ in range(needed):
+            name = os.path.basename(directory)
+            if not name.isidentifier():
+                break
+            inferred.append(name)
+            directory = os.path.dirname(directory)
+        if len(inferred) == needed:
+            parts = inferred
     return ".".join(reversed(parts)) if parts else None
 
 
@@ -1118,7 +1145,7 @@ def process_candidate(path: str, source: bytes, rules: Sequence[type[Rule]], opt
     problem = text_problem(source)
     if problem:
         return FileResult(path=path, original=source, error=problem)
-    return process_source(path, source, chosen, options, package_of(path))
+    return process_source(path, source, chosen, options, package_of(path, source))
 
 
 # -- many files -------------------------------------------------------------------

@@ -575,3 +575,16 @@ def test_xla_builder_rules_using_another_modules_helpers_migrate_and_lower(tmp_p
     assert line.rstrip().endswith("-> (tensor<4x3xf32>, !stablehlo.token)")
     for constant in ("dense<12> : tensor<i32>", "dense<3> : tensor<ui64>", "dense<5> : tensor<ui64>"):
         assert constant in text
+
+
+def test_a_namespace_package_is_read_from_its_relative_imports(tmp_path) -> None:
+    """The same modules without ``__init__.py`` files (a namespace package, or a snapshot
+    that left them out): ``from ..utils import`` still names the module next door."""
+    repo = str(tmp_path / "xla_builder_helpers")
+    shutil.copytree(BUILDER_HELPERS, repo)
+    for init in ("mpicoll/__init__.py", "mpicoll/collective_ops/__init__.py"):
+        os.remove(os.path.join(repo, *init.split("/")))
+    done = ccmigrate("apply", "-j", "1", repo)
+    assert done.returncode == 0, done.stderr
+    expected = {k: v for k, v in tree(BUILDER_HELPERS + ".expected").items() if not k.endswith("__init__.py")}
+    assert tree(repo) == expected

@@ -249,7 +249,7 @@ class CustomCallApi(Rule):
         use in the modules importing it."""
         from codemods.engine import package_of
 
-        facts = reexport_facts(path, package_of(path), source)
+        facts = reexport_facts(path, package_of(path, source), source)
         if facts is None:
             return None
         return IndexEntry(facts, tuple(sorted({where for where, _ in facts.imports})))

@@ -553,7 +553,7 @@ class XlaTranslationRule(Rule):
             return None
         from codemods.engine import package_of
 
-        registered = registrations_elsewhere(path, package_of(path), source)
+        registered = registrations_elsewhere(path, package_of(path, source), source)
         if not registered:
             return None
         return IndexEntry(registered, tuple(sorted({r.defined_in for r in registered})))
