@@ -144,7 +144,7 @@ def test_import_beside_a_dropped_unused_import_is_still_reported() -> None:
 
 def test_deleted_custom_call_name_kept_for_a_manual_site_is_reported() -> None:
     # veros-style: one lowering rule is rewritten, the other (more results than outputs,
-    # with result layouts from a helper, which cannot be counted) stays manual, and keeps
+    # with result types and layouts from helpers, which cannot be counted) stays manual, and keeps
     # `from jax.interpreters.mlir import custom_call`.
     source = (
         "import jaxlib.mlir.ir as ir\n"
@@ -157,7 +157,7 @@ def test_deleted_custom_call_name_kept_for_a_manual_site_is_reported() -> None:
         "\n"
         "def _gpu(ctx, a):\n"
         "    layout = (0,)\n"
-        "    out = custom_call(b'solve_gpu', operands=(a,), result_types=[a.type, a.type],\n"
+        "    out = custom_call(b'solve_gpu', operands=(a,), result_types=types_for(a),\n"
         "                      operand_layouts=(layout,), result_layouts=layouts_for(a))\n"
         "    return out.results[:-1]\n"
     )
