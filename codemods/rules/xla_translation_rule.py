@@ -2759,6 +2759,8 @@ class _FunctionScan(cst.CSTVisitor):
                  operand_params: list[str]) -> None:
         super().__init__()
         self.operand_params = operand_params
+        self._function = function
+        self._static: Optional[set[str]] = None
         self.body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
         #: name -> [(top-level statement index, kind, at top level)] for each ``name = value``
         #: in the body; kind: array, tuple, aval, constant, shapes, result, other.
@@ -3159,6 +3161,11 @@ class _FunctionScan(cst.CSTVisitor):
         elif ops in CONSTANTS:
             if len([a for a in node.args if a.keyword is None]) != 2 or len(node.args) != 2:
                 self.problem = self.problem or f"an unusual ops.{ops}"
+            elif (traced := _read_names(node.args[1].value) & (set(self.operand_params) - self._static_params())):
+                # ``ops.ConstantLiteral(c, size)`` of an operand: an XlaOp was never a
+                # constant's value (the call failed), and an MLIR value is none either.
+                self.problem = self.problem or (
+                    f"ops.{ops} is given the operand `{sorted(traced)[0]}`, an XLA value, not a Python or NumPy one")
             self._allow_builder_arg(node)
             self.constants.append(node)
             self.allowed.add(node.func)
@@ -3394,6 +3401,12 @@ class _FunctionScan(cst.CSTVisitor):
                 return True
             current = self.ctx.parents.get(current)
         return False
+
+    def _static_params(self) -> set[str]:
+        """The rule's trailing parameters that are primitive parameters, not operands."""
+        if self._static is None:
+            self._static = self.rule._static_params(self._function, self.operand_params)
+        return self._static
 
     def _operands_handed_back(self, node: cst.Call) -> bool:
         """``ops.Tuple(c, [x, token])`` returned, its elements operands of the rule."""
