@@ -257,24 +257,15 @@ class StablehloCustomCallOp(Rule):
                     Safety.SAFE,
                     f"mhlo.{attribute.attr.value} -> stablehlo.{attribute.attr.value}: an attribute of the "
                     "mhlo.CustomCallOp moved to stablehlo with it (the same fields)",
-                    self._attribute_edit(attribute),
+                    self._to_stablehlo_edit(attribute),
                     kernel_receives="unchanged (the same attribute values)",
                     link=link,
                 )
-        head = (get_full_name_for_node(func.value) or "").split(".")[0]
-
-        def edit(updated: cst.CSTNode) -> cst.CSTNode:
-            for binding in self.ctx.names.imports:
-                if binding.local == head and binding.from_module is not None:
-                    obj = binding.qualified.rsplit(".", 1)[1]
-                    self.ctx.remove_import_if_unused(binding.from_module, obj, None if obj == head else head)
-            return cst.parse_expression(f"{self.stablehlo()}.CustomCallOp")
-
         self.report(
             func,
             Safety.SAFE,
             "mhlo.CustomCallOp -> stablehlo.CustomCallOp: jax.export's custom-call safety check sees only stablehlo ops",
-            edit,
+            self._to_stablehlo_edit(func),
             kernel_receives="unchanged (the same target, operands and attributes)",
             link=link,
         )
@@ -307,7 +298,8 @@ class StablehloCustomCallOp(Rule):
             self._mhlo_uses = (ops, attributes)
         return self._mhlo_uses
 
-    def _attribute_edit(self, attribute: cst.Attribute):
+    def _to_stablehlo_edit(self, attribute: cst.Attribute):
+        """``mhlo.X`` -> ``stablehlo.X``, the mhlo import going once nothing uses it."""
         head = (get_full_name_for_node(attribute.value) or "").split(".")[0]
 
         def edit(updated: cst.CSTNode) -> cst.CSTNode:

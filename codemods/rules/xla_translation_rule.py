@@ -2249,33 +2249,33 @@ def {AVAL_HELPER}(value):
                 found.add(binding.local)
         return found
 
-    def project_function(self, func: cst.BaseExpression) -> Optional[cst.FunctionDef]:
-        """The module-level function another module of the project defines, which ``func``
-        (a name imported from it) names."""
+    def _defining_module(self, func: cst.BaseExpression) -> Optional[tuple[str, str, int]]:
+        """``(file, name, mtime)`` of the project module defining what ``func`` (a name
+        imported from another module of the project) names."""
         qualified = self.ctx.qualified_name(func)
         where = defining_file(self.ctx.path, self.ctx.package, qualified) if qualified else None
         if where is None:
             return None
         try:
-            stamp = os.stat(where[0]).st_mtime_ns
+            return where[0], where[1], os.stat(where[0]).st_mtime_ns
         except OSError:
             return None
-        read = _foreign_module(where[0], stamp)
+
+    def project_function(self, func: cst.BaseExpression) -> Optional[cst.FunctionDef]:
+        """The module-level function another module of the project defines, which ``func``
+        (a name imported from it) names."""
+        where = self._defining_module(func)
+        read = _foreign_module(where[0], where[2]) if where is not None else None
         return read[0].get(where[1]) if read is not None else None
 
     def _imported_constant_helper(self, call: cst.Call, site_ok) -> Optional[tuple[cst.FunctionDef, str]]:
         """The same as :meth:`constant_helper` for a helper imported from another module of
         the project (mpi4jax's ``xla_constant_intc(c, n)`` from ``utils.py``): its body is
         read from that module, whose names the value may use only for NumPy."""
-        qualified = self.ctx.qualified_name(call.func)
-        where = defining_file(self.ctx.path, self.ctx.package, qualified) if qualified else None
+        where = self._defining_module(call.func)
         if where is None:
             return None
-        try:
-            stamp = os.stat(where[0]).st_mtime_ns
-        except OSError:
-            return None
-        found = _foreign_constant_helper(where[0], where[1], stamp)
+        found = _foreign_constant_helper(*where)
         if found is None:
             return None
         function, builder, value, expr, numpy_names = found
