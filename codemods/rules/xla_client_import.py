@@ -318,6 +318,9 @@ class XlaClientImport(Rule):
             name = get_full_name_for_node(alias.name) or ""
             if name in OTHER_RULES or f"{module}.{name}" == CLIENT_THROUGH_BRIDGE:
                 kept.append(alias)
+                if f"{module}.{name}" == CLIENT_THROUGH_BRIDGE:
+                    # xla_client itself, its uses migrated where they are: unused, it goes.
+                    self._unused_module(node, alias, get_full_name_for_node(alias.asname.name) if alias.asname else name)
                 continue
             new = REPLACEMENTS.get(f"{module}.{name}")
             if new is None:

@@ -11,5 +11,5 @@ def lowering(ctx, x, *, name):
         call_target_name=ir.StringAttr.get(name),
         api_version=ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 1),
     )
-    op.attributes["mhlo.sharding"] = mhlo.ShardingAttr.get("{replicated}")
+    op.attributes["mhlo.direction"] = mhlo.ComparisonDirectionAttr.get("EQ")
     return [op.result]
