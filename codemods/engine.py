@@ -723,12 +723,18 @@ def _fresh_notes(stmt: cst.CSTNode, texts: list[tuple[str, str]], module: cst.Mo
     return fresh
 
 
+_QUOTED = re.compile(r"`[^`]*`")
+
+
 def _same_subject(earlier: str, text: str) -> bool:
-    """Whether an earlier TODO is ``text`` reworded: the same rule and the same opening (what
-    the finding is about), only the details further on changed."""
-    opening = min(len(earlier), len(text), len(TODO_PREFIX) + 80)
-    common = len(os.path.commonprefix([earlier, text]))
-    return common >= opening or common >= len(TODO_PREFIX) + 60
+    """Whether an earlier TODO is ``text`` reworded: the same rule and the same wording
+    for the first 160 characters once the quoted names and code are set aside (a
+    re-export's note lists the modules still using it; the reason for a finding is
+    wording, and a different one is another finding)."""
+    def skeleton(message: str) -> str:
+        return " ".join(_QUOTED.sub("", message).split())[:160]
+
+    return skeleton(earlier) == skeleton(text)
 
 
 class _Apply(cst.CSTTransformer):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import dataclasses
 import os
 import struct
@@ -419,3 +420,15 @@ def test_comprehension_variable_named_like_the_shape_local_does_not_block_the_ru
     assert summary(call) == ("solve_kepler", 1, b"")
     assert call["operands"] == 3 and call["constant_operands"][0] == np.int32(4).tobytes()
     assert call["operand_layouts"] == [[], [0], [0]] and call["result_layouts"] == [[0], [0]]
+
+
+def test_row_major_shapes_from_a_helper_lower_with_the_default_layouts() -> None:
+    m = applied("xla-translation-rule", "row_major_shape_helper")
+    specs = (((2, 3), np.dtype("float32")),)
+    _, rule = m.make_step("env_step", b"handle", specs, specs)
+    (call,) = lower(functools.partial(rule, platform="cpu"), [((2, 3), "float32")], [((2, 3), "float32")])
+    assert summary(call) == ("env_step_cpu", 1, b"handle") and call["has_side_effect"]
+    # What _shape_with_layout gave: row-major for the array, () for a scalar.
+    assert call["operand_layouts"] == [[1, 0]] and call["result_layouts"] == [[1, 0]]
+    (scalar,) = lower(functools.partial(rule, platform="cpu"), [((), "float32")], [((), "float32")])
+    assert scalar["operand_layouts"] == [[]] and scalar["result_layouts"] == [[]]

@@ -392,6 +392,9 @@ OPS_CONVERTED = frozenset({"Reshape", "Transpose"})
 AVAL_HELPER = "_ccmigrate_aval"
 #: XLA Shape methods with an aval counterpart: ``dimensions()`` -> ``.shape``, ``element_type()`` -> ``.dtype``.
 SHAPE_METHODS = {"dimensions": "shape", "element_type": "dtype"}
+#: Row-major XLA shapes from a helper (``_shape_with_layout(specs)``), one of them or their
+#: tuple: the layouts ffi_lowering gives by default.
+ROW_MAJOR_KINDS = ("rowmajor", "rowmajor_seq")
 #: What a name may hold that is a sequence of operands' avals once rewritten: the rule's
 #: ``*operands``' shapes (``list(map(c.get_shape, operands))``) or a display of them.
 AVAL_SEQUENCES = ("avals", "aval_display")
@@ -543,7 +546,7 @@ class XlaTranslationRule(Rule):
         super().__init__(ctx)
         # Filled during the engine's one batched walk, analysed when it leaves the module.
         self.collector = _Collector()
-        self._bind_keyword_names: Optional[set[str]] = None
+        self._row_major_cache: dict[cst.FunctionDef, bool] = {}
 
     @classmethod
     def index(cls, path: str, source: bytes) -> Optional[IndexEntry]:
@@ -602,6 +605,7 @@ class XlaTranslationRule(Rule):
         #: Decorators that register the function they are applied to as a translation rule.
         self._registering: set = set()
         registrations = self._registrations(collector)
+        self._registered = registrations
         custom_calls = [c for c in collector.calls if self._client_attr(c.func, "ops") in CUSTOM_CALLS]
         self._removed_helpers: set = set()
         #: ``ops.Tuple(c, operands)`` calls of pass-through rules rewritten whole.
@@ -761,6 +765,8 @@ class XlaTranslationRule(Rule):
             if all(any(self._inside_any(ref, {call}) or ref is call.func for call in calls) for ref in references):
                 removed.add(helper)
                 what = ("unwrapped the XlaBuilder; every call of it was dropped with the builder" if helper in unpackers
+                        else "built row-major XLA shapes; every call of it was dropped with the layouts they gave "
+                        "(ffi_lowering's defaults)" if self._row_major_cache.get(helper)
                         else "built XlaBuilder constants; every call of it was inlined")
                 self.report(helper, Safety.UNSAFE if helper in unsafe else Safety.SAFE,
                             f"private helper `{name}` {what}: removed", lambda _n: cst.RemoveFromParent())
@@ -1758,7 +1764,7 @@ class XlaTranslationRule(Rule):
                     or (ops is not None and ops not in CONSTANTS)
                 ):
                     used.add(name)
-        bound = self._bind_keywords()
+        bound = self._bind_keywords(function)
         static: set[str] = set()
         for name in reversed(operand_params):
             if name in used and name not in bound:
@@ -1766,17 +1772,20 @@ class XlaTranslationRule(Rule):
             static.add(name)
         return static
 
-    def _bind_keywords(self) -> set[str]:
-        """The keywords of the module's ``<primitive>.bind(...)`` calls: what jax hands a
-        translation rule as primitive parameters (``mpi_allreduce_p.bind(x, token, op=op,
-        comm=comm, transpose=t)``), however the rule reads them (``if transpose:``)."""
-        if self._bind_keyword_names is None:
-            names: set[str] = set()
-            for call in self.collector.calls:
-                if isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind":
-                    names.update(a.keyword.value for a in call.args if a.keyword is not None)
-            self._bind_keyword_names = names
-        return self._bind_keyword_names
+    def _bind_keywords(self, function: cst.FunctionDef) -> set[str]:
+        """The keywords of the module's ``<primitive>.bind(...)`` calls for the primitives
+        ``function`` is registered for: what jax hands it as primitive parameters
+        (``mpi_allreduce_p.bind(x, token, op=op, comm=comm, transpose=t)``), however the
+        rule reads them (``if transpose:``). Another primitive's keywords say nothing."""
+        code = self.ctx.module.code_for_node
+        prims = {" ".join(code(reg.prim).split()) for reg in getattr(self, "_registered", ())
+                 if function in (reg.functions or [reg.function])}
+        names: set[str] = set()
+        for call in self.collector.calls:
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "bind" \
+                    and " ".join(code(call.func.value).split()) in prims:
+                names.update(a.keyword.value for a in call.args if a.keyword is not None)
+        return names
 
     def _builder_free_problem(self, function: cst.FunctionDef, form: str, context: str, avals: tuple) -> Optional[str]:
         """Why a translation rule that builds no custom call cannot become a lowering rule
@@ -2101,9 +2110,19 @@ def {AVAL_HELPER}(value):
                                    lambda _n: cst.RemoveFromParent()))
         # Layouts.
         layouts: dict[str, bool] = {}
+        default_layouts = False
         if kind != "CustomCall":
             if "shape_with_layout" not in values or "operand_shapes_with_layout" not in values:
                 return "a CustomCallWithLayout lacks its shapes"
+            row_major = [self._row_major_value(scan, values[k]) for k in ("shape_with_layout", "operand_shapes_with_layout")]
+            if any(row_major) and not all(row_major):
+                return "its layouts mix a row-major shape helper's with others"
+            default_layouts = all(row_major)
+            if default_layouts:
+                problem = self._drop_row_major_bindings(plan, scan)
+                if problem:
+                    return problem
+        if kind != "CustomCall" and not default_layouts:
             result_kind = scan.shape_kind(values["shape_with_layout"], call)
             if result_kind is None:
                 return "its result shape is not built with Shape.array_shape / tuple_shape"
@@ -2152,7 +2171,7 @@ def {AVAL_HELPER}(value):
                 keywords.append(("backend_config", new["opaque"]))
             if "has_side_effect" in new:
                 keywords.append(("has_side_effect", new["has_side_effect"]))
-            if kind != "CustomCall":
+            if kind != "CustomCall" and not default_layouts:
                 keywords.append(("operand_layouts", new["operand_shapes_with_layout"]))
                 result = new["shape_with_layout"]
                 keywords.append(("result_layouts", result if layouts["result_tuple"] else cst.List([cst.Element(result)])))
@@ -2181,6 +2200,51 @@ def {AVAL_HELPER}(value):
         plan.edits.append((call, f"{legacy} -> jax.ffi.ffi_lowering(api_version={number}) in an MLIR lowering rule", edit))
         if plan.form == "ctx" and container is not None:
             plan.edits.append((container, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
+        return None
+
+    @staticmethod
+    def _row_major_value(scan: "_FunctionScan", value: cst.BaseExpression) -> bool:
+        """A row-major shape helper's call, or a name bound only to its shapes."""
+        if isinstance(value, cst.Call):
+            return value in scan.rowmajor_calls
+        if isinstance(value, cst.Name):
+            kinds = {k for _, k, _ in scan.bindings.get(value.value, [])}
+            return bool(kinds) and kinds <= set(ROW_MAJOR_KINDS) and value.value not in scan.rebound
+        return False
+
+    def _drop_row_major_bindings(self, plan: Plan, scan: "_FunctionScan") -> Optional[str]:
+        """The statements binding the helper's shapes go with the layouts they gave: each
+        one of the rule's body, or an ``if`` whose branches only bind them (envpool's one
+        result or a tuple of them); the helper is dropped once nothing else calls it."""
+        bound = {id(a) for a in scan.rowmajor_assigns}
+        covered: set[int] = set()
+
+        def only_bindings(block) -> bool:
+            statements = block.body if isinstance(block, cst.IndentedBlock) else []
+            return bool(statements) and all(
+                isinstance(st, cst.SimpleStatementLine) and all(id(small) in bound for small in st.body) for st in statements)
+
+        body = plan.function.body.body if isinstance(plan.function.body, cst.IndentedBlock) else []
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine) and stmt.body and all(id(small) in bound for small in stmt.body):
+                covered.update(id(small) for small in stmt.body)
+                plan.edits.append((stmt, "XLA shapes a row-major shape helper built are gone with the layouts they gave",
+                                   lambda _n: cst.RemoveFromParent()))
+            elif isinstance(stmt, cst.If):
+                branches, current = [], stmt
+                while isinstance(current, cst.If):
+                    branches.append(current.body)
+                    current = current.orelse.body if isinstance(current.orelse, cst.If) else current.orelse
+                if current is not None:
+                    branches.append(current.body)
+                if all(only_bindings(b) for b in branches):
+                    covered.update(id(small) for b in branches for st in b.body for small in st.body)
+                    plan.edits.append((stmt, "an `if` choosing between row-major XLA shapes is gone with the layouts they gave",
+                                       lambda _n: cst.RemoveFromParent()))
+        if bound - covered:
+            return "row-major XLA shapes are bound where they cannot be dropped with the layouts they gave"
+        for call, helper in scan.rowmajor_calls.items():
+            plan.helpers.setdefault(helper, set()).add(call)
         return None
 
     def _token_tuple(self, scan: "_FunctionScan", shape: cst.BaseExpression) -> bool:
@@ -2248,6 +2312,46 @@ def {AVAL_HELPER}(value):
             if read is not None and where[1] in read[3]:
                 found.add(binding.local)
         return found
+
+    def row_major_helper(self, func: cst.BaseExpression) -> Optional[cst.FunctionDef]:
+        """The module-level function ``func`` names when it only returns XLA shapes with
+        row-major layouts (envpool's ``_shape_with_layout(specs)``: ``array_shape(d, s,
+        tuple(range(len(s) - 1, -1, -1)))`` or ``scalar_shape(d)`` per spec): the layouts
+        ffi_lowering gives by default."""
+        if not isinstance(func, cst.Name):
+            return None
+        found = [f for f, enclosing in self.collector.functions.get(func.value, []) if enclosing is None]
+        if len(found) != 1 or found[0].decorators:
+            return None
+        function = found[0]
+        if function in self._row_major_cache:
+            return function if self._row_major_cache[function] else None
+        body = [stmt for stmt in function.body.body if not (
+            isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))] \
+            if isinstance(function.body, cst.IndentedBlock) else []
+        ok = len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+            and isinstance(body[0].body[0], cst.Return) and body[0].body[0].value is not None
+        shapes = 0
+        for call in _calls_in(function) if ok else ():
+            if self._client_attr(call.func, "ops") is not None:
+                ok = False
+            kind = self._client_attr(call.func, "Shape")
+            if kind is None:
+                continue
+            args = [a for a in call.args if a.keyword is None and not a.star]
+            if len(args) != len(call.args):
+                ok = False
+            elif kind == "scalar_shape" and len(args) == 1:
+                shapes += 1
+            elif kind == "array_shape" and len(args) == 2:
+                shapes += 1
+            elif kind == "array_shape" and len(args) == 3 and _row_major_of(self.ctx, args[2].value, args[1].value):
+                shapes += 1
+            else:
+                ok = False
+        self._row_major_cache[function] = ok and shapes > 0
+        return function if self._row_major_cache[function] else None
 
     def _defining_module(self, func: cst.BaseExpression) -> Optional[tuple[str, str, int]]:
         """``(file, name, mtime)`` of the project module defining what ``func`` (a name
@@ -2784,6 +2888,9 @@ class _FunctionScan(cst.CSTVisitor):
         self.helper_constants: dict[cst.Call, tuple[cst.FunctionDef, str]] = {}
         #: ``return ops.Tuple(c, [x, token])``: the operands handed back as the results.
         self.tuple_returns: list[cst.Call] = []
+        #: Calls of a row-major shape helper, and the assignments binding its shapes.
+        self.rowmajor_calls: dict[cst.Call, cst.FunctionDef] = {}
+        self.rowmajor_assigns: list[cst.Assign] = []
         #: ``n = helper(c, v)``: the helper's NumPy value bound to the name instead.
         self.named_helper_constants: dict[cst.Call, tuple[cst.FunctionDef, str]] = {}
         self.helper_avals: dict[cst.Call, str] = {}
@@ -2893,6 +3000,8 @@ class _FunctionScan(cst.CSTVisitor):
         kind = self._kind_of(node.value)
         if kind == "avals":
             self.aval_lists.append(node.value)
+        if kind in ROW_MAJOR_KINDS:
+            self.rowmajor_assigns.append(node)
         self.bindings.setdefault(name, []).append((index, kind, top))
         self.values.setdefault(name, []).append(node.value)
 
@@ -2922,6 +3031,13 @@ class _FunctionScan(cst.CSTVisitor):
         if builder is not None:
             self.allowed.add(builder)
             return "avals"
+        if isinstance(value, cst.Call) and (helper := self.rule.row_major_helper(value.func)) is not None:
+            self.rowmajor_calls[value] = helper
+            return "rowmajor_seq"
+        if isinstance(value, cst.Call) and self._rowmajor_tuple(value):
+            return "rowmajor"  # Shape.tuple_shape(shapes) of a helper's row-major shapes
+        if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and self._bound_to(value.value.value, "rowmajor_seq"):
+            return "rowmajor"  # shapes[0]
         if isinstance(value, cst.Name) and value.value != self.first:
             # ``out_shape = in_shape``: another name for the same XLA shape.
             kinds = {kind for _, kind, _ in self.bindings.get(value.value, [])}
@@ -3169,6 +3285,10 @@ class _FunctionScan(cst.CSTVisitor):
             self._allow_builder_arg(node)
             self.constants.append(node)
             self.allowed.add(node.func)
+        elif shape == "tuple_shape" and self._rowmajor_tuple(node):
+            self.allowed.add(node.func)
+        elif isinstance(node.func, cst.Name) and (helper := self.rule.row_major_helper(node.func)) is not None:
+            self.rowmajor_calls[node] = helper
         elif shape in ("array_shape", "tuple_shape"):
             args = [a for a in node.args if a.keyword is None]
             if shape == "array_shape" and len(args) not in (2, 3):
@@ -3402,6 +3522,36 @@ class _FunctionScan(cst.CSTVisitor):
             current = self.ctx.parents.get(current)
         return False
 
+    def _bound_to(self, name: str, kind: str) -> bool:
+        """Every binding of ``name`` so far is of ``kind``."""
+        kinds = {k for _, k, _ in self.bindings.get(name, [])}
+        return kinds == {kind} and name not in self.rebound
+
+    def _rowmajor_tuple(self, call: cst.Call) -> bool:
+        """``Shape.tuple_shape(shapes)``, ``shapes`` a row-major shape helper's result."""
+        args = call.args
+        return (self.rule._client_attr(call.func, "Shape") == "tuple_shape" and len(args) == 1 and not args[0].keyword
+                and not args[0].star and isinstance(args[0].value, cst.Name) and self._bound_to(args[0].value.value, "rowmajor_seq"))
+
+    def _rowmajor_use(self, node: cst.Name) -> bool:
+        """A read of row-major shapes that only feeds a custom call's layouts: as one, or
+        through ``x[i]`` / ``Shape.tuple_shape(x)`` bound to another such name."""
+        parent = self.ctx.parents.get(node)
+        holder = parent
+        if isinstance(parent, cst.Subscript) and parent.value is node:
+            holder = parent
+        elif isinstance(parent, cst.Arg):
+            call = self.ctx.parents.get(parent)
+            if isinstance(call, cst.Call) and self._rowmajor_tuple(call):
+                holder = call
+            else:
+                found = self._custom_call_arg(node)
+                return found is not None and found[1] in ("shape_with_layout", "operand_shapes_with_layout")
+        else:
+            return False
+        assign = self.ctx.parents.get(holder)
+        return isinstance(assign, cst.Assign) and assign.value is holder and assign in self.rowmajor_assigns
+
     def _static_params(self) -> set[str]:
         """The rule's trailing parameters that are primitive parameters, not operands."""
         if self._static is None:
@@ -3622,6 +3772,11 @@ class _FunctionScan(cst.CSTVisitor):
             if isinstance(parent, cst.AssignTarget):
                 return
             kind = self.reaching(node.value, node)
+            if kind in ROW_MAJOR_KINDS:
+                if not self._rowmajor_use(node):
+                    self.problem = self.problem or (
+                        f"`{node.value}`, row-major XLA shapes a helper built, is used other than as a custom call's layouts")
+                return
             if kind == "result":
                 self.result_uses.setdefault(node.value, []).append(node)
                 return
@@ -4504,6 +4659,12 @@ class _BoundNames(cst.CSTVisitor):
     def _mark(self, target: cst.CSTNode) -> None:
         for name in _names_in(target):
             self.scan.rebound.add(name)
+
+
+def _row_major_of(ctx, layout: cst.BaseExpression, dims: cst.BaseExpression) -> bool:
+    """``layout`` is ``tuple(range(len(dims) - 1, -1, -1))``, the row-major layout of ``dims``."""
+    code = " ".join(ctx.module.code_for_node(layout).split())
+    return code == f"tuple(range(len({' '.join(ctx.module.code_for_node(dims).split())}) - 1, -1, -1))"
 
 
 def _mentions_name(node: cst.CSTNode, name: str) -> bool:
