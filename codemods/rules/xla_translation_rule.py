@@ -69,6 +69,12 @@ Replacement (minimum jax 0.5.0)
     ``getattr(c, "_builder", c)``)
     ``return ops.Tuple(c, [x, token])``,     ``return [x, token]`` (the rule's results)
     elements operands of the rule
+    layouts from a module helper returning   no layouts (ffi_lowering's row-major default);
+    only row-major shapes (``array_shape(d,  the bindings of the shapes, an ``if`` choosing
+    s, tuple(range(len(s) - 1, -1, -1)))``   between them and the private helper go
+    or ``scalar_shape(d)``), bound, indexed
+    or in ``tuple_shape``, for operands and
+    result alike
     ``c: XlaBuilder``, ``x: XlaOp``,         annotations dropped (with their import once
     ``ctx: xla.TranslationContext``,         unused): the rule receives ctx and MLIR values,
     ``-> Sequence[xla.XlaOp]``               and evaluated at definition they fail on import
