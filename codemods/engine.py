@@ -96,6 +96,13 @@ def package_of(path: str, source: Optional[bytes] = None) -> Optional[str]:
             inferred.append(name)
             directory = os.path.dirname(directory)
         if len(inferred) == needed:
+            # A regular package above the namespace part (a/__init__.py over a/b/) goes on.
+            while os.path.isfile(os.path.join(directory, "__init__.py")) and os.path.basename(directory).isidentifier():
+                inferred.append(os.path.basename(directory))
+                parent = os.path.dirname(directory)
+                if parent == directory:
+                    break
+                directory = parent
             parts = inferred
     return ".".join(reversed(parts)) if parts else None
 
