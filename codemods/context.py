@@ -15,8 +15,6 @@ from codemods.names import NameResolver, iter_statements
 from codemods.rule import Change, Edit, LinkKey, Safety
 
 
-#: Submodules that importing their package loads (so ``import jax`` is enough to spell
-#: ``jax.ffi.ffi_lowering``), on every jax release the rules target (0.5 and later).
 #: Lower-case dotted names under jax that are objects, not modules (``import`` fails).
 NOT_MODULES = frozenset({"jax.config"})
 
@@ -27,6 +25,8 @@ def _module_path(dotted: str) -> bool:
     return dotted not in NOT_MODULES and all(part.islower() or part.startswith("_") for part in dotted.split("."))
 
 
+#: Submodules that importing their package loads (so ``import jax`` is enough to spell
+#: ``jax.ffi.ffi_lowering``), on every jax release the rules target (0.5 and later).
 LOADED_BY_PARENT = frozenset(
     {
         "jax.ffi", "jax.numpy", "jax.lax", "jax.core", "jax.tree_util", "jax.errors", "jax.dtypes",
@@ -872,8 +872,6 @@ def _target_names(target: cst.BaseExpression) -> set[str]:
     if isinstance(target, cst.StarredElement):
         return _target_names(target.value)
     return set()  # attributes and subscripts bind no name
-
-
 
 
 _NEW_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)

@@ -68,42 +68,33 @@ def package_of(path: str, source: Optional[bytes] = None) -> Optional[str]:
 
     A module of a namespace package (directories without ``__init__.py``, or a snapshot
     that left them out) still says how deep it sits by its relative imports: ``from
-    ..utils import x`` takes two levels, named after its directories.
+    ..utils import x`` takes two levels, named after its directories, and the regular
+    packages above them go on.
     """
-    directory = os.path.dirname(os.path.abspath(path))
-    parts: list[str] = []
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
-        parts.append(os.path.basename(directory))
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
     if source is None:
         try:
             with open(path, "rb") as fh:
                 source = fh.read()
         except OSError:
             source = b""
-    levels = [len(m.group(1)) for m in _RELATIVE_FROM.finditer(source)] if b"from ." in source else []
-    needed = max(levels, default=0)
+    needed = max((len(m.group(1)) for m in _RELATIVE_FROM.finditer(source)), default=0) if b"from ." in source else 0
+    directory = os.path.dirname(os.path.abspath(path))
+    parts: list[str] = []
+    chain = None  # how many of ``parts`` the __init__ chain alone gives
+    while True:
+        name = os.path.basename(directory)
+        regular = os.path.isfile(os.path.join(directory, "__init__.py"))
+        if not regular and (len(parts) >= needed or not name.isidentifier()):
+            break
+        if not regular and chain is None:
+            chain = len(parts)
+        parts.append(name)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
     if len(parts) < needed:
-        directory = os.path.dirname(os.path.abspath(path))
-        inferred: list[str] = []
-        for _ in range(needed):
-            name = os.path.basename(directory)
-            if not name.isidentifier():
-                break
-            inferred.append(name)
-            directory = os.path.dirname(directory)
-        if len(inferred) == needed:
-            # A regular package above the namespace part (a/__init__.py over a/b/) goes on.
-            while os.path.isfile(os.path.join(directory, "__init__.py")) and os.path.basename(directory).isidentifier():
-                inferred.append(os.path.basename(directory))
-                parent = os.path.dirname(directory)
-                if parent == directory:
-                    break
-                directory = parent
-            parts = inferred
+        parts = parts[:chain] if chain is not None else parts  # the depth cannot be named
     return ".".join(reversed(parts)) if parts else None
 
 
@@ -347,8 +338,6 @@ def _report_unmigrated_import(ctx: FileContext, binding, lines: list[int], rules
     )
 
 
-
-
 def locate_findings(ctx: FileContext, findings: Optional[Sequence[Finding]] = None) -> None:
     """Give each finding (or each of ``findings``) its line and column, and mark suppressed ones."""
     findings = ctx.findings if findings is None else findings
@@ -409,7 +398,7 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
     for finding in chosen:
         edits.setdefault(finding.node, []).append(finding)
     notes: dict[cst.CSTNode, list[str]] = {}
-    wanted: dict[cst.CSTNode, list[tuple[str, str]]] = {}
+    wanted: dict[cst.CSTNode, list[str]] = {}
     if options.annotate:
         for finding in ctx.findings:
             if finding.change.safety is Safety.MANUAL and not finding.suppressed:
@@ -417,7 +406,7 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
                 text = f"{TODO_PREFIX}[{finding.change.rule}] {finding.change.message}"
                 text = " ".join(text.split())
                 if stmt is not None:
-                    wanted.setdefault(stmt, []).append((finding.change.rule, text))
+                    wanted.setdefault(stmt, []).append(text)
         for stmt, texts in wanted.items():
             fresh = _fresh_notes(stmt, texts, ctx.module)
             if fresh:
@@ -705,21 +694,20 @@ def _comments_above(stmt: cst.CSTNode, module: Optional[cst.Module] = None) -> l
     return [line.comment.value for line in lines if line.comment is not None]
 
 
-def _fresh_notes(stmt: cst.CSTNode, texts: list[tuple[str, str]], module: cst.Module) -> list[str]:
-    """The TODO comments ``stmt`` still lacks, of the ``(rule, text)`` findings on it.
+def _fresh_notes(stmt: cst.CSTNode, texts: list[str], module: cst.Module) -> list[str]:
+    """The TODO comments ``stmt`` still lacks, of the findings on it worded ``texts``.
 
-    A finding whose exact text is above the statement is annotated. So is one whose
-    wording changed since an earlier run annotated it (a re-export's note lists the
-    modules still using the name, and that run migrated some of them): as many of a
-    rule's findings count as annotated as that rule has TODO comments above the
-    statement that match none of its findings. Rewriting those would make every run
-    change the file again; they are the user's to delete once acted on.
+    A finding whose exact text is above the statement is annotated. So is one an earlier
+    run annotated in other words (a re-export's note lists the modules still using the
+    name, and that run migrated some of them): a TODO that matches no finding exactly
+    and says the same but for its quoted names (:func:`_same_subject`) stands for it.
+    Rewriting it would make every run change the file again; it is the user's to delete
+    once acted on.
     """
     existing = _comments_above(stmt, module)
-    exact = {text for _, text in texts}
-    stale = [c for c in existing if c.startswith(TODO_PREFIX + "[") and c not in exact]
+    stale = [c for c in existing if c.startswith(TODO_PREFIX + "[") and c not in texts]
     fresh = []
-    for _rule, text in texts:
+    for text in texts:
         if text in existing:
             continue
         earlier = next((c for c in stale if _same_subject(c, text)), None)

@@ -39,8 +39,9 @@ Left alone
     ``.SerializeToString(...)``, ``.encode()``, ``.tobytes()``, ``struct.pack(...)``, the
     result of an extension's descriptor builder (``build_*_descriptor(...)``,
     ``*_opaque(...)`` of another module: by the convention of jax's custom-call tutorials
-    and jaxlib they pack a C struct into ``bytes``; a function of this module, a dataclass
-    or a message is classified as such), and
+    and jaxlib they pack a C struct into ``bytes``; a function of this module, one of
+    another project module that returns a dict or list literal, a class (``Descriptor(2,
+    3)``), a dataclass or a message is classified as such), and
     dicts whose values are MLIR attributes (``ir.*Attr.get``, ``mlir.i64_attr``,
     ``mlir.ir_attribute``...): those are already valid, with any api_version (below 4
     jax emits the call with api_version 1, an empty backend_config and the dict as its

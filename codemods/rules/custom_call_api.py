@@ -64,7 +64,10 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     first parameter, or a later one that is annotated ``LoweringRuleContext`` or read as a
     context (``ctx.avals_out``...), as in rules registered as ``partial(rule, "target")``;
     without one the change is manual. A module-level import of a removed builder that
-    nothing uses is dropped (the import alone stops the module from loading).
+    nothing uses is dropped (the import alone stops the module from loading). The builder
+    kept as a value (``call = functools.partial(hlo_helpers.custom_call, name, ...)``,
+    ``cc = mlir.custom_call``) hides the calls made through it: it is reported where it is
+    kept, as manual.
 
     ``ffi_lowering`` pairs explicit layouts with ``ctx.avals_in`` by position, so a call with
     operands that are not inputs of the primitive (descriptor constants, tokens built in
@@ -80,12 +83,15 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     the rule binds the name again: ``ins = [mlir.ir_constant(v) for v in info] + list(ins)``
     (braintaichi) is read by the value it is bound to, once, in the rule's own body
     before the call; a name bound more often than that, or changed in place
-    (``ins.append(c)``), is not counted.
+    (``ins.append(c)``, or through another name or a helper it is handed to), is not
+    counted.
 
     Results are paired with ``ctx.avals_out`` the same way. When the call's results cannot be
     matched to the primitive's outputs (a workspace or scratch result the rule drops:
     ``out.results[:-1]``, ``out, _ws = C.results``), the context also gets
-    ``avals_out=[None] * <one per result layout>`` and the call ``result_shapes=None``: the
+    ``avals_out=[None] * <one per result layout>`` (or one per result type, when the
+    layouts come from a call and the types read the same twice: a token among the
+    results) and the call ``result_shapes=None``: the
     old builders took the result types explicitly, and with explicit types ``ffi_lowering``
     reads ``ctx.avals_out`` only to pair the explicit layouts (which ignore their aval) and
     to decide whether to compute ``result_shapes`` for dynamic shapes, which the old call

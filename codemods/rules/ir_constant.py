@@ -22,8 +22,10 @@ Replacement (every jax release)
     ``jax.dtypes.canonicalize_dtype`` of its type (``i32`` for an ``int`` unless
     ``jax_enable_x64``), as that keyword did. A computed ``canonicalize_types`` value is
     reported as manual. Calls that pass ``aval=``, or whose value is already built by
-    NumPy (``np.asarray(...)``, ``np.int32(...)``...; not ``np.size`` or ``np.ndim``, which
-    give Python ints) or a name bound once to such a call, are left
+    NumPy (``np.asarray(...)``, ``np.int32(...)``, ``np.prod(s).astype(...)``...; not
+    ``np.size`` or ``np.ndim``, which give Python ints, nor ``.tolist()`` / ``.item()`` of a
+    NumPy value or an ``np.random`` draw without a size, which give Python numbers) or a
+    name bound once to such a call, are left
     alone. The value may be given by keyword (``ir_constant(val=n)``): it is wrapped
     where it stands.
 

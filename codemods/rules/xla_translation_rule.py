@@ -553,6 +553,11 @@ class XlaTranslationRule(Rule):
         # Filled during the engine's one batched walk, analysed when it leaves the module.
         self.collector = _Collector()
         self._row_major_cache: dict[cst.FunctionDef, bool] = {}
+        # Set when the module is left (leave_Module), read by the analysis that follows.
+        self._alias_heads: set[str] = set()
+        self._foreign_ops: set[str] = set()
+        self._registered: list[Registration] = []
+        self._builder_free = False
 
     @classmethod
     def index(cls, path: str, source: bytes) -> Optional[IndexEntry]:
@@ -724,8 +729,9 @@ class XlaTranslationRule(Rule):
         for binding in tables:
             if compatibility_guard(self.ctx, binding.statement) or jax_fallback_guard(self.ctx, binding.statement):
                 continue
-            used = [node for node in manual if _mentions_name(node, binding.local)]
-            if not used and not _mentions_name(self.ctx.module, binding.local):
+            used = [node for node in manual if binding.local in walk.names_in(node)]
+            scope = self.ctx.scopes.get(binding.statement)
+            if not used and scope is not None and not any(a.references for a in scope.assignments[binding.local]):
                 self.report(
                     binding.statement,
                     Safety.MANUAL,
@@ -932,7 +938,7 @@ class XlaTranslationRule(Rule):
     def _client_attr(self, node: cst.BaseExpression, group: str) -> Optional[str]:
         """``CustomCall`` for ``xla_client.ops.CustomCall`` (also through ``xops = xla_client.ops``,
         or ``x_shape = xla_client.Shape.array_shape`` called as ``x_shape(...)``)."""
-        aliases = getattr(self, "_alias_heads", ())
+        aliases = self._alias_heads
         if isinstance(node, cst.Name) and node.value in aliases:
             qual = qualified_through_alias(self.ctx, node)
             for module in CLIENT_MODULES:
@@ -946,7 +952,7 @@ class XlaTranslationRule(Rule):
         if head not in self._client_heads and head not in aliases:
             return None
         qual = self.ctx.qualified_name(node)
-        if head in getattr(self, "_foreign_ops", ()):
+        if head in self._foreign_ops:
             # ``from ..utils import _ops`` where utils binds ``_ops = xla_client.ops``.
             qual = f"jax.lib.xla_client.ops{(get_full_name_for_node(node) or '')[len(head):]}"
         if qual is None and head in aliases:
@@ -1784,7 +1790,7 @@ class XlaTranslationRule(Rule):
         (``mpi_allreduce_p.bind(x, token, op=op, comm=comm, transpose=t)``), however the
         rule reads them (``if transpose:``). Another primitive's keywords say nothing."""
         code = self.ctx.module.code_for_node
-        prims = {" ".join(code(reg.prim).split()) for reg in getattr(self, "_registered", ())
+        prims = {" ".join(code(reg.prim).split()) for reg in self._registered
                  if function in (reg.functions or [reg.function])}
         names: set[str] = set()
         for call in self.collector.calls:
@@ -2679,7 +2685,7 @@ def {AVAL_HELPER}(value):
             kept_member = module in STILL_IMPORTABLE and first_missing(qual) is None and (
                 "." not in member
                 # A Shape factory jaxlib still has, in a module that builds no XlaBuilder program.
-                or (getattr(self, "_builder_free", False) and member in {f"Shape.{f}" for f in SHAPE_FACTORIES}))
+                or (self._builder_free and member in {f"Shape.{f}" for f in SHAPE_FACTORIES}))
             name = assign.targets[0].target
             scope = self.ctx.scopes.get(name)
             if scope is None or scope is not self.ctx.scopes.get(self.ctx.module):
@@ -4625,8 +4631,6 @@ def _name_nodes(node: cst.CSTNode, name: str) -> list[cst.Name]:
     return found
 
 
-
-
 class _BoundNames(cst.CSTVisitor):
     """Marks names bound other than by a plain top-level ``name = value``."""
 
@@ -4671,26 +4675,6 @@ def _row_major_of(ctx, layout: cst.BaseExpression, dims: cst.BaseExpression) -> 
     """``layout`` is ``tuple(range(len(dims) - 1, -1, -1))``, the row-major layout of ``dims``."""
     code = " ".join(ctx.module.code_for_node(layout).split())
     return code == f"tuple(range(len({' '.join(ctx.module.code_for_node(dims).split())}) - 1, -1, -1))"
-
-
-def _mentions_name(node: cst.CSTNode, name: str) -> bool:
-    found = False
-
-    class _Names(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            nonlocal found
-            found = found or n.value == name
-
-        def visit_Import(self, n: cst.Import) -> bool:
-            return False
-
-        def visit_ImportFrom(self, n: cst.ImportFrom) -> bool:
-            return False
-
-    if isinstance(node, cst.Name):
-        return node.value == name
-    walk.read(node, _Names())
-    return found
 
 
 def _names_in(node: cst.CSTNode) -> list[str]:
