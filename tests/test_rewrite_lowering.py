@@ -30,7 +30,7 @@ import jax  # noqa: E402
 from jax.extend.core import Primitive  # noqa: E402
 
 from tests.helpers import TESTDATA, fixture_args, rewrite_source  # noqa: E402
-from tests.test_api_rules_lowering import lower, lower_both  # noqa: E402
+from tests.test_api_rules_lowering import custom_calls, lower, lower_both  # noqa: E402
 
 F32 = [((3,), "float32")]
 
@@ -432,3 +432,21 @@ def test_row_major_shapes_from_a_helper_lower_with_the_default_layouts() -> None
     assert call["operand_layouts"] == [[1, 0]] and call["result_layouts"] == [[1, 0]]
     (scalar,) = lower(functools.partial(rule, platform="cpu"), [((), "float32")], [((), "float32")])
     assert scalar["operand_layouts"] == [[]] and scalar["result_layouts"] == [[]]
+
+
+def test_row_major_shapes_from_a_static_method_lower_through_the_instance_registration() -> None:
+    m = applied("xla-translation-rule", "row_major_method_helper")
+    assert "_row_major" not in m.migrated_source.decode() and "xla_client" not in m.migrated_source.decode()
+    sim = m.Sim("a", (2, 3))
+    handle, obs = jax.core.ShapedArray((4,), np.uint8), jax.core.ShapedArray((2, 3), np.float32)
+    sim._push_p.def_abstract_eval(lambda *args: handle)
+    sim._pull_p.def_abstract_eval(lambda h: [handle, obs])
+    h = jax.ShapeDtypeStruct((4,), np.uint8)
+    action = jax.ShapeDtypeStruct((2, 3), np.float32)
+    # The registration the migrated _setup made, used as jax uses it.
+    lowered = jax.jit(lambda h, a: sim._pull_p.bind(sim._push_p.bind(h, a))).trace(h, action).lower(lowering_platforms=("cpu",))
+    push, pull = custom_calls(lowered.compiler_ir("stablehlo"))
+    assert summary(push) == ("sim_a_cpu_push", 1, b"") and push["has_side_effect"]
+    assert push["operand_layouts"] == [[0], [1, 0]] and push["result_layouts"] == [[0]]
+    assert summary(pull) == ("sim_a_cpu_pull", 1, b"") and pull["has_side_effect"]
+    assert pull["operand_layouts"] == [[0]] and pull["result_layouts"] == [[0], [1, 0]]

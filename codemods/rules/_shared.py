@@ -77,6 +77,25 @@ def literal_bytes_as_str(node: cst.BaseExpression) -> Optional[cst.SimpleString]
     return cst.SimpleString(f"{new_prefix}{quote}{body}{quote}")
 
 
+UTF8_COMPATIBLE = {"utf8", "utf-8", "utf_8", "ascii", "us-ascii"}
+
+
+def encoded_text(node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """``x`` of ``x.encode()`` / ``x.encode("utf8")`` (``"ascii"`` too): only ``str`` has
+    ``encode``, and decoding its bytes as UTF-8 gives ``x`` back, so a place that decodes
+    the name can take ``x`` itself. ``None`` for any other expression or encoding."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode"):
+        return None
+    if len(node.args) > 1 or any(a.star or (a.keyword is not None and a.keyword.value != "encoding") for a in node.args):
+        return None
+    if node.args:
+        value = node.args[0].value
+        if not (isinstance(value, cst.SimpleString) and isinstance(value.evaluated_value, str)
+                and value.evaluated_value.lower() in UTF8_COMPATIBLE):
+            return None
+    return node.func.value
+
+
 # -- names and imports ---------------------------------------------------------------
 
 

@@ -32,6 +32,8 @@ Replacement (minimum jax 0.5.0)
     ======================================  ==============================================
     ``b"target"``                            ``"target"`` (a non-literal name is decoded
                                              at run time when it is ``bytes``)
+    ``name.encode()`` (or ``"utf8"``,        ``name``: only ``str`` has ``encode``, and
+    ``"ascii"``)                             the bytes decode back to it
     ``opaque=``                              ``backend_config=`` (bytes pass unchanged)
     ``api_version=`` absent /                ``api_version=1`` (ORIGINAL, the ``ops``
     ``CustomCallApiVersion.API_VERSION_*``   default) / 1, 2, 3, 4
@@ -71,10 +73,12 @@ Replacement (minimum jax 0.5.0)
     elements operands of the rule
     layouts from a module helper returning   no layouts (ffi_lowering's row-major default);
     only row-major shapes (``array_shape(d,  the bindings of the shapes, an ``if`` choosing
-    s, tuple(range(len(s) - 1, -1, -1)))``   between them and the private helper go
-    or ``scalar_shape(d)``), bound, indexed
-    or in ``tuple_shape``, for operands and
-    result alike
+    s, tuple(range(len(s) - 1, -1, -1)))``   between them and the private helper go (a
+    or ``scalar_shape(d)``), bound, indexed  private method once no module of the
+    or in ``tuple_shape``, for operands and  package names it elsewhere)
+    result alike; also a ``@staticmethod``
+    (or ``self``-free method) of the rule's
+    class, called as ``self.helper(specs)``
     ``c: XlaBuilder``, ``x: XlaOp``,         annotations dropped (with their import once
     ``ctx: xla.TranslationContext``,         unused): the rule receives ctx and MLIR values,
     ``-> Sequence[xla.XlaOp]``               and evaluated at definition they fail on import
@@ -355,6 +359,7 @@ from codemods.rules._shared import (
     jax_fallback_guard,
     keyword,
     keyword_value,
+    encoded_text,
     literal_bytes_as_str,
     one_line,
     positional,
@@ -767,6 +772,17 @@ class XlaTranslationRule(Rule):
         for helper, calls in inlined.items():
             name = helper.name.value
             if not name.startswith("_") or (exported and re.search(rf"[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code)):
+                continue
+            if self._is_method(helper):
+                # ``self._shape_with_layout(...)``: read as an attribute, which scopes do not
+                # track; the name must occur nowhere else, here or in the package.
+                uses = len(re.findall(rf"\b{re.escape(name)}\b", self.ctx.module.code))
+                if uses == len(calls) + 1 and not (self.ctx.package is not None
+                                                     and package_files_mentioning(self.ctx.path, self.ctx.package, name)):
+                    removed.add(helper)
+                    self.report(helper, Safety.UNSAFE if helper in unsafe else Safety.SAFE, f"private method `{name}` built row-major XLA shapes; every call "
+                                "of it was dropped with the layouts they gave (ffi_lowering's defaults): removed",
+                                lambda _n: cst.RemoveFromParent())
                 continue
             scope = self.ctx.scopes.get(helper)
             if scope is None:
@@ -1983,7 +1999,8 @@ class XlaTranslationRule(Rule):
         ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
         target_expr = values["call_target_name"]
         decoded = literal_bytes_as_str(target_expr)
-        if decoded is None and not (isinstance(target_expr, cst.SimpleString) and "b" not in target_expr.prefix.lower()):
+        if decoded is None and encoded_text(target_expr) is None \
+                and not (isinstance(target_expr, cst.SimpleString) and "b" not in target_expr.prefix.lower()):
             self.ctx.add_helper(TARGET_NAME_HELPER, TARGET_NAME_HELPER_CODE)
         replace = []
         if not aligned:
@@ -1997,7 +2014,9 @@ class XlaTranslationRule(Rule):
         def lowering(updated: cst.CSTNode) -> cst.CSTNode:
             new = _call_values(updated, names)
             target = decoded if decoded is not None else new["call_target_name"]
-            if decoded is None and not (isinstance(target, cst.SimpleString) and "b" not in target.prefix.lower()):
+            if decoded is None and encoded_text(target) is not None:
+                target = encoded_text(target)
+            elif decoded is None and not (isinstance(target, cst.SimpleString) and "b" not in target.prefix.lower()):
                 target = cst.Call(cst.Name(TARGET_NAME_HELPER), [cst.Arg(target)])
             keywords = [("api_version", cst.Integer(str(number)))]
             for legacy, modern in (("opaque", "backend_config"), ("has_side_effect", "has_side_effect")):
@@ -2009,7 +2028,7 @@ class XlaTranslationRule(Rule):
                 keywords.append(("result_layouts", result if tuple_result else cst.List([cst.Element(result)])))
             elif skip:
                 keywords.append(("skip_ffi_layout_processing", cst.Name("True")))
-            lowering = _lowering_call(ffi_lowering, target, keywords, self.ctx.module.default_indent)
+            lowering = _lowering_call(ffi_lowering, target, keywords, self.ctx.module.default_indent, updated)
             args = [cst.Arg(cst.parse_expression(ctx_code))] + [cst.Arg(e.value) for e in new["operands"].elements]
             args = [a.with_changes(comma=_COMMA) for a in args[:-1]] + args[-1:]
             lowered = cst.Call(lowering, args)
@@ -2159,7 +2178,8 @@ def {AVAL_HELPER}(value):
         ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
         target_expr = values["call_target_name"]
         decoded_literal = literal_bytes_as_str(target_expr)
-        if decoded_literal is None and not (isinstance(target_expr, cst.SimpleString) and "b" not in target_expr.prefix.lower()):
+        if decoded_literal is None and encoded_text(target_expr) is None \
+                and not (isinstance(target_expr, cst.SimpleString) and "b" not in target_expr.prefix.lower()):
             self.ctx.add_helper(TARGET_NAME_HELPER, TARGET_NAME_HELPER_CODE)
         skip = kind == "CustomCall" and self.ctx.options.target_jax >= SKIP_LAYOUTS
         ctx_code = ctx_name if aligned or aval_codes is None else f"{ctx_name}.replace(avals_in=[{', '.join(aval_codes)}])"
@@ -2176,6 +2196,8 @@ def {AVAL_HELPER}(value):
             target = new["call_target_name"]
             if decoded_literal is not None:
                 target = decoded_literal
+            elif encoded_text(target) is not None:
+                target = encoded_text(target)  # ``name.encode()``: the str itself
             elif not (isinstance(target, cst.SimpleString) and "b" not in target.prefix.lower()):
                 target = cst.Call(cst.Name(TARGET_NAME_HELPER), [cst.Arg(target)])
             keywords = [("api_version", cst.Integer(str(number)))]
@@ -2191,7 +2213,7 @@ def {AVAL_HELPER}(value):
                 keywords.append(("skip_ffi_layout_processing", cst.Name("True")))
             if token_types is not None:
                 keywords.append(("result_types", cst.parse_expression(token_types)))
-            lowering = _lowering_call(ffi_lowering, target, keywords, self.ctx.module.default_indent)
+            lowering = _lowering_call(ffi_lowering, target, keywords, self.ctx.module.default_indent, updated)
             if aval_codes is None:
                 call_args = [cst.Arg(cst.parse_expression(ctx_code), comma=_COMMA), cst.Arg(cst.Name(star), star="*")]
             else:
@@ -2218,7 +2240,9 @@ def {AVAL_HELPER}(value):
     def _row_major_value(scan: "_FunctionScan", value: cst.BaseExpression) -> bool:
         """A row-major shape helper's call, or a name bound only to its shapes."""
         if isinstance(value, cst.Call):
-            return value in scan.rowmajor_calls
+            return value in scan.rowmajor_calls or (scan._rowmajor_tuple(value) and value.args[0].value in scan.rowmajor_calls)
+        if isinstance(value, cst.Subscript):  # ``helper(specs)[0]``
+            return isinstance(value.value, cst.Call) and value.value in scan.rowmajor_calls
         if isinstance(value, cst.Name):
             kinds = {k for _, k, _ in scan.bindings.get(value.value, [])}
             return bool(kinds) and kinds <= set(ROW_MAJOR_KINDS) and value.value not in scan.rebound
@@ -2329,13 +2353,20 @@ def {AVAL_HELPER}(value):
         """The module-level function ``func`` names when it only returns XLA shapes with
         row-major layouts (envpool's ``_shape_with_layout(specs)``: ``array_shape(d, s,
         tuple(range(len(s) - 1, -1, -1)))`` or ``scalar_shape(d)`` per spec): the layouts
-        ffi_lowering gives by default."""
-        if not isinstance(func, cst.Name):
+        ffi_lowering gives by default. ``self._shape_with_layout(specs)`` in a method names
+        the class's own method of that body: a ``@staticmethod`` of one parameter, or a
+        method taking ``self`` and one parameter (envpool's ``XlaMixin``)."""
+        if isinstance(func, cst.Attribute):
+            function = self._row_major_method(func)
+            if function is None:
+                return None
+        elif not isinstance(func, cst.Name):
             return None
-        found = [f for f, enclosing in self.collector.functions.get(func.value, []) if enclosing is None]
-        if len(found) != 1 or found[0].decorators:
-            return None
-        function = found[0]
+        else:
+            found = [f for f, enclosing in self.collector.functions.get(func.value, []) if enclosing is None]
+            if len(found) != 1 or found[0].decorators:
+                return None
+            function = found[0]
         if function in self._row_major_cache:
             return function if self._row_major_cache[function] else None
         body = [stmt for stmt in function.body.body if not (
@@ -2364,6 +2395,32 @@ def {AVAL_HELPER}(value):
                 ok = False
         self._row_major_cache[function] = ok and shapes > 0
         return function if self._row_major_cache[function] else None
+
+    def _row_major_method(self, func: cst.Attribute) -> Optional[cst.FunctionDef]:
+        """The method ``self.name`` names, read in a method of the class defining it, when
+        it takes one parameter besides ``self`` (none for a ``@staticmethod``)."""
+        scopes = self._scopes_around(func)
+        method = scopes[0] if scopes and isinstance(scopes[0], cst.FunctionDef) else None
+        klass = self.ctx.parents.get(self.ctx.parents.get(method)) if method is not None else None
+        if not isinstance(klass, cst.ClassDef) or not isinstance(func.value, cst.Name) or method.decorators:
+            return None
+        own = list(method.params.posonly_params) + list(method.params.params)
+        if not own or own[0].name.value != func.value.value:
+            return None
+        defs = [f for f, where in self.collector.functions.get(func.attr.value, []) if where is klass]
+        if len(defs) != 1:
+            return None
+        function = defs[0]
+        params = function.params
+        static = [get_full_name_for_node(d.decorator) for d in function.decorators] == ["staticmethod"]
+        if function.decorators and not static:
+            return None
+        if params.posonly_params or params.kwonly_params or isinstance(params.star_arg, cst.Param) \
+                or params.star_kwarg is not None or len(params.params) != (1 if static else 2):
+            return None
+        if not static and _name_nodes(function.body, params.params[0].name.value):
+            return None
+        return function
 
     def _defining_module(self, func: cst.BaseExpression) -> Optional[tuple[str, str, int]]:
         """``(file, name, mtime)`` of the project module defining what ``func`` (a name
@@ -3299,7 +3356,7 @@ class _FunctionScan(cst.CSTVisitor):
             self.allowed.add(node.func)
         elif shape == "tuple_shape" and self._rowmajor_tuple(node):
             self.allowed.add(node.func)
-        elif isinstance(node.func, cst.Name) and (helper := self.rule.row_major_helper(node.func)) is not None:
+        elif isinstance(node.func, (cst.Name, cst.Attribute)) and (helper := self.rule.row_major_helper(node.func)) is not None:
             self.rowmajor_calls[node] = helper
         elif shape in ("array_shape", "tuple_shape"):
             args = [a for a in node.args if a.keyword is None]
@@ -3540,10 +3597,16 @@ class _FunctionScan(cst.CSTVisitor):
         return kinds == {kind} and name not in self.rebound
 
     def _rowmajor_tuple(self, call: cst.Call) -> bool:
-        """``Shape.tuple_shape(shapes)``, ``shapes`` a row-major shape helper's result."""
+        """``Shape.tuple_shape(shapes)``, ``shapes`` a row-major shape helper's result (or
+        its call itself)."""
         args = call.args
-        return (self.rule._client_attr(call.func, "Shape") == "tuple_shape" and len(args) == 1 and not args[0].keyword
-                and not args[0].star and isinstance(args[0].value, cst.Name) and self._bound_to(args[0].value.value, "rowmajor_seq"))
+        if not (self.rule._client_attr(call.func, "Shape") == "tuple_shape" and len(args) == 1 and not args[0].keyword
+                and not args[0].star):
+            return False
+        value = args[0].value
+        if isinstance(value, cst.Call):
+            return isinstance(value.func, (cst.Name, cst.Attribute)) and self.rule.row_major_helper(value.func) is not None
+        return isinstance(value, cst.Name) and self._bound_to(value.value, "rowmajor_seq")
 
     def _rowmajor_use(self, node: cst.Name) -> bool:
         """A read of row-major shapes that only feeds a custom call's layouts: as one, or
@@ -4429,12 +4492,44 @@ def _builder_constant_value(value: cst.BaseExpression, method: str, numpy: str) 
     return value if scalar is None else cst.Call(cst.parse_expression(f"{numpy}.{scalar}"), [cst.Arg(value)])
 
 
-def _lowering_call(ffi_lowering: str, target: cst.BaseExpression, keywords: list, indent: str) -> cst.Call:
+#: The custom call's keywords that ffi_lowering keeps under another name.
+KEPT_KEYWORDS = {"opaque": "backend_config", "has_side_effect": "has_side_effect",
+                 "operand_shapes_with_layout": "operand_layouts", "shape_with_layout": "result_layouts"}
+
+
+def _keyword_comments(call: Optional[cst.Call]) -> dict[str, list[cst.EmptyLine]]:
+    """The comment lines above each keyword argument of ``call`` that ffi_lowering keeps
+    (``# otherwise the function might get called multiple times`` over
+    ``has_side_effect=True``), under the keyword's new name."""
+    found: dict[str, list[cst.EmptyLine]] = {}
+    for index, arg in enumerate(call.args if call is not None else ()):
+        if arg.keyword is None or arg.keyword.value not in KEPT_KEYWORDS:
+            continue
+        before = call.args[index - 1].comma if index else None
+        space = before.whitespace_after if isinstance(before, cst.Comma) else call.whitespace_before_args if not index else None
+        if isinstance(space, cst.ParenthesizedWhitespace):
+            lines = [line for line in space.empty_lines if line.comment is not None]
+            if lines:
+                found[KEPT_KEYWORDS[arg.keyword.value]] = lines
+    return found
+
+
+def _lowering_call(ffi_lowering: str, target: cst.BaseExpression, keywords: list, indent: str,
+                   source: Optional[cst.Call] = None) -> cst.Call:
     """``ffi_lowering(target, key=value, ...)``, one argument per line, one level deeper
-    than the statement (indent=True adds the statement's own)."""
-    line = cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
-        first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(indent)))
-    args = [cst.Arg(target, comma=line)] + [cst.Arg(value, keyword=cst.Name(key), equal=_EQUAL, comma=line) for key, value in keywords]
+    than the statement (indent=True adds the statement's own); the comments above the
+    legacy ``source`` call's kept keywords stay above them."""
+    comments = _keyword_comments(source)
+
+    def line(lines=()):
+        return cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
+            first_line=cst.TrailingWhitespace(), empty_lines=list(lines), indent=True, last_line=cst.SimpleWhitespace(indent)))
+
+    after = [key for key, _ in keywords]
+    args = [cst.Arg(target, comma=line(comments.get(after[0], ())) if after else line())]
+    for position, (key, value) in enumerate(keywords):
+        following = after[position + 1] if position + 1 < len(after) else None
+        args.append(cst.Arg(value, keyword=cst.Name(key), equal=_EQUAL, comma=line(comments.get(following, ()) if following else ())))
     args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
         first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(""))))
     return cst.Call(cst.parse_expression(ffi_lowering), args, whitespace_before_args=cst.ParenthesizedWhitespace(

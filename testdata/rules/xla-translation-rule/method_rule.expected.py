@@ -10,11 +10,6 @@ from jax.interpreters import mlir
 import jax
 
 
-def _ccmigrate_target_name(name):
-    """Custom-call target names may be bytes in XlaBuilder code; MLIR wants str (added by ccmigrate)."""
-    return name.decode() if isinstance(name, bytes) else name
-
-
 class Pool:
     def __init__(self, num_actions):
         self.num_actions = num_actions
@@ -23,7 +18,7 @@ class Pool:
         handle_shape = (0,)
         action_shapes = [(0, 1) for _ in action]
         return jax.ffi.ffi_lowering(
-            _ccmigrate_target_name(f"pool_{platform}_send".encode()),
+            f"pool_{platform}_send",
             api_version=1,
             has_side_effect=True,
             operand_layouts=(handle_shape, *action_shapes),

@@ -10,15 +10,10 @@ from jax.interpreters import mlir
 import jax
 
 
-def _ccmigrate_target_name(name):
-    """Custom-call target names may be bytes in XlaBuilder code; MLIR wants str (added by ccmigrate)."""
-    return name.decode() if isinstance(name, bytes) else name
-
-
 def make_step(name, handle, in_specs, out_specs):
     def translation(ctx, *args, platform="cpu"):
         return jax.ffi.ffi_lowering(
-            _ccmigrate_target_name(f"{name}_{platform}".encode()),
+            f"{name}_{platform}",
             api_version=1,
             backend_config=b"handle",
             has_side_effect=True,
