@@ -117,6 +117,10 @@ def needles(triggers: Iterable[bytes]) -> tuple[bytes, ...]:
 # -- one file -------------------------------------------------------------------
 
 
+class NestingTooDeep(Exception):
+    """The parser ran out of stack: the source nests deeper than Python's recursion limit."""
+
+
 def analyse(
     path: str,
     source: bytes,
@@ -137,6 +141,8 @@ def analyse(
         gc.freeze()  # parse cost grows on large files when the collector scans the new tree
         try:
             module = cst.parse_module(source)
+        except RecursionError:
+            raise NestingTooDeep() from None
         finally:
             gc.unfreeze()
     ctx = FileContext(path, source, module, options, package)
@@ -908,8 +914,10 @@ def process_source(
         result.error = f"internal error, file not rewritten: a rule built invalid code ({_one_line(exc)})"
     except (UnicodeDecodeError, LookupError, SyntaxError) as exc:
         result.error = f"cannot decode: {_one_line(exc)}"
-    except RecursionError:
+    except NestingTooDeep:
         result.error = "cannot parse: nesting too deep"
+    except RecursionError:
+        result.error = "internal error, file not rewritten: recursion too deep while analysing it"
     except Exception as exc:  # noqa: BLE001 - one file's failure never stops a run
         result.error = f"internal error: {type(exc).__name__}: {_one_line(exc)}"
     finally:

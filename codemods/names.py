@@ -322,6 +322,8 @@ class NameResolver:
         attribute paths are the rules' to follow (``qualified_through_alias``)."""
         if self._module_aliases is None:
             found: dict[str, str] = {}
+            # Resolving a value below asks for these aliases again: it sees none yet.
+            self._module_aliases = found
             for stmt in self.module.body:
                 if not isinstance(stmt, cst.SimpleStatementLine):
                     continue
