@@ -828,19 +828,36 @@ def _add_function_imports(function: cst.FunctionDef, original: cst.FunctionDef, 
 
 
 def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:
+    """Define the helpers the new text calls (a rule asks for one while planning an edit
+    that may still be declined: an uncalled helper is not added), after the imports at
+    the top of the module."""
     defined = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef)}
-    new = [cst.parse_statement(code) for name, code in helpers.items() if name not in defined]
+    missing = {name: code for name, code in helpers.items() if name not in defined}
+    if not missing:
+        return module
+    called = _names_read(module)
+    wanted: set[str] = set()
+    pending = [name for name in missing if name in called]
+    while pending:
+        name = pending.pop()
+        if name not in wanted:
+            wanted.add(name)
+            # A helper may call another one.
+            pending.extend(other for other in missing if other != name and re.search(rf"\b{re.escape(other)}\b", missing[name]))
+    new = [cst.parse_statement(code) for name, code in missing.items() if name in wanted]
     if not new:
         return module
     body = list(module.body)
     index = 0
     for i, stmt in enumerate(body):
+        if not _is_prelude(stmt, i) and not _is_dunder_assignment(stmt):
+            break
         if _is_prelude(stmt, i):
             index = i + 1
-        else:
-            break
-    # PEP 8: two blank lines before each helper.
-    new = [helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]) for helper in new]
+    # PEP 8: two blank lines before each helper (the module's header may end in some).
+    header_blank = index == 0 and bool(module.header) and module.header[-1].comment is None
+    new = [helper.with_changes(leading_lines=[] if k == 0 and header_blank else [cst.EmptyLine(), cst.EmptyLine()])
+           for k, helper in enumerate(new)]
     rest = body[index:]
     if rest:
         # PEP 8: two blank lines between the helper and whatever follows it.
@@ -852,6 +869,26 @@ def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:
             lines[:blank] = [cst.EmptyLine(), cst.EmptyLine()]
             rest = [rest[0].with_changes(leading_lines=lines), *rest[1:]]
     return module.with_changes(body=[*body[:index], *new, *rest])
+
+
+def _is_dunder_assignment(stmt: cst.CSTNode) -> bool:
+    """``__all__ = [...]`` / ``__version__ = "1.0"`` among a module's imports."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)):
+        return False
+    targets = stmt.body[0].targets
+    return all(isinstance(t.target, cst.Name) and t.target.value.startswith("__") and t.target.value.endswith("__")
+               for t in targets)
+
+
+def _names_read(module: cst.Module) -> set[str]:
+    found: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            found.add(node.value)
+
+    module.visit(_Names())
+    return found
 
 
 def _is_prelude(stmt: cst.CSTNode, index: int) -> bool:

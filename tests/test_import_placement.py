@@ -201,3 +201,53 @@ def test_a_submodule_the_top_package_does_not_load_is_imported_itself() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[2.0, 2.0, 2.0]"
+
+
+HELPER_AFTER_ALL = textwrap.dedent('''\
+    # -*- coding: utf-8 -*-
+
+    __all__ = ["rule"]
+
+    from jax.lib import xla_client
+    from jax.interpreters import xla
+    from jax.extend.core import Primitive
+
+    p = Primitive("p")
+
+
+    def rule(c, x, *, platform="cpu"):
+        return xla_client.ops.CustomCallWithLayout(
+            c, platform.encode() + b"_op", operands=(x,),
+            shape_with_layout=c.get_shape(x),
+            operand_shapes_with_layout=(c.get_shape(x),))
+
+
+    xla.backend_specific_translations["cpu"][p] = rule
+''')
+
+
+def test_a_helper_goes_below_the_imports_that_follow_dunder_all() -> None:
+    result = rewrite_source(HELPER_AFTER_ALL.encode(), "/tmp/module.py", ["--select", "xla-translation-rule"])
+    assert result.error is None, result.error
+    out = result.updated.decode()
+    tree = ast.parse(out)
+    kinds = [type(s).__name__ for s in tree.body]
+    helper = next(i for i, s in enumerate(tree.body) if isinstance(s, ast.FunctionDef) and s.name == "_ccmigrate_target_name")
+    # Every import stays above the helper (pycodestyle E402), and PEP 8's two blank lines.
+    assert "Import" not in kinds[helper:] and "ImportFrom" not in kinds[helper:]
+    assert "\n\n\n\ndef _ccmigrate_target_name" not in out and "\n\n\ndef _ccmigrate_target_name" in out
+
+
+def test_a_helper_asked_for_by_an_edit_that_was_declined_is_not_added() -> None:
+    # A rule asks for a helper while it plans an edit; when a later check declines the
+    # edit (veros's rule with a scratch result), nothing calls the helper.
+    import libcst as cst
+
+    from codemods.engine import _add_helpers
+
+    helpers = {"_h": "def _h(x):\n    return x\n", "_g": "def _g(x):\n    return _h(x)\n"}
+    unused = cst.parse_module("import jax\n\ny = 1\n")
+    assert _add_helpers(unused, helpers).code == unused.code
+    # One called helper comes with the helper it calls, and no other.
+    called = _add_helpers(cst.parse_module("import jax\n\ny = _g(1)\n"), {**helpers, "_k": "def _k():\n    pass\n"}).code
+    assert "def _g(" in called and "def _h(" in called and "def _k(" not in called
