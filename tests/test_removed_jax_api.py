@@ -39,6 +39,12 @@ def _resolve(qualified: str):
 #: replacement must be this very object on the installed jax.
 ORIGINS = {
     "jax.abstract_arrays.ShapedArray": "jax._src.core.ShapedArray",
+    # jax/__init__.py: ``from jax._src.core import ShapedArray as _deprecated_ShapedArray``.
+    "jax.ShapedArray": "jax._src.core.ShapedArray",
+    # ``from jax.api import *`` exported the module api.py imported.
+    "jax.batching": "jax.interpreters.batching",
+    # jax/ad_util.py defined them; jax.interpreters.ad imported them from it.
+    **{f"jax.ad_util.{n}": f"jax._src.ad_util.{n}" for n in ("Zero", "add_jaxvals", "add_jaxvals_p", "zeros_like_aval")},
     "jax.core.Token": "jax._src.core.Token",
     "jax.interpreters.xla.Token": "jax._src.core.Token",
     **{f"jax.{n}": f"jax._src.tree_util.{n}" for n in (
@@ -264,6 +270,21 @@ def test_zeros_like_array_was_full_like_zero() -> None:
     for x in (jnp.arange(3.0), jnp.ones((2, 2), jnp.int8), jnp.array(True)):
         y = lax.full_like(x, 0)
         assert y.dtype == x.dtype and y.shape == x.shape and not y.any()
+
+
+def test_zeros_like_jaxval_and_make_shaped_array_as_they_were_defined() -> None:
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+    from jax._src import ad_util
+
+    # The private module keeps both helpers: the rewrites must give what they give.
+    for x in (jnp.arange(3.0), jnp.ones((2, 2), jnp.int8), np.float64(2.5), 3):
+        expected = ad_util.zeros_like_jaxval(x)
+        got = lax.full_like(x, 0)
+        assert got.dtype == expected.dtype and got.shape == expected.shape and not got.any()
+        shaped = jax.core.ShapedArray(np.shape(x), jax.dtypes.canonicalize_dtype(jax.dtypes.result_type(x)))
+        assert (shaped.shape, shaped.dtype) == (np.shape(x), expected.dtype)
 
 
 def test_unsafe_fixes_are_manual_findings_without_the_flag() -> None:

@@ -39,6 +39,11 @@ Moved names (safe: the same object under another name)
     ``jax.interpreters.xla.ShapedArray``             ``jax.core.ShapedArray``                    <=0.4.24 any
     ``jax.interpreters.partial_eval.Jaxpr``          ``jax.extend.core.Jaxpr``                   <=0.10.0 0.4.31
     ``jax.interpreters.batching.Array``              ``jax.Array``                               0.10.0   0.4.1
+    ``jax.ShapedArray`` (deprecated in 0.4.7)        ``jax.core.ShapedArray``                    0.4.14   0.4.0
+    ``jax.batching`` (module; ``from jax.api import  ``jax.interpreters.batching``               0.2.x    any
+    *`` re-exported it)
+    ``jax.ad_util.Zero`` ``add_jaxvals``             ``jax.interpreters.ad.*`` (jax.ad_util's     <=0.4.24 any
+    ``add_jaxvals_p`` ``zeros_like_aval``            own objects, which ad imports)
     ``jax.nn.normalize``                             ``jax.nn.standardize``                      0.4.36   any
     ``jax.numpy.round_``, ``row_stack``              ``jax.numpy.round``, ``vstack``             0.6.0,   any
                                                                                                  <=0.4.24
@@ -156,6 +161,11 @@ Removed helpers rewritten as calls
     ``jax.lax.tie_in(x, y)``                   ``y``                                   0.4.29   any     safe [1]
     ``jax.interpreters.xla.abstractify(x)``    ``jax.typeof(x)``                       0.7.0    0.6.0   unsafe
     ``jax.lax.zeros_like_array(x)``            ``jax.lax.full_like(x, 0)``             0.9.0    any     safe
+    ``jax.ad_util.zeros_like_jaxval(x)``       ``jax.lax.full_like(x, 0)`` (the zeros  <=0.4.24 any     safe
+                                               of x's aval)
+    ``jax.abstract_arrays.make_shaped_array    ``ShapedArray(np.shape(x), dtypes.      0.4.14   0.4.0   safe [2]
+    (x)``                                      canonicalize_dtype(dtypes.result_type
+                                               (x)))``, its definition
     ``with jax.experimental.enable_x64(v):``   ``with jax.enable_x64(v):`` (``True``   0.9.0    0.8.0   safe
     ``with ...disable_x64():``                 when absent; ``False`` for disable)
     ``ad.primitive_jvps[p] = partial(ad.       ``ad.defjvp(p, *rules)``                0.10.0   any     safe
@@ -182,6 +192,8 @@ Removed helpers rewritten as calls
       deprecation messages); a ``weak_type`` argument makes the site manual.
     * [1] ``tie_in`` ignored ``x``: dropping it is safe when ``x`` is a name, attribute or
       literal; another expression is evaluated no more, so that site is unsafe.
+    * [2] ``make_shaped_array`` read its argument twice; written out, it is read twice
+      too, so only a name, attribute or literal (or one subscripted by such) is expanded.
     * ``abstractify`` raised ``TypeError`` for a tracer, ``jax.typeof`` returns its aval;
       jax's removal message offers it "in most cases", hence unsafe.
     * ``enable_x64(new_val=True)``/``disable_x64()`` were generator context managers
@@ -346,6 +358,13 @@ _DEVICE_ARRAY_GUIDANCE = ("outside annotations jax.Array also matches tracers; "
 
 MOVED: dict[str, Move] = {
     "jax.abstract_arrays.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "0.4.14"),
+    # The top-level alias jax 0.4.7 deprecated (jax#15263) in favour of jax.core.ShapedArray.
+    "jax.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "0.4.14"),
+    # ``from jax.api import *`` re-exported the interpreter module api.py imported.
+    "jax.batching": Move("jax.interpreters.batching", ANY, "0.2.x", module=True),
+    # jax/ad_util.py's members, which jax.interpreters.ad imports (the same objects).
+    **{f"jax.ad_util.{n}": Move(f"jax.interpreters.ad.{n}", ANY, "0.4.24 or earlier") for n in (
+        "Zero", "add_jaxvals", "add_jaxvals_p", "zeros_like_aval")},
     "jax.config.config": Move("jax.config", (0, 4, 0), "0.4.29"),
     "jax.xla": Move("jax.interpreters.xla", (0, 4, 0), "0.4.0"),
     "jax.core.Token": Move("jax.extend.core.Token", (0, 4, 36), "0.6.0"),
@@ -947,6 +966,44 @@ def _plan_zeros_like_array(rule, call, args):
     return Safety.SAFE, "lax.zeros_like_array was removed in jax 0.9.0; it was full_like(x, 0)", edit
 
 
+def _plan_zeros_like_jaxval(rule, call, args):
+    if set(args) != {"val"}:
+        return "ad_util.zeros_like_jaxval takes one value"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        value = updated.args[0].value
+        func = cst.parse_expression(rule.ctx.name_for("jax.lax.full_like"))
+        return cst.Call(func=func, args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                                         cst.Arg(cst.Integer("0"))])
+
+    return (Safety.SAFE, "jax.ad_util.zeros_like_jaxval was removed with the public jax.ad_util; it was the zeros "
+            "of the value's aval (broadcast 0 of its dtype to its shape), as full_like(x, 0)", edit)
+
+
+def _plan_make_shaped_array(rule, call, args):
+    """``make_shaped_array(x)`` was ``ShapedArray(np.shape(x), canonicalize_dtype(result_type(x)))``."""
+    if set(args) != {"x"}:
+        return "abstract_arrays.make_shaped_array takes one value"
+    if not _reread_safely(args["x"].value):
+        return "its argument would be evaluated three times in the expanded form: bind it to a name first"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        x = rule.ctx.module.code_for_node(updated.args[0].value)
+        shaped, np_name, dtypes = (rule.ctx.name_for(n) for n in ("jax.core.ShapedArray", "numpy", "jax.dtypes"))
+        return cst.parse_expression(f"{shaped}({np_name}.shape({x}), {dtypes}.canonicalize_dtype({dtypes}.result_type({x})))")
+
+    return (Safety.SAFE, "jax.abstract_arrays.make_shaped_array was removed in jax 0.4.14; written out as it was "
+            "defined: ShapedArray(np.shape(x), canonicalize_dtype(result_type(x)))", edit)
+
+
+def _reread_safely(node: cst.BaseExpression) -> bool:
+    """A name, attribute or literal, or one subscripted by such: reading it again reads
+    the same value."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return _pure(node.value) and _pure(node.slice[0].slice.value)
+    return _pure(node)
+
+
 def _plan_x64(value: Optional[bool]):
     """``with enable_x64(v):`` / ``with disable_x64():`` -> ``with jax.enable_x64(v):``."""
 
@@ -1062,6 +1119,8 @@ CALLS: dict[str, CallRewrite] = {
     "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
     "jax.interpreters.xla.abstractify": CallRewrite((0, 6, 0), "0.7.0", ("x",), _plan_abstractify),
     "jax.lax.zeros_like_array": CallRewrite(ANY, "0.9.0", ("x",), _plan_zeros_like_array),
+    "jax.ad_util.zeros_like_jaxval": CallRewrite(ANY, "0.4.24 or earlier", ("val",), _plan_zeros_like_jaxval),
+    "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
     "jax.interpreters.mlir.full_like_aval": CallRewrite(ANY, "<0.4.28", ("ctx", "value", "aval"), _plan_full_like_aval),
     **{f"jax.experimental{m}.enable_x64": CallRewrite((0, 8, 0), "0.9.0", ("new_val",), _plan_x64(None))
        for m in ("", ".x64_context")},
