@@ -850,10 +850,10 @@ def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:
     body = list(module.body)
     index = 0
     for i, stmt in enumerate(body):
-        if not _is_prelude(stmt, i) and not _is_dunder_assignment(stmt):
-            break
-        if _is_prelude(stmt, i):
+        if _is_prelude(stmt, i) or _is_import_guard(stmt):
             index = i + 1
+        elif not _is_dunder_assignment(stmt):
+            break
     # PEP 8: two blank lines before each helper (the module's header may end in some).
     header_blank = index == 0 and bool(module.header) and module.header[-1].comment is None
     new = [helper.with_changes(leading_lines=[] if k == 0 and header_blank else [cst.EmptyLine(), cst.EmptyLine()])
@@ -878,6 +878,24 @@ def _is_dunder_assignment(stmt: cst.CSTNode) -> bool:
     targets = stmt.body[0].targets
     return all(isinstance(t.target, cst.Name) and t.target.value.startswith("__") and t.target.value.endswith("__")
                for t in targets)
+
+
+def _is_import_guard(stmt: cst.CSTNode) -> bool:
+    """``try: from . import ext`` / ``except ImportError: HAS_EXT = False`` (else/finally
+    too): imports and the flags they set, nothing else."""
+    if not isinstance(stmt, cst.Try):
+        return False
+    blocks = [stmt.body, *(h.body for h in stmt.handlers)]
+    blocks += [part.body for part in (stmt.orelse, stmt.finalbody) if part is not None]
+    smalls = []
+    for block in blocks:
+        for line in block.body if isinstance(block, cst.IndentedBlock) else [block]:
+            if not isinstance(line, cst.SimpleStatementLine):
+                return False
+            smalls.extend(line.body)
+    allowed = (cst.Import, cst.ImportFrom, cst.Pass, cst.Assign)
+    return all(isinstance(small, allowed) for small in smalls) and any(isinstance(small, (cst.Import, cst.ImportFrom))
+                                                                      for small in smalls)
 
 
 def _names_read(module: cst.Module) -> set[str]:

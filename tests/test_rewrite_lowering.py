@@ -450,3 +450,18 @@ def test_row_major_shapes_from_a_static_method_lower_through_the_instance_regist
     assert push["operand_layouts"] == [[0], [1, 0]] and push["result_layouts"] == [[0]]
     assert summary(pull) == ("sim_a_cpu_pull", 1, b"") and pull["has_side_effect"]
     assert pull["operand_layouts"] == [[0]] and pull["result_layouts"] == [[0], [1, 0]]
+
+
+def test_a_scratch_result_stays_a_result_of_the_custom_call() -> None:
+    m = applied("xla-translation-rule", "scratch_result_unpacked")
+    arrays = [((3, 4), "float32")] * 4
+    (call,), text = lower(m.tridiag_cpu, arrays, [((3, 4), "float32")], text=True)
+    assert summary(call) == ("tridiag_f32", 1, b"")
+    # The four arrays, then the number of systems and the stride as 64-bit scalars.
+    assert call["operands"] == 6 and call["constant_operands"][4:] == [np.int64(3).tobytes(), np.int64(4).tobytes()]
+    # Both buffers the kernel writes, as before: the solution and the scratch row.
+    assert call["results"] == 2 and call["operand_layouts"] is None
+    assert "-> (tensor<3x4xf32>, tensor<4xf32>)" in text
+    (gpu,) = lower(m.tridiag_gpu, arrays, [((3, 4), "float32")])
+    assert summary(gpu) == ("tridiag_cuda", 1, b"\x01") and gpu["results"] == 2
+    assert gpu["operand_layouts"] == [[0, 1]] * 4 and gpu["result_layouts"] == [[0, 1]] * 2

@@ -71,6 +71,13 @@ Replacement (minimum jax 0.5.0)
     ``getattr(c, "_builder", c)``)
     ``return ops.Tuple(c, [x, token])``,     ``return [x, token]`` (the rule's results)
     elements operands of the rule
+    ``out = ops.CustomCall(..., shape=       ``out = ffi_lowering(...)(ctx.replace(avals_out=
+    Shape.tuple_shape([s1, s2]))`` and       [ShapedArray(dims1, dt1), ...]), ...)`` and
+    ``return ops.GetTupleElement(out, k)``   ``return [out[k]]``: the kernel still writes
+    (the other results scratch buffers;      every buffer; ``si`` must be
+    veros's tridiagonal solver)              ``Shape.array_shape(dt, dims[, layout])`` of
+                                             names the rule still has
+    ``operand_shapes_with_layout=(s,) * 4``  ``operand_layouts=(layout,) * 4``
     layouts from a module helper returning   no layouts (ffi_lowering's row-major default);
     only row-major shapes (``array_shape(d,  the bindings of the shapes, an ``if`` choosing
     s, tuple(range(len(s) - 1, -1, -1)))``   between them and the private helper go (a
@@ -2125,7 +2132,7 @@ def {AVAL_HELPER}(value):
             gets = [g for g in scan.tuple_gets if result_name is not None and g.args[0].value.value == result_name]
             uses = scan.result_uses.get(result_name, []) if result_name is not None else []
             if (kind != "CustomCall" or plan.form != "builder" or self.ctx.options.target_jax < SKIP_LAYOUTS
-                    or not gets or len(gets) != len(uses)):
+                    or not gets or len(gets) != len(uses) or any(g.args[1].value.value != "0" for g in gets)):
                 return TOKEN_PROBLEM
             hlo = self._module("jax.extend.mlir.dialects.stablehlo", "hlo")
             ir = self._module("jax.extend.mlir.ir", "ir")
@@ -2139,6 +2146,26 @@ def {AVAL_HELPER}(value):
             if statement is not None:
                 plan.edits.append((statement, "the XLA tuple shape, now the custom call's result_types, is gone",
                                    lambda _n: cst.RemoveFromParent()))
+        # Results a builder rule unpacks from the custom call's tuple (``return
+        # ops.GetTupleElement(out, 0)``, the others scratch buffers of the kernel): the call
+        # keeps every result, with the avals of the tuple's shapes.
+        result_avals = None
+        if token_types is None and scan.tuple_gets and plan.form == "builder" and shape_value is not None:
+            found = self._unpacked_results(scan, call, shape_value)
+            if isinstance(found, str):
+                return found
+            if found is not None:
+                result_avals, gets = found
+                for get in gets:
+                    scan.tuple_gets.remove(get)
+                    plan.edits.append((get, "ops.GetTupleElement(r, k) of the custom call's results -> [r[k]]",
+                                       lambda updated: cst.List([cst.Element(cst.Subscript(updated.args[0].value, [
+                                           cst.SubscriptElement(cst.Index(updated.args[1].value))]))])))
+                if kind == "CustomCall":
+                    statement = self._dead_shape_binding(scan, shape_value, plan.function)
+                    if statement is not None:
+                        plan.edits.append((statement, "the XLA tuple shape, now the custom call's avals_out, is gone",
+                                           lambda _n: cst.RemoveFromParent()))
         # Layouts.
         layouts: dict[str, bool] = {}
         default_layouts = False
@@ -2182,7 +2209,10 @@ def {AVAL_HELPER}(value):
                 and not (isinstance(target_expr, cst.SimpleString) and "b" not in target_expr.prefix.lower()):
             self.ctx.add_helper(TARGET_NAME_HELPER, TARGET_NAME_HELPER_CODE)
         skip = kind == "CustomCall" and self.ctx.options.target_jax >= SKIP_LAYOUTS
-        ctx_code = ctx_name if aligned or aval_codes is None else f"{ctx_name}.replace(avals_in=[{', '.join(aval_codes)}])"
+        replace = [] if aligned or aval_codes is None else [f"avals_in=[{', '.join(aval_codes)}]"]
+        if result_avals is not None:
+            replace.append(f"avals_out=[{', '.join(result_avals)}]")
+        ctx_code = f"{ctx_name}.replace({', '.join(replace)})" if replace else ctx_name
 
         def edit(updated: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(updated, cst.Call)
@@ -2235,6 +2265,56 @@ def {AVAL_HELPER}(value):
         if plan.form == "ctx" and container is not None:
             plan.edits.append((container, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
         return None
+
+    def _unpacked_results(self, scan: "_FunctionScan", call: cst.Call, shape: cst.BaseExpression):
+        """``(result avals, gets)`` when the custom call's result is bound to a name read
+        only in ``return ops.GetTupleElement(name, k)`` and its shape is
+        ``Shape.tuple_shape([...])`` of ``Shape.array_shape(dtype, dims[, layout])`` shapes
+        (each one written there, or bound to a name once): their avals are
+        ``ShapedArray(dims, dtype)``. ``None`` when the call is not unpacked; a reason when
+        it is, but not so."""
+        result_name = next((name for name, calls in scan.result_calls.items() if any(c is call for c, _ in calls)), None)
+        if result_name is None:
+            return None
+        gets = [g for g in scan.tuple_gets if g.args[0].value.value == result_name]
+        if not gets:
+            return None
+        if len(gets) != len(scan.result_uses.get(result_name, [])):
+            return f"the custom call's results `{result_name}` are read other than by ops.GetTupleElement"
+        value = self._shape_value(scan, shape)
+        if not (isinstance(value, cst.Call) and self._client_attr(value.func, "Shape") == "tuple_shape"
+                and len(value.args) == 1 and isinstance(value.args[0].value, (cst.List, cst.Tuple))):
+            return "the custom call's tuple shape is not written as Shape.tuple_shape([...]) in the rule"
+        elements = value.args[0].value.elements
+        avals = []
+        for element in elements:
+            shape_call = self._shape_value(scan, element.value) if not isinstance(element, cst.StarredElement) else None
+            args = [a for a in shape_call.args if a.keyword is None and not a.star] \
+                if isinstance(shape_call, cst.Call) and self._client_attr(shape_call.func, "Shape") == "array_shape" else []
+            if len(args) not in (2, 3) or not all(self._plain_shape_part(scan, a.value) for a in args[:2]):
+                return (f"the custom call's result shape `{_snippet(self.ctx, element.value)}` is not "
+                        "Shape.array_shape(dtype, dims) of values the lowering rule still has")
+            dims, dtype = (self.ctx.module.code_for_node(a.value) for a in (args[1], args[0]))
+            avals.append(f"{self._shaped_array()}({dims}, {dtype})")
+        if any(int(g.args[1].value.value) >= len(avals) for g in gets):
+            return "ops.GetTupleElement reads past the custom call's results"
+        return avals, gets
+
+    def _plain_shape_part(self, scan: "_FunctionScan", expr: cst.BaseExpression) -> bool:
+        """A dtype or dimensions the MLIR rule computes the same way: names of the rule (no
+        builder, no XlaBuilder op), numbers, and tuples of them, ``len``/``tuple`` calls."""
+        if isinstance(expr, cst.Integer):
+            return True
+        if isinstance(expr, cst.Name):
+            return expr.value not in scan.builder_names and self.ctx.qualified_name(expr) is None
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            return all(not isinstance(e, cst.StarredElement) and self._plain_shape_part(scan, e.value) for e in expr.elements)
+        if isinstance(expr, cst.Subscript):
+            return self._plain_shape_part(scan, expr.value) and all(
+                isinstance(e.slice, cst.Index) and self._plain_shape_part(scan, e.slice.value) for e in expr.slice)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._plain_shape_part(scan, expr.left) and self._plain_shape_part(scan, expr.right)
+        return False
 
     @staticmethod
     def _row_major_value(scan: "_FunctionScan", value: cst.BaseExpression) -> bool:
@@ -3274,6 +3354,11 @@ class _FunctionScan(cst.CSTVisitor):
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             # ``(s1, s2) + rest``: XlaBuilder took the concatenated sequence.
             return self.shapes_known(node.left, at) and self.shapes_known(node.right, at)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
+            # ``(s,) * 4``: the same shapes repeated, each turned into its layout in place.
+            shapes, count = (node.left, node.right) if isinstance(node.left, (cst.Tuple, cst.List)) else (node.right, node.left)
+            return isinstance(shapes, (cst.Tuple, cst.List)) and isinstance(count, (cst.Integer, cst.Name)) \
+                and self.shapes_known(shapes, at)
         if not isinstance(node, (cst.Tuple, cst.List)):
             return False
         for element in node.elements:
@@ -3377,7 +3462,7 @@ class _FunctionScan(cst.CSTVisitor):
         elif (
             ops == "GetTupleElement" and isinstance(self.ctx.parents.get(node), cst.Return) and len(node.args) == 2
             and all(a.keyword is None and not a.star for a in node.args) and isinstance(node.args[0].value, cst.Name)
-            and isinstance(node.args[1].value, cst.Integer) and node.args[1].value.value == "0"
+            and isinstance(node.args[1].value, cst.Integer)
         ):
             # Which custom call's tuple it unpacks is checked with that call.
             self.tuple_gets.append(node)
