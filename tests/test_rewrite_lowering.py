@@ -465,3 +465,12 @@ def test_a_scratch_result_stays_a_result_of_the_custom_call() -> None:
     (gpu,) = lower(m.tridiag_gpu, arrays, [((3, 4), "float32")])
     assert summary(gpu) == ("tridiag_cuda", 1, b"\x01") and gpu["results"] == 2
     assert gpu["operand_layouts"] == [[0, 1]] * 4 and gpu["result_layouts"] == [[0, 1]] * 2
+
+
+def test_a_constant_reusing_the_name_of_the_shape_tuple_lowers_as_the_first_operand() -> None:
+    m = applied("xla-translation-rule", "constant_reuses_shape_name")
+    states = [((4, 32), "float32")] * 2
+    (call,) = lower(m._gen_spikes_translation, states, [((4, 9), "uint32")], max_num_spikes=8)
+    assert summary(call) == ("gen_spike_vector_cpu", 1, b"")
+    assert call["operands"] == 3 and call["constant_operands"][0] == np.asarray((4, 32, 8), np.uint32).tobytes()
+    assert call["operand_layouts"] == [[0], [1, 0], [1, 0]] and call["result_layouts"] == [[1, 0]]

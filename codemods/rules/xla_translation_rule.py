@@ -115,7 +115,8 @@ Replacement (minimum jax 0.5.0)
     becomes the results ``ffi_lowering`` returns. Operands are parameters of the rule,
     constants, or a tuple bound once in the rule (``operands=base`` or ``(dims, *base)``,
     passed on as ``*base``). A constant bound to a name (``dims = ops.ConstantLiteral(c,
-    v)``) becomes ``dims = np.asarray(v)``, evaluated where it was, and the operand
+    v)``; also a name the rule bound before to something else, such as the shape tuple, when
+    the constant's is its last binding) becomes ``dims = np.asarray(v)``, evaluated where it was, and the operand
     ``mlir.ir_constant(np.asarray(dims))`` with aval ``ShapedArray(dims.shape, dims.dtype)``. Layouts
     may come from a list (or list comprehension) of ``Shape.array_shape`` passed whole or
     spread (``(s, *shapes)``) or concatenated (``(s1, s2) + shapes``), one shape may be
@@ -3107,7 +3108,16 @@ class _FunctionScan(cst.CSTVisitor):
                 self.allowed.add(value.args[0].value)
         walk.read(function.body, _BoundNames(self))
         for name, kinds in self.bindings.items():
-            if name not in self.rebound and {kind for _, kind, _ in kinds} == {"constant"}:
+            if name in self.rebound:
+                continue
+            if {kind for _, kind, _ in kinds} == {"constant"}:
+                self.constant_vars[name] = self.values[name]
+            elif (all(top for _, _, top in kinds) and [kind for _, kind, _ in kinds].count("constant") == 1
+                  and max(kinds, key=lambda k: k[0])[1] == "constant"
+                  and len({index for index, _, _ in kinds}) == len(kinds)):
+                # ``dims = aval.shape`` ... ``dims = ops.ConstantLiteral(c, ...)``: the name is
+                # reused for the constant, in the rule's own statements; every read after that
+                # statement is the constant's (``reaching`` tells the earlier reads apart).
                 self.constant_vars[name] = self.values[name]
 
     def _unpacks_builder(self, value: cst.BaseExpression) -> bool:
