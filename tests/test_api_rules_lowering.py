@@ -655,3 +655,14 @@ def test_operands_added_through_an_alias_or_a_helper_keep_their_layouts(rule):
     assert (call["target"], call["api_version"], call["operands"]) == ("appended_cpu", 2, 2)
     assert call["constant_operands"][1] == np.int32(3).tobytes()
     assert call["operand_layouts"] == [[0], []] and call["result_layouts"] == [[0]]
+
+
+def test_starred_operands_with_explicit_layouts_keep_every_layout():
+    (call,) = lower_both(
+        "custom-call-api", "starred_operands_explicit_layouts", lambda m: m._nufft1_lowering,
+        [((2, 5), "complex64"), ((7,), "float32"), ((7,), "float32")], [((2, 6), "complex64")], eps=1e-6,
+    )
+    assert call["target"] == "nufft1d" and call["api_version"] == 2
+    # The descriptor, the source and both coordinate arrays: four layouts, none dropped.
+    assert call["operands"] == 4 and call["operand_layouts"] == [[0], [1, 0], [0], [0]]
+    assert call["constant_operands"][0] == np.asarray([1e-6]).tobytes()

@@ -79,7 +79,9 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     comprehensions of names), the context is ``ctx.replace(avals_in=[None] *
     len(<operand layouts>))``: the old builders had no default layout (every entry was
     turned into an array) and required one layout per operand, so that is one aval per
-    operand. ``operands=list(args)`` of the rule's ``*args`` counts as the inputs, unless
+    operand. Layouts computed by a helper call count by the operand display instead:
+    ``operands=[descriptor, source, *points]`` (jax-finufft) gives ``[None] * (2 +
+    len(points))``, the starred parts plain names read again. ``operands=list(args)`` of the rule's ``*args`` counts as the inputs, unless
     the rule binds the name again: ``ins = [mlir.ir_constant(v) for v in info] + list(ins)``
     (braintaichi) is read by the value it is bound to, once, in the rule's own body
     before the call; a name bound more often than that, or changed in place
@@ -1040,6 +1042,12 @@ class CustomCallApi(Rule):
             avals_in = f"[None] * {_length(operand_layouts.value, self.ctx.module)}"
             notes.append("operands beyond the primitive's inputs are not countable here: ctx.avals_in "
                          "has one entry per explicit operand layout")
+        elif extra is None and (count := _operand_count(site.args.get("operands"), self.ctx.module)) is not None:
+            # The same holds counting the operands themselves: ``[descriptor, source,
+            # *points]`` (jax-finufft) has ``2 + len(points)``, read again from plain names.
+            avals_in = f"[None] * {count}"
+            notes.append("operands beyond the primitive's inputs are not countable here: ctx.avals_in "
+                         "has one entry per operand, each with its explicit layout")
         elif extra is None:
             return (
                 Safety.MANUAL,
@@ -1448,6 +1456,26 @@ def _pure(value: cst.BaseExpression) -> bool:
         return isinstance(value.func, cst.Name) and value.func.value in _PURE_CALLS and all(
             not a.star and a.keyword is None and _pure(a.value) for a in value.args)
     return False
+
+
+def _operand_count(operands: Optional[cst.Arg], module: cst.Module) -> Optional[str]:
+    """``k + len(a) + ...`` for an operand display ``[x, y, *a]`` whose starred parts are
+    plain names or attributes (or a slice of one), which can be read again; else ``None``."""
+    value = operands.value if operands is not None else None
+    if not isinstance(value, (cst.List, cst.Tuple)) or not any(isinstance(e, cst.StarredElement) for e in value.elements):
+        return None
+    fixed, parts = 0, []
+    for element in value.elements:
+        if not isinstance(element, cst.StarredElement):
+            fixed += 1
+            continue
+        inner = element.value
+        if isinstance(inner, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in inner.slice):
+            inner = inner.value  # ``*points[::-1]``: as many as ``points``
+        if not (isinstance(inner, (cst.Name, cst.Attribute)) and _pure(inner)):
+            return None
+        parts.append(f"len({module.code_for_node(inner)})")
+    return f"({' + '.join([str(fixed), *parts] if fixed else parts)})"
 
 
 def _length(value: cst.BaseExpression, module: cst.Module) -> str:
