@@ -11,6 +11,7 @@ import importlib
 import json
 import os
 import shutil
+import textwrap
 import stat
 import sys
 
@@ -535,6 +536,46 @@ def test_descriptor_builders_of_a_sibling_module_are_read(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     (low,) = [f for f in json.loads(report.read_text())["files"] if f["path"].endswith("low.py")]
     assert [(c["line"], c["safety"]) for c in low["changes"]] == [(7, "unsafe"), (11, "unsafe")]
+
+
+def test_descriptor_builders_qualified_unpacked_or_looked_up_are_the_extensions_bytes() -> None:
+    """jaxDecomp unpacks ``ws, opaque = build_*_descriptor(...)``, jax-finufft picks its
+    builder with ``getattr(ext, f"build_descriptor{suffix}")``, b3d qualifies the name
+    (``..._descriptor_original``); a builder named for a dict stays unproven."""
+    from tests.helpers import rewrite_source
+
+    source = textwrap.dedent("""\
+        from jax.interpreters import mlir
+        from . import gpu_ops
+
+
+        def a(ctx, x):
+            ws, opaque = gpu_ops.build_fft_descriptor(3, 4)
+            return mlir.custom_call("a", result_types=[], operands=[x], backend_config=opaque).results
+
+
+        def b(ctx, x, suffix):
+            desc = getattr(gpu_ops, f"build_descriptor{suffix}")(1, 2)
+            return mlir.custom_call("b", result_types=[], operands=[x], backend_config=desc).results
+
+
+        def c(ctx, x):
+            desc = gpu_ops.build_fwd_descriptor_original(1, 2)
+            return mlir.custom_call("c", result_types=[], operands=[x], backend_config=desc).results
+
+
+        def d(ctx, x):
+            desc = gpu_ops.build_fwd_descriptor_dict(1, 2)
+            return mlir.custom_call("d", result_types=[], operands=[x], backend_config=desc).results
+
+
+        def e(ctx, x):
+            size, count = gpu_ops.build_fft_descriptor(3, 4)
+            return mlir.custom_call("e", result_types=[], operands=[x], backend_config=count).results
+        """)
+    result = rewrite_source(source.encode(), "low.py", ["--select", "backend-config"])
+    assert result.error is None, result.error
+    assert [(c.line, c.safety) for c in result.changes] == [(22, Safety.UNSAFE), (27, Safety.UNSAFE)]
 
 
 BUILDER_HELPERS = os.path.join(TESTDATA, "repos", "xla_builder_helpers")

@@ -38,8 +38,11 @@ Left alone
     ``str``/``bytes`` literals, f-strings, ``None``, ``json.dumps(...)``,
     ``.SerializeToString(...)``, ``.encode()``, ``.tobytes()``, ``struct.pack(...)``, the
     result of an extension's descriptor builder (``build_*_descriptor(...)``,
-    ``*_opaque(...)`` of another module: by the convention of jax's custom-call tutorials
-    and jaxlib they pack a C struct into ``bytes``; a function of this module, one of
+    ``*_opaque(...)`` of another module, also with one qualifying word
+    (``build_fwd_descriptor_original``), picked with ``getattr(ext,
+    f"build_descriptor{suffix}")``, or the element named ``opaque``/``*_descriptor`` of its
+    unpacked result (``ws, opaque = build_fft_descriptor(...)``): by the convention of
+    jax's custom-call tutorials and jaxlib they pack a C struct into ``bytes``; a function of this module, one of
     another project module that returns a dict or list literal, a class (``Descriptor(2,
     3)``), a dataclass or a message is classified as such), and
     dicts whose values are MLIR attributes (``ir.*Attr.get``, ``mlir.i64_attr``,
@@ -152,7 +155,11 @@ SERIALISED_METHODS = frozenset(
 #: tutorials and of jaxlib itself it packs a C struct and returns ``bytes``.
 #: What a function returning a Python container (not bytes) returns.
 CONTAINER_NODES = (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
-DESCRIPTOR_BUILDER = re.compile(r"(?:^|_)(?:descriptor|opaque)$", re.IGNORECASE)
+#: One trailing word may qualify it (``build_fwd_descriptor_original``), unless the word
+#: names a container or a message rather than packed bytes.
+DESCRIPTOR_BUILDER = re.compile(
+    r"(?:^|_)(?:descriptor|opaque)(?:_(?!(?:dict|list|tuple|map|proto|pb2?|msg|message|obj|object|class|cls|spec)$)"
+    r"[a-z0-9]+)?$", re.IGNORECASE)
 MLIR_ATTR_FUNCS = frozenset({"ir_attribute", "i32_attr", "i64_attr", "dense_int_array", "dense_int_elements",
                              "dense_bool_elements", "dense_bool_array", "string_attr", "bool_attr",
                              "f32_attr", "f64_attr", "flat_symbol_ref_attr"})
@@ -316,6 +323,8 @@ class BackendConfig(Rule):
             if value.value in ("True", "False"):
                 return Kind.JSON, "bool literal"
             bound = self.ctx.value_bound_once(value) if depth < 4 else None
+            if bound is None and self._unpacked_from_descriptor_builder(value):
+                return Kind.PASS, ""
             if bound is None:
                 return Kind.UNKNOWN, f"`{code()}` (not bound once to a literal in its scope)"
             kind, detail = self.classify(bound, depth + 1)
@@ -379,7 +388,47 @@ class BackendConfig(Rule):
         if DESCRIPTOR_BUILDER.search(last) and not last[:1].isupper() and not self._defined_here(func) \
                 and not self._project_function_returns_values(qual):
             return Kind.PASS, ""
+        if self._looked_up_descriptor_builder(func):
+            return Kind.PASS, ""
         return Kind.UNKNOWN, f"`{code()}` (the result of a call)"
+
+    def _looked_up_descriptor_builder(self, func: cst.BaseExpression) -> bool:
+        """``getattr(ext, f"build_descriptor{suffix}")``: an extension module's builder picked
+        by dtype (jax-finufft), named by the string's literal part."""
+        if not (isinstance(func, cst.Call) and get_full_name_for_node(func.func) == "getattr"
+                and not self.ctx.names.is_bound("getattr") and len(func.args) == 2
+                and not any(a.keyword or a.star for a in func.args)):
+            return False
+        owner, name = func.args[0].value, func.args[1].value
+        if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
+            text = name.evaluated_value
+        elif isinstance(name, cst.FormattedString) and isinstance(name.parts[0], cst.FormattedStringText):
+            text = name.parts[0].value  # the literal head: ``build_descriptor`` of ``build_descriptor{f}``
+        else:
+            return False
+        return bool(re.search(r"(?:^|_)(?:descriptor|opaque)", text, re.IGNORECASE)) and not self._defined_here(owner) \
+            and not (isinstance(owner, cst.Name) and owner.value in ("self", "cls"))
+
+    def _unpacked_from_descriptor_builder(self, name: cst.Name) -> bool:
+        """``ws, opaque = gpu_ops.build_fft_descriptor(...)`` (jaxDecomp): the element named
+        like a descriptor, of a descriptor builder's result, bound there once."""
+        if not DESCRIPTOR_BUILDER.search(name.value):
+            return False
+        scope = self.ctx.scopes.get(name)
+        assignments = list(scope.assignments[name.value]) if scope is not None else []
+        if len(assignments) != 1:
+            return False
+        target = assignments[0].node
+        element = self.ctx.parents.get(target)
+        holder = self.ctx.parents.get(element)
+        assign_target = self.ctx.parents.get(holder)
+        assign = self.ctx.parents.get(assign_target)
+        if not (isinstance(element, cst.Element) and isinstance(holder, (cst.Tuple, cst.List))
+                and isinstance(assign_target, cst.AssignTarget) and isinstance(assign, cst.Assign)
+                and len(assign.targets) == 1 and isinstance(assign.value, cst.Call)):
+            return False
+        kind, _ = self._classify_call(assign.value, lambda: "")
+        return kind == Kind.PASS and get_full_name_for_node(assign.value.func) not in ("str", "bytes", "repr")
 
     def _defined_here(self, func: cst.BaseExpression) -> bool:
         """A function of this module (its result is in view, not an extension's bytes):
