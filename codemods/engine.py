@@ -280,7 +280,7 @@ def _report_kept(ctx: FileContext, qual: str, statement: cst.CSTNode, users: lis
     lines = sorted({f.change.line for f in users})
     rule = users[0].change.rule
     # Annotations shift lines, and the comment must read the same on a second run.
-    where = (f"{len(lines)} manual site(s) annotated with TODO(ccmigrate)" if ctx.options.annotate
+    where = (f"{len(lines)} manual site(s) that use it, annotated with TODO(ccmigrate)" if ctx.options.annotate
              else f"manual sites at line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}")
     ctx.report(rule, statement, Safety.MANUAL,
                f"import of `{qual}` (deleted from jax) kept for the {where}: "
@@ -714,8 +714,8 @@ def _fresh_notes(stmt: cst.CSTNode, texts: list[str], module: cst.Module) -> lis
     stale = [c for c in existing if c.startswith(TODO_PREFIX + "[") and c not in texts]
     fresh = []
     for text in texts:
-        if text in existing:
-            continue
+        if text in existing or text in fresh:
+            continue  # two findings worded the same on one statement: one note
         earlier = next((c for c in stale if _same_subject(c, text)), None)
         if earlier is not None:
             stale.remove(earlier)

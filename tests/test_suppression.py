@@ -49,3 +49,16 @@ def test_comment_on_any_line_of_a_multiline_site():
 def test_comment_on_another_line_does_not():
     source = HEAD + b"    # ccmigrate: ignore\n" + _site(b"")[len(HEAD):]
     assert not _suppressed(source)
+
+
+def test_two_findings_worded_the_same_on_one_statement_make_one_note() -> None:
+    from tests.helpers import rewrite_source
+
+    source = (b"import numpy as np\nfrom jax.lib import xla_client\n\n"
+              b"SHAPES = (xla_client.Shape.array_shape(np.float32, (2,), (0,)), "
+              b"xla_client.Shape.array_shape(np.float32, (3,), (0,)))\n")
+    result = rewrite_source(source, "shapes.py", ["--annotate", "--select", "xla-translation-rule"])
+    assert result.error is None, result.error
+    notes = [line for line in result.updated.decode().splitlines() if "Shape.array_shape` builds XLA shapes" in line]
+    assert len([c for c in result.changes if "Shape.array_shape` builds" in c.message]) == 2
+    assert len(notes) == 1

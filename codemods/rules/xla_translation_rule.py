@@ -369,6 +369,7 @@ from codemods.rules._shared import (
     keyword_value,
     encoded_text,
     literal_bytes_as_str,
+    short,
     one_line,
     positional,
     project_module_ast,
@@ -4895,8 +4896,8 @@ def _shape_edit(kind: str):
 
 
 def _snippet(ctx, node: cst.CSTNode) -> str:
-    """``node``'s code on one line, cut at 60 characters, for a report."""
-    return one_line(ctx.module.code_for_node(node))[:60]
+    """``node``'s code on one line, cut at 60 characters (ending in ``...``), for a report."""
+    return short(ctx.module.code_for_node(node), limit=60)
 
 
 def _platform_text(text: str) -> str:

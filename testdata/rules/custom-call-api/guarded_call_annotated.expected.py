@@ -3,7 +3,7 @@
 serialises in the same run, under --annotate: the TODO's suggested replacement quotes no
 argument that run changes, so the next run writes no second TODO."""
 import jax
-# TODO(ccmigrate): [custom-call-api] import of `jaxlib.hlo_helpers` (deleted from jax) kept for the 1 manual site(s) annotated with TODO(ccmigrate): it fails at import time until they are migrated
+# TODO(ccmigrate): [custom-call-api] import of `jaxlib.hlo_helpers` (deleted from jax) kept for the 1 manual site(s) that use it, annotated with TODO(ccmigrate): it fails at import time until they are migrated
 from jaxlib import hlo_helpers
 import json
 

@@ -1,7 +1,7 @@
 # ccmigrate-args: --annotate
 """The helper's old out_types call returned one value or a list by jaxlib release; a
 caller indexing it (rather than returning it as its rule's result) does not tell which."""
-# TODO(ccmigrate): [custom-call-api] import of `jaxlib.hlo_helpers.custom_call` (deleted from jax) kept for the 1 manual site(s) annotated with TODO(ccmigrate): it fails at import time until they are migrated
+# TODO(ccmigrate): [custom-call-api] import of `jaxlib.hlo_helpers.custom_call` (deleted from jax) kept for the 1 manual site(s) that use it, annotated with TODO(ccmigrate): it fails at import time until they are migrated
 from jaxlib.hlo_helpers import custom_call
 
 

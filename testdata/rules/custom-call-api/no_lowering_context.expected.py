@@ -1,6 +1,6 @@
 # ccmigrate-args: --annotate
 """A module-level helper without a lowering context: manual, annotated."""
-# TODO(ccmigrate): [custom-call-api] import of `jaxlib.hlo_helpers.custom_call` (deleted from jax) kept for the 1 manual site(s) annotated with TODO(ccmigrate): it fails at import time until they are migrated
+# TODO(ccmigrate): [custom-call-api] import of `jaxlib.hlo_helpers.custom_call` (deleted from jax) kept for the 1 manual site(s) that use it, annotated with TODO(ccmigrate): it fails at import time until they are migrated
 from jaxlib.hlo_helpers import custom_call
 
 

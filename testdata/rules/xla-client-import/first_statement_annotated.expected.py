@@ -1,5 +1,5 @@
 # ccmigrate-args: --annotate --every-rule
-# TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client` (deleted from jax) kept for the 1 manual site(s) annotated with TODO(ccmigrate): it fails at import time until they are migrated
+# TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client` (deleted from jax) kept for the 1 manual site(s) that use it, annotated with TODO(ccmigrate): it fails at import time until they are migrated
 from jax.lib import xla_client
 import jax
 

@@ -3,7 +3,7 @@
 the annotations name the translation rule in brackets, and they and the flags above are
 comment lines, never uses of the imported module (the next run would move it then)."""
 import numpy as np
-# TODO(ccmigrate): [xla-translation-rule] import of `jax.xla` (deleted from jax) kept for the 1 manual site(s) annotated with TODO(ccmigrate): it fails at import time until they are migrated
+# TODO(ccmigrate): [xla-translation-rule] import of `jax.xla` (deleted from jax) kept for the 1 manual site(s) that use it, annotated with TODO(ccmigrate): it fails at import time until they are migrated
 from jax import xla
 from jax.extend.core import Primitive
 from jaxlib import xla_client

@@ -9,7 +9,7 @@ import numpy as np
 from jax import core
 from jax.extend.core import Primitive
 from jax.interpreters import xla
-# TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client` (deleted from jax) kept for the 2 manual site(s) annotated with TODO(ccmigrate): it fails at import time until they are migrated
+# TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client` (deleted from jax) kept for the 2 manual site(s) that use it, annotated with TODO(ccmigrate): it fails at import time until they are migrated
 from jax.lib import xla_client
 # TODO(ccmigrate): [removed-jax-api] import of `jaxlib.xla_extension.XlaBuilder` (deleted from jax) stays for uses no rule migrates, at 1 line(s) (type annotations, XlaBuilder objects...): it fails at import time; replace or drop those uses, then the import
 from jaxlib.xla_extension import XlaBuilder, XlaOp

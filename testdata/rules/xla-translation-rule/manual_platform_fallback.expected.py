@@ -4,7 +4,7 @@ computation on CPU: no faithful automatic rewrite, so it is reported with guidan
 import struct
 
 from jax.interpreters import xla
-# TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client` (deleted from jax) kept for the 3 manual site(s) annotated with TODO(ccmigrate): it fails at import time until they are migrated
+# TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client` (deleted from jax) kept for the 3 manual site(s) that use it, annotated with TODO(ccmigrate): it fails at import time until they are migrated
 from jax.lib import xla_client
 
 from ._fallback import gather_scatter_add_p, fallback_computation

@@ -1,7 +1,7 @@
 """A rule that sorts before its custom call: the XlaBuilder op has no one-for-one
 MLIR counterpart here, so it stays, and so does its registration in another module."""
 
-# TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client` (deleted from jax) kept for the 2 manual site(s) annotated with TODO(ccmigrate): it fails at import time until they are migrated
+# TODO(ccmigrate): [xla-translation-rule] import of `jax.lib.xla_client` (deleted from jax) kept for the 2 manual site(s) that use it, annotated with TODO(ccmigrate): it fails at import time until they are migrated
 from jax.lib import xla_client
 
 
