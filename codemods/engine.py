@@ -747,6 +747,8 @@ class _Apply(cst.CSTTransformer):
         self.notes = notes
         # Nodes on the way from the module to an edit; ``None`` walks everything.
         self.paths = paths
+        #: Comment lines above statements the edits removed, for the statement after them.
+        self.carried: dict[cst.CSTNode, list[cst.EmptyLine]] = {}
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         # Subtrees holding no edit are kept as they are, unvisited: most of a file.
@@ -772,12 +774,50 @@ class _Apply(cst.CSTTransformer):
             if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
                 line = cst.EmptyLine(comment=cst.Comment(text))
                 node = node.with_changes(leading_lines=[*node.leading_lines, line])
+        # A removed definition takes its comments along (they describe it); a removed simple
+        # statement leaves them to the next one (``# Enable x64`` above a config import).
+        if isinstance(original_node, cst.SimpleStatementLine) and (
+                not isinstance(node, cst.CSTNode) or (isinstance(node, cst.SimpleStatementLine) and not node.body)):
+            lines = [line for line in original_node.leading_lines
+                     if not (line.comment is not None and line.comment.value.startswith(TODO_PREFIX))]
+            if any(line.comment is not None for line in lines):
+                self.carried[original_node] = lines
+        if self.carried and isinstance(original_node, (cst.Module, cst.IndentedBlock)) and isinstance(node, type(original_node)):
+            node = _carry_comments(original_node, node, self.carried)
         if isinstance(original_node, cst.FunctionDef) and isinstance(node, cst.FunctionDef):
             # Every edit inside the function has run: the imports they need are known.
             wanted = self.ctx.function_imports(original_node)
             if wanted:
                 node = _add_function_imports(node, original_node, wanted, self.ctx.import_position(original_node))
         return node
+
+
+def _carry_comments(original, updated, carried: dict):
+    """The comment lines above a statement an edit removed head the statement after it, as
+    when a linter deletes a line: the comment may describe more than the line (ruff keeps
+    them too). Statements are matched in order: edits replace or remove, never reorder; a
+    removed one is gone from ``updated`` or left there as a line with no statement."""
+    old, new = list(original.body), list(updated.body)
+    if not any(stmt in carried for stmt in old):
+        return updated
+    body, pending, j = [], [], 0
+    for stmt in old:
+        emptied = j < len(new) and isinstance(new[j], cst.SimpleStatementLine) and not new[j].body
+        if stmt in carried:
+            pending.extend(carried.pop(stmt))
+            if emptied:
+                body.append(new[j])  # libcst leaves it out of the text
+                j += 1
+            continue
+        if j >= len(new):
+            return updated  # not the statements expected: leave the comments to LibCST
+        kept = new[j]
+        j += 1
+        if pending and not emptied:
+            kept = kept.with_changes(leading_lines=[*pending, *kept.leading_lines])
+            pending = []
+        body.append(kept)
+    return updated.with_changes(body=body) if j == len(new) else updated
 
 
 def _add_function_imports(function: cst.FunctionDef, original: cst.FunctionDef, wanted, after: Optional[int]) -> cst.FunctionDef:

@@ -251,3 +251,21 @@ def test_a_helper_asked_for_by_an_edit_that_was_declined_is_not_added() -> None:
     # One called helper comes with the helper it calls, and no other.
     called = _add_helpers(cst.parse_module("import jax\n\ny = _g(1)\n"), {**helpers, "_k": "def _k():\n    pass\n"}).code
     assert "def _g(" in called and "def _h(" in called and "def _k(" not in called
+
+
+def test_comments_above_a_removed_import_stay_for_the_statement_after_it() -> None:
+    source = textwrap.dedent('''\
+        import jax
+
+        # Enable double precision at startup.
+        # The kernels work in float64.
+        from jax.config import config
+        from jax.experimental import sparse
+
+        config.update("jax_enable_x64", True)
+    ''')
+    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "removed-jax-api"])
+    assert result.error is None, result.error
+    out = result.updated.decode()
+    assert "from jax.config import config" not in out
+    assert "# Enable double precision at startup.\n# The kernels work in float64.\nfrom jax.experimental import sparse" in out

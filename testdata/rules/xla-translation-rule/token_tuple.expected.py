@@ -23,6 +23,8 @@ def unpack_hashable(obj):
 def mpi_barrier_xla_encode_cpu(ctx, token, comm):
     comm = unpack_hashable(comm)
 
+    # ensure void** out type
+
     out = jax.ffi.ffi_lowering(
         "mpi_barrier",
         api_version=1,
