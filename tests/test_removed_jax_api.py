@@ -90,6 +90,7 @@ ORIGINS = {
     "jax.experimental.maps.Mesh": "jax._src.mesh.Mesh",
     "jax.experimental.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
     "jax.experimental.pjit.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
+    **{f"jax._src.sharding.{n}": f"jax._src.sharding_impls.{n}" for n in ("NamedSharding", "SingleDeviceSharding")},
     # jax.numpy: ``product = prod`` and so on; the example libraries and linalg modules moved whole.
     **{f"jax.numpy.{old}": f"jax.numpy.{new}" for old, new in (
         ("product", "prod"), ("cumproduct", "cumprod"), ("alltrue", "all"), ("sometrue", "any"))},

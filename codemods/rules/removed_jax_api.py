@@ -72,6 +72,8 @@ Moved names (safe: the same object under another name)
     ``jax.experimental.PartitionSpec``               ``jax.sharding.PartitionSpec`` classes
     ``jax.experimental.pjit.PartitionSpec``          jax.sharding holds; ``maps`` itself goes
                                                      once nothing else of it is used)
+    ``jax._src.sharding.NamedSharding``              ``jax.sharding.*`` (the classes jax.sharding  <=0.4.14  0.4.1
+    ``SingleDeviceSharding``                         exported, defined there until they moved)
     ``jax.interpreters.xla.xb.get_backend``          ``jax.extend.backend.get_backend``          0.4.35   0.5.0
     ``backends`` (also through the private           ``jax.extend.backend.backends``
     ``jax._src.lib.xla_bridge``)
@@ -429,6 +431,10 @@ MOVED: dict[str, Move] = {
     "jax.experimental.maps.Mesh": Move("jax.sharding.Mesh", (0, 4, 1), "0.4.28 or earlier"),
     "jax.experimental.PartitionSpec": Move("jax.sharding.PartitionSpec", (0, 4, 1), "0.4.28 or earlier"),
     "jax.experimental.pjit.PartitionSpec": Move("jax.sharding.PartitionSpec", (0, 4, 1), "0.4.28 or earlier"),
+    # jax/_src/sharding.py defined the concrete shardings jax.sharding exports, before they
+    # moved to jax/_src/sharding_impls.py (the private module keeps the base class only).
+    **{f"jax._src.sharding.{n}": Move(f"jax.sharding.{n}", (0, 4, 1), "0.4.14 or earlier") for n in (
+        "NamedSharding", "SingleDeviceSharding")},
     "jax.random.KeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE) for name in (
