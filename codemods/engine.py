@@ -454,6 +454,7 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
                     module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
                 ctx.codemod_context.scratch[AddImportsVisitor.CONTEXT_KEY] = wanted
                 module = _keep_after_prelude_code(before, module)
+                module = _into_import_guard(before, module)
             if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
                 before = module
                 module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
@@ -585,6 +586,39 @@ def _keep_after_prelude_code(before: cst.Module, after: cst.Module) -> cst.Modul
     block[0] = block[0].with_changes(leading_lines=lines[:split])
     rest[first_jax] = anchor.with_changes(leading_lines=lines[split:])
     return after.with_changes(body=[*rest[:first_jax], *block, *rest[first_jax:]])
+
+
+def _guard_block(stmt: cst.CSTNode) -> Optional[cst.IndentedBlock]:
+    """The block of a module-level ``if <jax is available>:`` or ``try:`` whose own
+    statements import jax (an optional dependency: PyBaMM's ``if pybamm.have_jax():``)."""
+    if not isinstance(stmt, (cst.If, cst.Try)) or not isinstance(stmt.body, cst.IndentedBlock):
+        return None
+    return stmt.body if any(_imports_jax(inner) for inner in stmt.body.body) else None
+
+
+def _into_import_guard(before: cst.Module, after: cst.Module) -> cst.Module:
+    """Move the jax imports LibCST added at the top of a module that imports jax only in
+    one guarded block into that block, after its last jax import: at the top they would
+    make the module fail to import where jax is not installed, which the guard allowed."""
+    if any(_imports_jax(stmt) for stmt in before.body):
+        return after
+    guards = [i for i, stmt in enumerate(before.body) if _guard_block(stmt) is not None]
+    added = [stmt for stmt in after.body if _imports_jax(stmt)]
+    if len(guards) != 1 or not added:
+        return after
+    body = [stmt for stmt in after.body if not _imports_jax(stmt)]
+    # The guard is where it was among the statements that are not added imports.
+    index = next((k for k, stmt in enumerate(body) if isinstance(stmt, type(before.body[guards[0]]))
+                  and _guard_block(stmt) is not None), None)
+    if index is None:
+        return after
+    guard = body[index]
+    inner = list(guard.body.body)
+    last = max(k for k, stmt in enumerate(inner) if _imports_jax(stmt))
+    moved = [stmt.with_changes(leading_lines=[]) for stmt in added]
+    inner[last + 1:last + 1] = moved
+    body[index] = guard.with_changes(body=guard.body.with_changes(body=inner))
+    return after.with_changes(body=body)
 
 
 def _no_blank_top(original: cst.Module, module: cst.Module) -> cst.Module:

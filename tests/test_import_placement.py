@@ -269,3 +269,37 @@ def test_comments_above_a_removed_import_stay_for_the_statement_after_it() -> No
     out = result.updated.decode()
     assert "from jax.config import config" not in out
     assert "# Enable double precision at startup.\n# The kernels work in float64.\nfrom jax.experimental import sparse" in out
+
+
+@pytest.mark.parametrize("guard", [
+    'if importlib.util.find_spec("jax") is not None:\n    import jax\n',
+    "try:\n    import jax\nexcept ImportError:\n    jax = None\n",
+])
+def test_imports_added_to_a_module_guarding_its_jax_import_go_inside_the_guard(guard) -> None:
+    source = f"import importlib.util\n\n{guard}\n\ndef make():\n    return jax.core.Primitive('f')\n"
+    result = rewrite_source(source.encode(), "/tmp/module.py", [])
+    assert result.error is None, result.error
+    out = result.updated.decode()
+    assert "    from jax.extend.core import Primitive\n" in out and "\nfrom jax" not in out
+    # Without jax the module still imports (PyBaMM's optional extra).
+    code = compile(out, "module.py", "exec")
+    saved = {name: sys.modules.get(name) for name in ("jax", "jax.extend", "jax.extend.core")}
+    try:
+        for name in saved:
+            sys.modules[name] = None  # import of a module set to None raises ImportError
+        if "try:" in guard:
+            exec(code, {"__name__": "guarded"})
+        else:
+            import importlib.util as util
+            real = util.find_spec
+            util.find_spec = lambda name, *a: None if name == "jax" else real(name, *a)
+            try:
+                exec(code, {"__name__": "guarded"})
+            finally:
+                util.find_spec = real
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
