@@ -810,12 +810,12 @@ class _Apply(cst.CSTTransformer):
                 node = node.with_changes(leading_lines=[*node.leading_lines, line])
         # A removed definition takes its comments along (they describe it); a removed simple
         # statement leaves them to the next one (``# Enable x64`` above a config import).
-        if isinstance(original_node, cst.SimpleStatementLine) and (
+        if isinstance(original_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and (
                 not isinstance(node, cst.CSTNode) or (isinstance(node, cst.SimpleStatementLine) and not node.body)):
             lines = [line for line in original_node.leading_lines
                      if not (line.comment is not None and line.comment.value.startswith(TODO_PREFIX))]
-            if any(line.comment is not None for line in lines):
-                self.carried[original_node] = lines
+            keep = isinstance(original_node, cst.SimpleStatementLine) and any(line.comment is not None for line in lines)
+            self.carried[original_node] = lines if keep else []
         if self.carried and isinstance(original_node, (cst.Module, cst.IndentedBlock)) and isinstance(node, type(original_node)):
             node = _carry_comments(original_node, node, self.carried)
         if isinstance(original_node, cst.FunctionDef) and isinstance(node, cst.FunctionDef):
@@ -832,7 +832,9 @@ def _carry_comments(original, updated, carried: dict):
     them too). Statements are matched in order: edits replace or remove, never reorder; a
     removed one is gone from ``updated`` or left there as a line with no statement."""
     old, new = list(original.body), list(updated.body)
-    if not any(stmt in carried for stmt in old):
+    if not any(carried.get(stmt) for stmt in old):
+        for stmt in old:
+            carried.pop(stmt, None)
         return updated
     body, pending, j = [], [], 0
     for stmt in old:
@@ -929,8 +931,10 @@ def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:
         elif not _is_dunder_assignment(stmt):
             break
     # PEP 8: two blank lines before each helper (the module's header may end in some).
-    header_blank = index == 0 and bool(module.header) and module.header[-1].comment is None
-    new = [helper.with_changes(leading_lines=[] if k == 0 and header_blank else [cst.EmptyLine(), cst.EmptyLine()])
+    header_blank = 0
+    while index == 0 and header_blank < min(2, len(module.header)) and module.header[-1 - header_blank].comment is None:
+        header_blank += 1
+    new = [helper.with_changes(leading_lines=[cst.EmptyLine()] * (2 - header_blank if k == 0 else 2))
            for k, helper in enumerate(new)]
     rest = body[index:]
     if rest:

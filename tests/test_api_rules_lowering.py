@@ -666,3 +666,14 @@ def test_starred_operands_with_explicit_layouts_keep_every_layout():
     # The descriptor, the source and both coordinate arrays: four layouts, none dropped.
     assert call["operands"] == 4 and call["operand_layouts"] == [[0], [1, 0], [0], [0]]
     assert call["constant_operands"][0] == np.asarray([1e-6]).tobytes()
+
+
+def test_a_starred_iterator_is_not_counted_again():
+    # ``reversed(points)`` has no len() and would be spent by a second read: manual.
+
+    path = os.path.join(TESTDATA, "rules", "custom-call-api", "starred_operands_explicit_layouts.py")
+    with open(path, "rb") as fh:
+        source = fh.read().replace(b"points[::-1]", b"reversed(points)")
+    result = rewrite_source(source, path, ["--select", "custom-call-api"])
+    assert result.error is None and result.updated is None
+    assert [c.safety.value for c in result.changes] == ["manual"]

@@ -388,3 +388,14 @@ def test_defjvp_registers_what_the_standard_jvp_partial_did() -> None:
     namespace["defjvp_pair"](p, lambda t, x, y: 3 * t, lambda t, x, y: t)
     primal, tangent = jax.jvp(lambda a, b: p.bind(a, b), (1.0, 2.0), (1.0, 10.0))
     assert (float(primal), float(tangent)) == (5.0, 13.0)
+
+
+def test_members_of_the_moved_batching_module_that_moved_on_are_rewritten_in_one_pass() -> None:
+    from tests.helpers import rewrite_source
+
+    source = (b"from jax import batching\nimport jax\n\n\ndef f(x):\n    if isinstance(x, batching.Array):\n"
+              b"        return batching.not_mapped\n    return jax.batching.not_mapped\n")
+    result = rewrite_source(source, "b.py", ["--select", "removed-jax-api"])
+    assert result.error is None, result.error
+    out = result.updated.decode()
+    assert "isinstance(x, jax.Array)" in out and out.count("return None") == 2 and "jax.batching" not in out

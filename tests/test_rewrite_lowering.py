@@ -474,3 +474,13 @@ def test_a_constant_reusing_the_name_of_the_shape_tuple_lowers_as_the_first_oper
     assert summary(call) == ("gen_spike_vector_cpu", 1, b"")
     assert call["operands"] == 3 and call["constant_operands"][0] == np.asarray((4, 32, 8), np.uint32).tobytes()
     assert call["operand_layouts"] == [[0], [1, 0], [1, 0]] and call["result_layouts"] == [[1, 0]]
+
+
+def test_a_keyword_the_registration_binds_is_no_operand() -> None:
+    m = applied("xla-translation-rule", "partial_keyword_platform")
+    f64 = [((6,), "float64")]
+    with jax.enable_x64(True):
+        (call,) = lower(functools.partial(m._roots_translation, platform="cpu"), f64, f64, itmax=30)
+    assert summary(call) == ("ehrlich_aberth_cpu", 1, b"")
+    assert call["operands"] == 2 and call["constant_operands"][0] == np.int64(30).tobytes()
+    assert call["operand_layouts"] == [[], [0]] and call["result_layouts"] == [[0]]

@@ -784,3 +784,31 @@ def test_translation_tables_read_outside_a_registration_are_reported() -> None:
         (13, "manual", "xla.backend_specific_translations"),
         (13, "manual", "xla.translations"),
     ]
+
+
+def test_a_row_major_method_another_class_redefines_keeps_its_layouts_manual() -> None:
+    from tests.helpers import rewrite_source
+
+    path = os.path.join(TESTDATA, "rules", "xla-translation-rule", "row_major_method_helper.py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    source += (b"\n\nclass ColumnMajorSim(Sim):\n    @staticmethod\n    def _row_major(specs):\n"
+               b"        return tuple(xla_client.Shape.array_shape(d, s, tuple(range(len(s)))) for s, d in specs)\n")
+    result = rewrite_source(source, "/nonexistent/sim.py", ["--select", "xla-translation-rule"])
+    assert result.error is None, result.error
+    assert result.updated is None or b"xla_client.ops.CustomCallWithLayout" in result.updated
+    assert any(c.safety.value == "manual" and "_push_lowering" in c.message for c in result.changes)
+
+
+def test_encode_of_an_object_that_is_not_a_string_keeps_the_runtime_decode() -> None:
+    from tests.helpers import rewrite_source
+
+    source = (b"from jax.extend.core import Primitive\nfrom jax.interpreters import xla\nfrom jax.lib import xla_client\n\n\n"
+              b"class Kernel:\n    def encode(self):\n        return b'scale_f32'\n\n\nKERNEL = Kernel()\np = Primitive('p')\n\n\n"
+              b"def rule(c, x):\n    s = c.get_shape(x)\n    return xla_client.ops.CustomCallWithLayout(c, KERNEL.encode(), operands=(x,),"
+              b" shape_with_layout=s, operand_shapes_with_layout=(s,))\n\n\nxla.backend_specific_translations['cpu'][p] = rule\n")
+    result = rewrite_source(source, "k.py", ["--select", "xla-translation-rule"])
+    assert result.error is None, result.error
+    assert b"_ccmigrate_target_name(KERNEL.encode())" in result.updated
+    literal = source.replace(b"KERNEL.encode()", b"'scale_f32'.encode()")
+    assert b"ffi_lowering(\n        'scale_f32'," in rewrite_source(literal, "k.py", ["--select", "xla-translation-rule"]).updated

@@ -1042,7 +1042,7 @@ class CustomCallApi(Rule):
             avals_in = f"[None] * {_length(operand_layouts.value, self.ctx.module)}"
             notes.append("operands beyond the primitive's inputs are not countable here: ctx.avals_in "
                          "has one entry per explicit operand layout")
-        elif extra is None and (count := _operand_count(site.args.get("operands"), self.ctx.module)) is not None:
+        elif extra is None and (count := _operand_count(site.args.get("operands"), self.ctx, rule)) is not None:
             # The same holds counting the operands themselves: ``[descriptor, source,
             # *points]`` (jax-finufft) has ``2 + len(points)``, read again from plain names.
             avals_in = f"[None] * {count}"
@@ -1458,9 +1458,11 @@ def _pure(value: cst.BaseExpression) -> bool:
     return False
 
 
-def _operand_count(operands: Optional[cst.Arg], module: cst.Module) -> Optional[str]:
+def _operand_count(operands: Optional[cst.Arg], ctx, rule: "LoweringRule") -> Optional[str]:
     """``k + len(a) + ...`` for an operand display ``[x, y, *a]`` whose starred parts are
-    plain names or attributes (or a slice of one), which can be read again; else ``None``."""
+    sized sequences read again from a name: the rule's ``*args``, or a name bound once to
+    a slice, a display, a comprehension or ``list(...)``/``tuple(...)`` (an iterator such as
+    ``reversed(points)`` has no length, and reading it again would find it spent)."""
     value = operands.value if operands is not None else None
     if not isinstance(value, (cst.List, cst.Tuple)) or not any(isinstance(e, cst.StarredElement) for e in value.elements):
         return None
@@ -1472,10 +1474,22 @@ def _operand_count(operands: Optional[cst.Arg], module: cst.Module) -> Optional[
         inner = element.value
         if isinstance(inner, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in inner.slice):
             inner = inner.value  # ``*points[::-1]``: as many as ``points``
-        if not (isinstance(inner, (cst.Name, cst.Attribute)) and _pure(inner)):
+        if not (isinstance(inner, cst.Name) and _sized(inner, ctx, rule)):
             return None
-        parts.append(f"len({module.code_for_node(inner)})")
+        parts.append(f"len({inner.value})")
     return f"({' + '.join([str(fixed), *parts] if fixed else parts)})"
+
+
+def _sized(name: cst.Name, ctx, rule: "LoweringRule") -> bool:
+    if name.value == rule.vararg:
+        return not _rebindings(rule.function, rule.vararg)  # the rule's ``*args``: a tuple
+    bound = ctx.value_bound_once(name)
+    if isinstance(bound, cst.Subscript):
+        return all(isinstance(e.slice, cst.Slice) for e in bound.slice)
+    if isinstance(bound, (cst.List, cst.Tuple, cst.ListComp)):
+        return True
+    func = get_full_name_for_node(bound.func) if isinstance(bound, cst.Call) else None
+    return func in ("list", "tuple") and not ctx.names.is_bound(func)
 
 
 def _length(value: cst.BaseExpression, module: cst.Module) -> str:

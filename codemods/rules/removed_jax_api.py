@@ -991,7 +991,7 @@ def _plan_make_shaped_array(rule, call, args):
     if set(args) != {"x"}:
         return "abstract_arrays.make_shaped_array takes one value"
     if not _reread_safely(args["x"].value):
-        return "its argument would be evaluated three times in the expanded form: bind it to a name first"
+        return "its argument would be evaluated twice in the expanded form: bind it to a name first"
 
     def edit(updated: cst.Call) -> cst.CSTNode:
         x = rule.ctx.module.code_for_node(updated.args[0].value)
@@ -1207,16 +1207,28 @@ class RemovedJaxApi(Rule):
                 if candidate.module and legacy.startswith(module + "."):
                     entry, new = candidate, candidate.new + legacy[len(module):]
                     break
+        if entry is not None and entry.module and new in MOVED and not MOVED[new].module:
+            # ``jax.batching.Array``: the module moved, and the member has moved on since.
+            entry, new = MOVED[new], MOVED[new].new
         if entry is None or tuple(self.ctx.options.target_jax) < entry.since:
             return None
         return new, entry
+
+    @staticmethod
+    def through_moved_module(legacy: str) -> str:
+        """``legacy`` spelt through the new home of a module that moved whole
+        (``jax.batching.not_mapped`` is ``jax.interpreters.batching.not_mapped``)."""
+        for module, candidate in MOVED.items():
+            if candidate.module and legacy.startswith(module + "."):
+                return candidate.new + legacy[len(module):]
+        return legacy
 
     def moved(self, legacy: str) -> Optional[str]:
         found = self.move_for(legacy)
         return found[0] if found else None
 
     def call_rewrite(self, qualified: str) -> Optional[CallRewrite]:
-        entry = CALLS.get(qualified)
+        entry = CALLS.get(qualified) or CALLS.get(self.through_moved_module(qualified))
         if entry is None or tuple(self.ctx.options.target_jax) < entry.since:
             return None
         return entry
@@ -1661,8 +1673,9 @@ class RemovedJaxApi(Rule):
             return False
         if self._extension_through_package(node, qualified, head):
             return False
-        value = VALUES.get(qualified)
-        if value is not None and (self.missing(qualified) == qualified or qualified in _INSTANCE_ATTRIBUTES) \
+        canonical = self.through_moved_module(qualified)
+        value = VALUES.get(canonical)
+        if value is not None and (self.missing(canonical) == canonical or canonical in _INSTANCE_ATTRIBUTES) \
                 and "." in (get_full_name_for_node(node) or ""):
             if compatibility_guard(self.ctx, node):
                 return False
@@ -1673,7 +1686,10 @@ class RemovedJaxApi(Rule):
                         lambda _updated: cst.parse_expression(text), kernel_receives="unchanged (not a custom call)")
             return False
         found = self.move_for(qualified)
-        if found is not None and not self._import_line_moves(head):
+        if found is not None and (not self._import_line_moves(head) or not found[1].module
+                                  and found[1] is not MOVED.get(qualified)):
+            # (A member that moved on from a module moved whole is rewritten even where its
+            # import line moves: ``batching.Array`` of ``from jax import batching``.)
             if compatibility_guard(self.ctx, node):
                 return False
             new, entry = found

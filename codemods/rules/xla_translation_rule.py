@@ -786,8 +786,9 @@ class XlaTranslationRule(Rule):
                 # ``self._shape_with_layout(...)``: read as an attribute, which scopes do not
                 # track; the name must occur nowhere else, here or in the package.
                 uses = len(re.findall(rf"\b{re.escape(name)}\b", self.ctx.module.code))
-                if uses == len(calls) + 1 and not (self.ctx.package is not None
-                                                     and package_files_mentioning(self.ctx.path, self.ctx.package, name)):
+                # (Outside a package, the scripts beside it: a subclass there may call it.)
+                redefined = [f for f, where in self.collector.functions.get(name, []) if f is not helper]
+                if uses == len(calls) + 1 and not redefined and not self._method_used_elsewhere(name):
                     removed.add(helper)
                     self.report(helper, Safety.UNSAFE if helper in unsafe else Safety.SAFE, f"private method `{name}` built row-major XLA shapes; every call "
                                 "of it was dropped with the layouts they gave (ffi_lowering's defaults): removed",
@@ -1801,13 +1802,24 @@ class XlaTranslationRule(Rule):
                     or (ops is not None and ops not in CONSTANTS)
                 ):
                     used.add(name)
-        bound = self._bind_keywords(function)
+        bound = self._bind_keywords(function) | self._partial_keywords(function)
         static: set[str] = set()
         for name in reversed(operand_params):
             if name in used and name not in bound:
                 break
             static.add(name)
         return static
+
+    def _partial_keywords(self, function: cst.FunctionDef) -> set[str]:
+        """The keywords ``functools.partial(rule, platform="cpu")`` binds for the rule in
+        this module: never operands, whatever the body does with them."""
+        found: set[str] = set()
+        for call in self.collector.calls:
+            if (self.ctx.qualified_name(call.func) == "functools.partial" and call.args
+                    and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == function.name.value
+                    and call.args[0].keyword is None):
+                found.update(a.keyword.value for a in call.args[1:] if a.keyword is not None)
+        return found
 
     def _bind_keywords(self, function: cst.FunctionDef) -> set[str]:
         """The keywords of the module's ``<primitive>.bind(...)`` calls for the primitives
@@ -2008,7 +2020,8 @@ class XlaTranslationRule(Rule):
         ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
         target_expr = values["call_target_name"]
         decoded = literal_bytes_as_str(target_expr)
-        if decoded is None and encoded_text(target_expr) is None \
+        str_encoded = self._str_encoded(target_expr)
+        if decoded is None and not str_encoded \
                 and not (isinstance(target_expr, cst.SimpleString) and "b" not in target_expr.prefix.lower()):
             self.ctx.add_helper(TARGET_NAME_HELPER, TARGET_NAME_HELPER_CODE)
         replace = []
@@ -2023,7 +2036,7 @@ class XlaTranslationRule(Rule):
         def lowering(updated: cst.CSTNode) -> cst.CSTNode:
             new = _call_values(updated, names)
             target = decoded if decoded is not None else new["call_target_name"]
-            if decoded is None and encoded_text(target) is not None:
+            if decoded is None and str_encoded and encoded_text(target) is not None:
                 target = encoded_text(target)
             elif decoded is None and not (isinstance(target, cst.SimpleString) and "b" not in target.prefix.lower()):
                 target = cst.Call(cst.Name(TARGET_NAME_HELPER), [cst.Arg(target)])
@@ -2207,7 +2220,8 @@ def {AVAL_HELPER}(value):
         ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
         target_expr = values["call_target_name"]
         decoded_literal = literal_bytes_as_str(target_expr)
-        if decoded_literal is None and encoded_text(target_expr) is None \
+        str_encoded = self._str_encoded(target_expr)
+        if decoded_literal is None and not str_encoded \
                 and not (isinstance(target_expr, cst.SimpleString) and "b" not in target_expr.prefix.lower()):
             self.ctx.add_helper(TARGET_NAME_HELPER, TARGET_NAME_HELPER_CODE)
         skip = kind == "CustomCall" and self.ctx.options.target_jax >= SKIP_LAYOUTS
@@ -2228,8 +2242,8 @@ def {AVAL_HELPER}(value):
             target = new["call_target_name"]
             if decoded_literal is not None:
                 target = decoded_literal
-            elif encoded_text(target) is not None:
-                target = encoded_text(target)  # ``name.encode()``: the str itself
+            elif str_encoded and encoded_text(target) is not None:
+                target = encoded_text(target)  # ``"...".encode()``: the str itself
             elif not (isinstance(target, cst.SimpleString) and "b" not in target.prefix.lower()):
                 target = cst.Call(cst.Name(TARGET_NAME_HELPER), [cst.Arg(target)])
             keywords = [("api_version", cst.Integer(str(number)))]
@@ -2268,6 +2282,21 @@ def {AVAL_HELPER}(value):
             plan.edits.append((container, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
         return None
 
+    def _str_encoded(self, target: cst.BaseExpression) -> bool:
+        """``"name".encode()`` or ``f"..."``/a name bound once to a string, encoded: its
+        bytes decode back to that str (another object may have an ``encode`` of its own)."""
+        inner = encoded_text(target)
+        if isinstance(inner, cst.Name):
+            inner = self.ctx.value_bound_once(inner)
+
+        def text(node) -> bool:
+            if isinstance(node, cst.ConcatenatedString):
+                return text(node.left) and text(node.right)
+            return isinstance(node, cst.FormattedString) or (
+                isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str))
+
+        return inner is not None and text(inner)
+
     def _unpacked_results(self, scan: "_FunctionScan", call: cst.Call, shape: cst.BaseExpression):
         """``(result avals, gets)`` when the custom call's result is bound to a name read
         only in ``return ops.GetTupleElement(name, k)`` and its shape is
@@ -2303,12 +2332,16 @@ def {AVAL_HELPER}(value):
         return avals, gets
 
     def _plain_shape_part(self, scan: "_FunctionScan", expr: cst.BaseExpression) -> bool:
-        """A dtype or dimensions the MLIR rule computes the same way: names of the rule (no
-        builder, no XlaBuilder op), numbers, and tuples of them, ``len``/``tuple`` calls."""
+        """A dtype or dimensions the MLIR rule computes the same way: names the rule binds
+        once (no builder, no XlaBuilder op), numbers, and tuples, subscripts and arithmetic
+        of them."""
         if isinstance(expr, cst.Integer):
             return True
         if isinstance(expr, cst.Name):
-            return expr.value not in scan.builder_names and self.ctx.qualified_name(expr) is None
+            # Bound once (or a parameter): the avals written at the call read what the shape
+            # read where it was built.
+            return (expr.value not in scan.builder_names and self.ctx.qualified_name(expr) is None
+                    and expr.value not in scan.rebound and len(scan.bindings.get(expr.value, [])) <= 1)
         if isinstance(expr, (cst.Tuple, cst.List)):
             return all(not isinstance(e, cst.StarredElement) and self._plain_shape_part(scan, e.value) for e in expr.elements)
         if isinstance(expr, cst.Subscript):
@@ -2489,8 +2522,11 @@ def {AVAL_HELPER}(value):
         own = list(method.params.posonly_params) + list(method.params.params)
         if not own or own[0].name.value != func.value.value:
             return None
-        defs = [f for f, where in self.collector.functions.get(func.attr.value, []) if where is klass]
-        if len(defs) != 1:
+        everywhere = self.collector.functions.get(func.attr.value, [])
+        defs = [f for f, where in everywhere if where is klass]
+        # A subclass may give ``self`` another body (column-major layouts, say): the method
+        # must be defined once, here, and named by no other module that could subclass.
+        if len(defs) != 1 or len(everywhere) != 1 or self._method_used_elsewhere(func.attr.value):
             return None
         function = defs[0]
         params = function.params
@@ -2503,6 +2539,21 @@ def {AVAL_HELPER}(value):
         if not static and _name_nodes(function.body, params.params[0].name.value):
             return None
         return function
+
+    def _method_used_elsewhere(self, name: str) -> bool:
+        """Whether another module of the package (or a script beside this one) reads
+        ``.name`` or defines ``name`` in a class body: a subclass there may call the method
+        or give it another body. A module-level function of that name does not count."""
+        pattern = re.compile(rb"\." + re.escape(name.encode()) + rb"\b|^[ \t]+def[ \t]+" + re.escape(name.encode()) + rb"\b",
+                             re.MULTILINE)
+        for other in package_files_mentioning(self.ctx.path, self.ctx.package, name):
+            try:
+                with open(other, "rb") as fh:
+                    if pattern.search(fh.read()):
+                        return True
+            except OSError:
+                return True
+        return False
 
     def _defining_module(self, func: cst.BaseExpression) -> Optional[tuple[str, str, int]]:
         """``(file, name, mtime)`` of the project module defining what ``func`` (a name

@@ -12,6 +12,11 @@ from jax.extend.core import Primitive
 import jax
 
 
+def _ccmigrate_target_name(name):
+    """Custom-call target names may be bytes in XlaBuilder code; MLIR wants str (added by ccmigrate)."""
+    return name.decode() if isinstance(name, bytes) else name
+
+
 def make_matmul(op_name, platform, descriptor=False):
     def matmul(spikes, grads):
         return _matmul_p.bind(spikes, grads, num_rows=4)
@@ -34,7 +39,7 @@ def make_matmul(op_name, platform, descriptor=False):
             dims = np.asarray((num_rows, num_cols), dtype=np.uint64)
             shape_dims = (0,)
             op_ = jax.ffi.ffi_lowering(
-                op_name,
+                _ccmigrate_target_name(op_name.encode()),
                 api_version=1,
                 operand_layouts=(shape_dims, *operand_shapes),
                 result_layouts=[out_shape],
@@ -42,7 +47,7 @@ def make_matmul(op_name, platform, descriptor=False):
         elif platform in ("cpu", "gpu"):
             opaque = struct.pack("II", num_rows, num_cols)
             op_ = jax.ffi.ffi_lowering(
-                op_name,
+                _ccmigrate_target_name(op_name.encode()),
                 api_version=1,
                 backend_config=opaque,
                 operand_layouts=operand_shapes,

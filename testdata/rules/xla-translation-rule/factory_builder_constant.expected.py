@@ -7,12 +7,17 @@ from jax.extend.core import Primitive
 import jax
 
 
+def _ccmigrate_target_name(name):
+    """Custom-call target names may be bytes in XlaBuilder code; MLIR wants str (added by ccmigrate)."""
+    return name.decode() if isinstance(name, bytes) else name
+
+
 def make_gather(name):
     def _gather_translation(ctx, x):
         sizes = np.asarray((3, 5), dtype=np.uint64)
         shape = (0,)
         return jax.ffi.ffi_lowering(
-            name,
+            _ccmigrate_target_name(name.encode()),
             api_version=1,
             operand_layouts=(
             (0,), shape),
