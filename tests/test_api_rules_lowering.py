@@ -677,3 +677,12 @@ def test_a_starred_iterator_is_not_counted_again():
     result = rewrite_source(source, path, ["--select", "custom-call-api"])
     assert result.error is None and result.updated is None
     assert [c.safety.value for c in result.changes] == ["manual"]
+
+
+def test_the_first_n_results_of_an_n_result_call_are_all_of_them():
+    (call,) = lower_both(
+        "custom-call-api", "results_prefix_slice", lambda m: m._mha_fwd_lowering,
+        [((4, 8), "float32")] * 2, [((4, 8), "float32"), ((4,), "float32")],
+    )
+    assert call["target"] == "run_mha_fwd" and call["api_version"] == 2 and call["backend_config"] == b"\x02\x00"
+    assert call["results"] == 2 and call["result_layouts"] == [[1, 0], [0]]

@@ -399,3 +399,16 @@ def test_members_of_the_moved_batching_module_that_moved_on_are_rewritten_in_one
     assert result.error is None, result.error
     out = result.updated.decode()
     assert "isinstance(x, jax.Array)" in out and out.count("return None") == 2 and "jax.batching" not in out
+
+
+def test_config_options_jax_no_longer_has_are_dropped_or_reported() -> None:
+    import jax
+
+    for option in rule.GONE_OPTIONS:
+        # Still gone here: each would raise at import.
+        with pytest.raises(AttributeError, match="Unrecognized config option"):
+            jax.config.update(option, True)
+    from tests.helpers import rewrite_source
+
+    result = rewrite_source(b"import jax\n\njax.config.update('jax_option_never_seen', 1)\n", "c.py", ["--select", "removed-jax-api"])
+    assert [c.safety for c in result.changes] == [Safety.MANUAL] and "jax_option_never_seen" in result.changes[0].message

@@ -18,7 +18,8 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
       ``jax.ffi.build_ffi_lowering_function(name, ...)(ctx, *operands)``, which returns the
       op itself (0.7.1). An op kept in a name bound once whose only reads are
       ``return op.results`` is as good as returned results: jax checks that a rule returns
-      one value per output, so explicit result layouts pair with ``ctx.avals_out``.
+      one value per output, so explicit result layouts pair with ``ctx.avals_out``. So is
+      ``return op.results[:n]`` of a call with ``n`` result types (jax-flash-attn3).
     * Old ``out_types`` signatures (jaxlib <= 0.4.14) returned a list of values, or one
       value for one result on jaxlib <= 0.4.7 / ``mhlo_helpers``; the rewrite returns the
       same: the list from ``ffi_lowering`` where the call is returned or indexed (``[C]``
@@ -1167,9 +1168,11 @@ class CustomCallApi(Rule):
                 return None
         return extra if per_input == 1 else None
 
-    def _returned_through_name(self, up, replaced, rule: LoweringRule, attr: Optional[str] = None) -> bool:
+    def _returned_through_name(self, up, replaced, rule: LoweringRule, attr: Optional[str] = None,
+                               prefix: Optional[int] = None) -> bool:
         """``out = custom_call(...).results`` then ``return out``, ``out`` bound only there;
-        with ``attr="results"``: ``out = custom_call(...)`` then ``return out.results``."""
+        with ``attr="results"``: ``out = custom_call(...)`` then ``return out.results`` (or
+        ``out.results[:prefix]``, the first ``prefix`` results)."""
         if not (isinstance(up, cst.Assign) and up.value is replaced and len(up.targets) == 1):
             return False
         target = up.targets[0].target
@@ -1178,7 +1181,7 @@ class CustomCallApi(Rule):
         bound = self.ctx.value_bound_once(target)
         if bound is not replaced:
             return False
-        returns = _Returns(target.value, attr)
+        returns = _Returns(target.value, attr, prefix)
         walk.read(rule.function.body, returns)
         return returns.plain > 0 and returns.other == 0
 
@@ -1200,6 +1203,9 @@ class CustomCallApi(Rule):
         value = types.value
         if isinstance(value, cst.Name):
             value = self.ctx.value_bound_once(value) or value
+        count = _count(value)
+        if usage == "op" and count is not None and self._returned_through_name(up, replaced, rule, "results", count):
+            return True  # ``return out.results[:2]`` of a call with two result types: all of them
         code = self.ctx.module.code_for_node(value)
         if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.Call)) and f"{rule.ctx_name}.avals_out" in code:
             return True
@@ -1688,10 +1694,11 @@ class _Returns(cst.CSTVisitor):
     """Uses of one name in a function: ``return name`` (``return name.<attr>`` when
     ``attr`` is given) versus anything else."""
 
-    def __init__(self, name: str, attr: Optional[str] = None) -> None:
+    def __init__(self, name: str, attr: Optional[str] = None, prefix: Optional[int] = None) -> None:
         super().__init__()
         self.name = name
         self.attr = attr
+        self.prefix = prefix
         self.plain = 0
         self.other = 0
 
@@ -1700,6 +1707,15 @@ class _Returns(cst.CSTVisitor):
 
     def visit_Return(self, node: cst.Return) -> bool:
         value = node.value
+        if self.prefix is not None:
+            # ``return name.results[:prefix]``
+            if not (isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice)):
+                return True
+            part = value.slice[0].slice
+            if part.lower is not None or part.step is not None or not (
+                    isinstance(part.upper, cst.Integer) and int(part.upper.value) == self.prefix):
+                return True
+            value = value.value
         if self.attr is not None:
             if not (isinstance(value, cst.Attribute) and value.attr.value == self.attr):
                 return True

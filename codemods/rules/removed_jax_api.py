@@ -83,6 +83,11 @@ Moved names (safe: the same object under another name)
     ``process_count``
     ===============================================  ==========================================  =======  ======
 
+    ``jax.config.update("experimental_xmap_spmd_lowering", ...)`` (and ``..._manual``):
+    an option the installed jax no longer has makes ``update`` raise AttributeError, at
+    import for a module-level call; these two configured only xmap, which is gone, so the
+    statement is dropped (safe). Any other option jax does not know is reported by name.
+
     A lowering registered for a platform jax no longer knows
     (``mlir.register_lowering(p, rule, platform="interpreter")``) raises
     NotImplementedError at import; no backend of that name can run the rule, so the
@@ -440,6 +445,17 @@ MOVED: dict[str, Move] = {
     **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE) for name in (
         "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
 }
+@lru_cache(maxsize=None)
+def _config_option_exists(option: str) -> bool:
+    """Whether the installed jax has config option ``option`` (jax's own registry)."""
+    try:
+        import jax
+    except Exception:  # noqa: BLE001 - without jax nothing can be told
+        return True
+    holders = getattr(jax.config, "_value_holders", None)
+    return option in holders if isinstance(holders, dict) else True
+
+
 #: Modules whose uses, once all rewritten, let their import go.
 MOVED_MODULES = ("jax.abstract_arrays", "jax._src.lib.xla_bridge", "jax.experimental.maps", "jax.api")
 
@@ -1088,6 +1104,11 @@ def _plan_full_like_aval(rule, call, args):
 #: Platforms ``mlir.register_lowering`` accepted once and now rejects (jax 0.10.2 knows cpu,
 #: cuda, rocm, gpu, oneapi, tpu and installed plugins).
 GONE_PLATFORMS = {"interpreter": "the reference interpreter backend was removed"}
+#: Config options that configured only features jax removed: setting one is dropped.
+GONE_OPTIONS = {
+    "experimental_xmap_spmd_lowering": "it configured xmap's SPMD lowering, and xmap is gone from jax",
+    "experimental_xmap_spmd_lowering_manual": "it configured xmap's SPMD lowering, and xmap is gone from jax",
+}
 
 #: Keywords jax removed from callables it kept: callable -> {keyword: (removed by, why
 #: dropping it keeps the behaviour)}. Reached also through a moved name of the callable.
@@ -1532,6 +1553,8 @@ class RemovedJaxApi(Rule):
         last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
         if last == "register_lowering":
             self._gone_platform(node)
+        if last == "update":
+            self._gone_option(node)
         if any(a.keyword is not None and a.keyword.value in _DROPPED_KEYWORD_NAMES for a in node.args):
             self._dropped_keywords(node)
         if last not in self.call_names:
@@ -1629,6 +1652,29 @@ class RemovedJaxApi(Rule):
                         kernel_receives="unchanged (no kernel runs on that platform)")
         else:
             self.report(node, Safety.MANUAL, f"{why}: drop this registration")
+
+    def _gone_option(self, node: cst.Call) -> None:
+        """``jax.config.update("experimental_xmap_spmd_lowering", True)``: an option the
+        installed jax no longer has raises AttributeError ("Unrecognized config option"), at
+        import for a module-level call. One that only configured a removed feature is
+        dropped; any other is reported with its name."""
+        if not self.check_all or self.ctx.qualified_name(node.func) not in ("jax.config.update", "jax.config.config.update"):
+            return
+        if not node.args or node.args[0].keyword is not None or not isinstance(node.args[0].value, cst.SimpleString):
+            return
+        option = node.args[0].value.evaluated_value
+        if not isinstance(option, str) or _config_option_exists(option) or compatibility_guard(self.ctx, node):
+            return
+        statement = self.ctx.parents.get(self.ctx.parents.get(node))
+        expr = self.ctx.parents.get(node)
+        why = f"the installed jax {self._version()} has no config option {option!r}: jax.config.update raises AttributeError"
+        if option in GONE_OPTIONS and isinstance(expr, cst.Expr) and isinstance(statement, cst.SimpleStatementLine) \
+                and len(statement.body) == 1:
+            drop_binding_if_unused(self.ctx, head_name(node.func) or "")
+            self.report(statement, Safety.SAFE, f"{why}; {GONE_OPTIONS[option]}, so setting it is dropped",
+                        lambda _updated: cst.RemoveFromParent(), kernel_receives="unchanged (not a custom call)")
+        else:
+            self.report(node, Safety.MANUAL, f"{why}: drop the call, or set the option that replaced it")
 
     def _dropped_keywords(self, node: cst.Call) -> None:
         qualified = self.ctx.qualified_name(node.func)
