@@ -1486,15 +1486,22 @@ def _operand_count(operands: Optional[cst.Arg], ctx, rule: "LoweringRule") -> Op
     return f"({' + '.join([str(fixed), *parts] if fixed else parts)})"
 
 
-def _sized(name: cst.Name, ctx, rule: "LoweringRule") -> bool:
-    if name.value == rule.vararg:
-        return not _rebindings(rule.function, rule.vararg)  # the rule's ``*args``: a tuple
-    bound = ctx.value_bound_once(name)
-    if isinstance(bound, cst.Subscript):
-        return all(isinstance(e.slice, cst.Slice) for e in bound.slice)
-    if isinstance(bound, (cst.List, cst.Tuple, cst.ListComp)):
+def _sized(node: cst.BaseExpression, ctx, rule: "LoweringRule", depth: int = 0) -> bool:
+    """Whether ``node`` holds a sequence with a length: the rule's ``*args``, a display, a
+    comprehension, ``list(...)``/``tuple(...)``, a slice or a sum of such, or a name bound
+    once to one (finufft's ``points[:ndim][::-1] + points[ndim:][::-1]``)."""
+    if isinstance(node, cst.Name):
+        if node.value == rule.vararg:
+            return not _rebindings(rule.function, rule.vararg)  # the rule's ``*args``: a tuple
+        bound = ctx.value_bound_once(node)
+        return bound is not None and depth < 4 and _sized(bound, ctx, rule, depth + 1)
+    if isinstance(node, cst.Subscript):
+        return all(isinstance(e.slice, cst.Slice) for e in node.slice) and _sized(node.value, ctx, rule, depth)
+    if isinstance(node, (cst.List, cst.Tuple, cst.ListComp)):
         return True
-    func = get_full_name_for_node(bound.func) if isinstance(bound, cst.Call) else None
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _sized(node.left, ctx, rule, depth) and _sized(node.right, ctx, rule, depth)
+    func = get_full_name_for_node(node.func) if isinstance(node, cst.Call) else None
     return func in ("list", "tuple") and not ctx.names.is_bound(func)
 
 
