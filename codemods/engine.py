@@ -589,34 +589,57 @@ def _keep_after_prelude_code(before: cst.Module, after: cst.Module) -> cst.Modul
 
 
 def _guard_block(stmt: cst.CSTNode) -> Optional[cst.IndentedBlock]:
-    """The block of a module-level ``if <jax is available>:`` or ``try:`` whose own
-    statements import jax (an optional dependency: PyBaMM's ``if pybamm.have_jax():``)."""
+    """The block of a module-level ``if <jax is available>:`` (no ``else``; not
+    ``TYPE_CHECKING`` nor a version test) or ``try:`` whose own statements import jax (an
+    optional dependency: PyBaMM's ``if pybamm.have_jax():``)."""
     if not isinstance(stmt, (cst.If, cst.Try)) or not isinstance(stmt.body, cst.IndentedBlock):
         return None
+    if isinstance(stmt, cst.If):
+        test = cst.Module([]).code_for_node(stmt.test)
+        if stmt.orelse is not None or "TYPE_CHECKING" in test or "version" in test:
+            return None
     return stmt.body if any(_imports_jax(inner) for inner in stmt.body.body) else None
+
+
+def _jax_imports_outside(module: cst.Module, blocks: list) -> bool:
+    """Whether some statement importing jax lies outside ``blocks`` (in a function, say)."""
+    found = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
+            return not any(node is block for block in blocks)
+
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+            if _imports_jax(node):
+                found.append(node)
+
+    module.visit(_Find())
+    return bool(found)
 
 
 def _into_import_guard(before: cst.Module, after: cst.Module) -> cst.Module:
     """Move the jax imports LibCST added at the top of a module that imports jax only in
-    one guarded block into that block, after its last jax import: at the top they would
-    make the module fail to import where jax is not installed, which the guard allowed."""
-    if any(_imports_jax(stmt) for stmt in before.body):
+    guarded blocks into the first of them, after its last jax import: at the top they
+    would make the module fail to import where jax is not installed, which the guard
+    allowed. Every jax import of the module must be in such a block."""
+    guards = [_guard_block(stmt) for stmt in before.body]
+    blocks = [g for g in guards if g is not None]
+    if not blocks or _jax_imports_outside(before, blocks):
         return after
-    guards = [i for i, stmt in enumerate(before.body) if _guard_block(stmt) is not None]
     added = [stmt for stmt in after.body if _imports_jax(stmt)]
-    if len(guards) != 1 or not added:
+    if not added:
         return after
+    first = next(i for i, g in enumerate(guards) if g is not None)
     body = [stmt for stmt in after.body if not _imports_jax(stmt)]
     # The guard is where it was among the statements that are not added imports.
-    index = next((k for k, stmt in enumerate(body) if isinstance(stmt, type(before.body[guards[0]]))
+    index = next((k for k, stmt in enumerate(body) if isinstance(stmt, type(before.body[first]))
                   and _guard_block(stmt) is not None), None)
     if index is None:
         return after
     guard = body[index]
     inner = list(guard.body.body)
     last = max(k for k, stmt in enumerate(inner) if _imports_jax(stmt))
-    moved = [stmt.with_changes(leading_lines=[]) for stmt in added]
-    inner[last + 1:last + 1] = moved
+    inner[last + 1:last + 1] = [stmt.with_changes(leading_lines=[]) for stmt in added]
     body[index] = guard.with_changes(body=guard.body.with_changes(body=inner))
     return after.with_changes(body=body)
 

@@ -686,3 +686,17 @@ def test_the_first_n_results_of_an_n_result_call_are_all_of_them():
     )
     assert call["target"] == "run_mha_fwd" and call["api_version"] == 2 and call["backend_config"] == b"\x02\x00"
     assert call["results"] == 2 and call["result_layouts"] == [[1, 0], [0]]
+
+
+def test_results_prefix_of_a_list_changed_after_it_is_built_or_spelt_in_hex():
+    path = os.path.join(TESTDATA, "rules", "custom-call-api", "results_prefix_slice.py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    appended = source.replace(b"    out = custom_call(", b"    types = [q_type, lse_type]\n    types.append(lse_type)\n    out = custom_call(") \
+        .replace(b"result_types=[q_type, lse_type],", b"result_types=types,")
+    result = rewrite_source(appended, path, ["--select", "custom-call-api"])
+    assert result.error is None, result.error
+    # Three results now: the layouts are not paired with the two outputs.
+    assert b"avals_out=[None] *" in (result.updated or b"") or any(c.safety.value == "manual" for c in result.changes)
+    hexed = rewrite_source(source.replace(b"results[:2]", b"results[:0x2]"), path, ["--select", "custom-call-api"])
+    assert hexed.error is None and hexed.updated is not None and b"(ctx, q, k)" in hexed.updated

@@ -303,3 +303,18 @@ def test_imports_added_to_a_module_guarding_its_jax_import_go_inside_the_guard(g
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = module
+
+
+def test_an_if_else_or_type_checking_block_is_no_import_guard_and_a_second_guard_is_fine() -> None:
+    both = ('import sys\nif sys.platform == "win32":\n    import jax\n    B = "cpu"\nelse:\n    import jax\n    B = "gpu"\n'
+            'P = jax.core.Primitive("f")\n')
+    out = rewrite_source(both.encode(), "/tmp/module.py", []).updated.decode()
+    assert "\nfrom jax.extend.core import Primitive\n" in out or out.startswith("from jax.extend.core import Primitive")
+    typing_only = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from jax import Array\nimport jax\n"
+                   'P = jax.core.Primitive("f")\n')
+    out = rewrite_source(typing_only.encode(), "/tmp/module.py", []).updated.decode()
+    assert "    from jax.extend.core import Primitive" not in out
+    two = ("try:\n    import jax\nexcept ImportError:\n    jax = None\ntry:\n    import jax.numpy as jnp\n"
+           'except ImportError:\n    jnp = None\nP = jax.core.Primitive("f")\n')
+    out = rewrite_source(two.encode(), "/tmp/module.py", []).updated.decode()
+    assert out.startswith("try:\n    import jax\n    from jax.extend.core import Primitive\nexcept ImportError:")

@@ -1201,9 +1201,10 @@ class CustomCallApi(Rule):
         if types is None:
             return False
         value = types.value
+        mutated = isinstance(value, cst.Name) and _mutated(rule.function, value.value)
         if isinstance(value, cst.Name):
             value = self.ctx.value_bound_once(value) or value
-        count = _count(value)
+        count = None if mutated else _count(value)
         if usage == "op" and count is not None and self._returned_through_name(up, replaced, rule, "results", count):
             return True  # ``return out.results[:2]`` of a call with two result types: all of them
         code = self.ctx.module.code_for_node(value)
@@ -1720,7 +1721,7 @@ class _Returns(cst.CSTVisitor):
                 return True
             part = value.slice[0].slice
             if part.lower is not None or part.step is not None or not (
-                    isinstance(part.upper, cst.Integer) and int(part.upper.value) == self.prefix):
+                    isinstance(part.upper, cst.Integer) and part.upper.evaluated_value == self.prefix):
                 return True
             value = value.value
         if self.attr is not None:

@@ -1660,9 +1660,13 @@ class RemovedJaxApi(Rule):
         dropped; any other is reported with its name."""
         if not self.check_all or self.ctx.qualified_name(node.func) not in ("jax.config.update", "jax.config.config.update"):
             return
-        if not node.args or node.args[0].keyword is not None or not isinstance(node.args[0].value, cst.SimpleString):
+        bound = _bind(node, ("name", "val"))
+        given = bound.get("name").value if bound and bound.get("name") is not None else None
+        if isinstance(given, cst.Name):
+            given = self.ctx.value_bound_once(given)  # ``OPT = "..."; config.update(OPT, v)``
+        if not isinstance(given, cst.SimpleString):
             return
-        option = node.args[0].value.evaluated_value
+        option = given.evaluated_value
         if not isinstance(option, str) or _config_option_exists(option) or compatibility_guard(self.ctx, node):
             return
         statement = self.ctx.parents.get(self.ctx.parents.get(node))
