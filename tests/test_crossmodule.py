@@ -541,7 +541,8 @@ def test_descriptor_builders_of_a_sibling_module_are_read(tmp_path) -> None:
 def test_descriptor_builders_qualified_unpacked_or_looked_up_are_the_extensions_bytes() -> None:
     """jaxDecomp unpacks ``ws, opaque = build_*_descriptor(...)``, jax-finufft picks its
     builder with ``getattr(ext, f"build_descriptor{suffix}")``, b3d qualifies the name
-    (``..._descriptor_original``); a builder named for a dict stays unproven."""
+    (``..._descriptor_original``), pmwd binds one of two builders' results in each branch;
+    a builder named for a dict stays unproven."""
     from tests.helpers import rewrite_source
 
     source = textwrap.dedent("""\
@@ -572,6 +573,14 @@ def test_descriptor_builders_qualified_unpacked_or_looked_up_are_the_extensions_
         def e(ctx, x):
             size, count = gpu_ops.build_fft_descriptor(3, 4)
             return mlir.custom_call("e", result_types=[], operands=[x], backend_config=count).results
+
+
+        def f(ctx, x, kind):
+            if kind == "r2c":
+                opaque = gpu_ops.build_r2c_descriptor(3, 4)
+            else:
+                opaque = gpu_ops.build_c2c_descriptor(3, 4)
+            return mlir.custom_call("f", result_types=[], operands=[x], backend_config=opaque).results
         """)
     result = rewrite_source(source.encode(), "low.py", ["--select", "backend-config"])
     assert result.error is None, result.error

@@ -41,7 +41,8 @@ Left alone
     ``*_opaque(...)`` of another module, also with one qualifying word
     (``build_fwd_descriptor_original``), picked with ``getattr(ext,
     f"build_descriptor{suffix}")``, or the element named ``opaque``/``*_descriptor`` of its
-    unpacked result (``ws, opaque = build_fft_descriptor(...)``): by the convention of
+    unpacked result (``ws, opaque = build_fft_descriptor(...)``), or a name each of whose
+    bindings is such a result (one builder per ``if`` branch): by the convention of
     jax's custom-call tutorials and jaxlib they pack a C struct into ``bytes``; a function of this module, one of
     another project module that returns a dict or list literal, a class (``Descriptor(2,
     3)``), a dataclass or a message is classified as such), and
@@ -325,6 +326,8 @@ class BackendConfig(Rule):
             bound = self.ctx.value_bound_once(value) if depth < 4 else None
             if bound is None and self._unpacked_from_descriptor_builder(value):
                 return Kind.PASS, ""
+            if bound is None and depth < 4 and self._every_binding_passes(value, depth):
+                return Kind.PASS, ""
             if bound is None:
                 return Kind.UNKNOWN, f"`{code()}` (not bound once to a literal in its scope)"
             kind, detail = self.classify(bound, depth + 1)
@@ -391,6 +394,25 @@ class BackendConfig(Rule):
         if self._looked_up_descriptor_builder(func):
             return Kind.PASS, ""
         return Kind.UNKNOWN, f"`{code()}` (the result of a call)"
+
+    def _every_binding_passes(self, name: cst.Name, depth: int) -> bool:
+        """``opaque = build_a_descriptor(...)`` in one branch and ``opaque =
+        build_b_descriptor(...)`` in the other (pmwd, cuFFTMp): every binding of the name in
+        its scope is a plain assignment of a value that passes as it is."""
+        scope = self.ctx.scopes.get(name)
+        assignments = list(scope.assignments[name.value]) if scope is not None else []
+        if len(assignments) < 2:
+            return False
+        for assignment in assignments:
+            target = assignment.node
+            holder = self.ctx.parents.get(target)
+            assign = self.ctx.parents.get(holder)
+            if not (isinstance(target, cst.Name) and isinstance(holder, cst.AssignTarget) and isinstance(assign, cst.Assign)
+                    and len(assign.targets) == 1):
+                return False
+            if self.classify(assign.value, depth + 1)[0] != Kind.PASS:
+                return False
+        return True
 
     def _looked_up_descriptor_builder(self, func: cst.BaseExpression) -> bool:
         """``getattr(ext, f"build_descriptor{suffix}")``: an extension module's builder picked
