@@ -700,3 +700,17 @@ def test_results_prefix_of_a_list_changed_after_it_is_built_or_spelt_in_hex():
     assert b"avals_out=[None] *" in (result.updated or b"") or any(c.safety.value == "manual" for c in result.changes)
     hexed = rewrite_source(source.replace(b"results[:2]", b"results[:0x2]"), path, ["--select", "custom-call-api"])
     assert hexed.error is None and hexed.updated is not None and b"(ctx, q, k)" in hexed.updated
+
+
+@pytest.mark.parametrize("platform", ["cpu", "gpu"])
+def test_a_partial_of_the_builder_emits_what_each_of_its_calls_did(platform):
+    (call,) = lower_both(
+        "custom-call-api", "partial_builder", lambda m: functools.partial(m._dynamics_lowering, platform=platform),
+        [((4, 10), "float32"), ((4, 3), "float32")], [((4, 10), "float32")],
+    )
+    assert call["target"] == f"{platform}_dynamics_f32" and call["api_version"] == 2
+    if platform == "cpu":
+        assert call["operands"] == 3 and call["constant_operands"][0] == np.int64(4).tobytes()
+        assert call["operand_layouts"] == [[], [1, 0], [1, 0]]
+    else:
+        assert call["operands"] == 2 and call["backend_config"] == b"\x01\x02"

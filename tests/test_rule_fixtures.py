@@ -123,8 +123,8 @@ def test_a_builder_kept_as_a_value_is_reported_where_it_is_kept() -> None:
     assert result.error is None and result.updated is None
     found = [(c.safety.value, c.line, c.message.split(" (removed", 1)[0]) for c in result.changes]
     assert found[:2] == [
-        ("manual", 11, "jax.interpreters.mlir.custom_call"),
-        ("manual", 23, "jaxlib.hlo_helpers.custom_call"),
+        ("manual", 12, "jax.interpreters.mlir.custom_call"),
+        ("manual", 24, "jaxlib.hlo_helpers.custom_call"),
     ]
     assert "`call = functools.partial(hlo_helpers.custom_call" in result.changes[1].message
-    assert found[2][:2] == ("manual", 9) and "kept for the manual sites at line 23" in result.changes[2].message
+    assert found[2][:2] == ("manual", 10) and "kept for the manual sites at line 24" in result.changes[2].message

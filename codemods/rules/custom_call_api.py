@@ -65,8 +65,12 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     first parameter, or a later one that is annotated ``LoweringRuleContext`` or read as a
     context (``ctx.avals_out``...), as in rules registered as ``partial(rule, "target")``;
     without one the change is manual. A module-level import of a removed builder that
-    nothing uses is dropped (the import alone stops the module from loading). The builder
-    kept as a value (``call = functools.partial(hlo_helpers.custom_call, name, ...)``,
+    nothing uses is dropped (the import alone stops the module from loading). A builder
+    bound in a lowering rule with ``call = functools.partial(hlo_helpers.custom_call, name,
+    result_types=..., ...)`` and only called there, ``call(operands=[...], ...)``, becomes
+    ``functools.partial(jax.ffi.build_ffi_lowering_function, name, api_version=2, ...)`` with
+    each call ``call(...)(ctx, *operands)``: each site is read as the one call it made, and
+    all convert or none. The builder kept as a value otherwise (the partial handed on,
     ``cc = mlir.custom_call``) hides the calls made through it: it is reported where it is
     kept, as manual.
 
@@ -295,6 +299,8 @@ class CustomCallApi(Rule):
         parent = self.ctx.parents.get(node)
         if isinstance(parent, cst.Call) and parent.func is node:
             return  # a call site: visit_Call
+        if self._partial_builder(node):
+            return
         if isinstance(parent, (cst.AssignTarget, cst.Comparison, cst.ComparisonTarget, cst.Attribute, cst.Del)) \
                 or (isinstance(parent, cst.Arg) and isinstance(self.ctx.parents.get(parent), cst.Call)
                     and get_full_name_for_node(self.ctx.parents.get(parent).func) in ("callable", "hasattr", "getattr", "isinstance")):
@@ -319,6 +325,110 @@ class CustomCallApi(Rule):
             "of them instead (api_version 2 was the builder's default; ctx.replace(avals_in=...) when operands are "
             "added), then drop this",
         )
+
+    def _partial_builder(self, node: cst.BaseExpression) -> bool:
+        """``custom_call = functools.partial(hlo_helpers.custom_call, name, result_types=...,
+        result_layouts=...)`` in a lowering rule, then ``custom_call(operands=[...],
+        operand_layouts=..., backend_config=...).results`` (Hs293Go's quadrotor model):
+        the partial binds ``build_ffi_lowering_function`` with the same arguments (and the
+        builder's default api_version 2), each call passes its operands to the lowering
+        function it returns. Read as one call per site, with the partial's arguments and
+        the site's; every site must convert, or none does (reported at the partial)."""
+        arg = self.ctx.parents.get(node)
+        call = self.ctx.parents.get(arg)
+        if not (isinstance(arg, cst.Arg) and isinstance(call, cst.Call) and call.args and call.args[0] is arg
+                and arg.keyword is None and not arg.star
+                and self.ctx.qualified_name(call.func) == "functools.partial"):
+            return False
+        legacy = self.legacy_name(node)
+        assign = self.ctx.parents.get(call)
+        statement = self.ctx.parents.get(assign)
+        if legacy not in (HLO_HELPERS, PUBLIC_MLIR) or self.ctx.options.target_jax < NEEDS[BUILD_FFI] \
+                or not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1
+                        and isinstance(assign.targets[0].target, cst.Name) and isinstance(statement, cst.SimpleStatementLine)):
+            return False
+        rule = enclosing_lowering_rule(self.ctx, call)
+        name = assign.targets[0].target
+        scope = self.ctx.scopes.get(name)
+        assignments = list(scope.assignments[name.value]) if scope is not None else []
+        if rule is None or len(assignments) != 1 or compatibility_guard(self.ctx, call) is not None:
+            return False
+        bound = call.args[1:]
+        if any(a.star for a in bound) or len([a for a in bound if a.keyword is None]) > 1 \
+                or (bound and bound[0].keyword is not None and not any(a.keyword and a.keyword.value == "call_target_name" for a in bound)):
+            return False
+        sites = []
+        for access in assignments[0].references:
+            use = access.node
+            site_call = self.ctx.parents.get(use)
+            if not (isinstance(site_call, cst.Call) and site_call.func is use) \
+                    or any(a.keyword is None or a.star for a in site_call.args) \
+                    or enclosing_lowering_rule(self.ctx, site_call) is None \
+                    or enclosing_lowering_rule(self.ctx, site_call).function is not rule.function:
+                return False
+            keys = {a.keyword.value for a in site_call.args} & {a.keyword.value for a in bound if a.keyword}
+            if keys or not any(a.keyword.value == "operands" for a in site_call.args):
+                return False
+            merged = cst.Call(func=call.args[0].value, args=[*bound, *site_call.args])
+            site = Site.read(merged, legacy)
+            if isinstance(site, str) or site.old_signature or site.needs() and any(
+                    self.ctx.options.target_jax < NEEDS[api] for api in site.needs()):
+                return False
+            usage, replaced, _ = self.usage(site_call, site)
+            if usage not in ("results", "op"):
+                return False
+            safety, notes, ctx_expr, no_result_shapes = self.check_layouts(site_call, site, rule, usage, replaced)
+            if safety is not Safety.SAFE or "skip_ffi_layout_processing" in (site.needs() or ()):
+                return False
+            sites.append((site_call, site, ctx_expr, no_result_shapes))
+        if not sites:
+            return False
+        key = ("custom-call-partial", self.ctx.path, rule.function.name.value, name.value)
+        version = next((a for a in bound if a.keyword and a.keyword.value == "api_version"), None)
+
+        def partial_edit(updated: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(updated, cst.Call)
+            self._drop_legacy_import(node)
+            args = list(updated.args)
+            args[0] = args[0].with_changes(value=cst.parse_expression(self.ctx.name_for(BUILD_FFI)))
+            if len(args) > 1 and args[1].keyword is None:
+                args[1] = args[1].with_changes(value=_decoded(args[1].value))
+            if version is None:
+                at = 2 if len(args) > 1 and args[1].keyword is None else 1
+                args.insert(at, cst.Arg(cst.Integer("2"), keyword=cst.Name("api_version"), equal=_TIGHT,
+                                        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
+                if at == len(args) - 1:
+                    args[at] = args[at].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                    args[at - 1] = args[at - 1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            return updated.with_changes(args=args)
+
+        self.report(call, Safety.SAFE, f"functools.partial of {legacy} (removed in jax {version_text(REMOVED_IN[legacy])}) "
+                    f"-> functools.partial of {BUILD_FFI} with the same arguments (api_version "
+                    f"{sites[0][1].api_version_text()}), each call then given ctx and its operands",
+                    partial_edit, kernel_receives="the same custom calls: target, api_version, operands, backend_config "
+                    "bytes and layouts unchanged", link=key)
+        for site_call, site, ctx_expr, no_result_shapes in sites:
+            def site_edit(updated: cst.CSTNode, ctx_expr=ctx_expr, no_result_shapes=no_result_shapes) -> cst.CSTNode:
+                assert isinstance(updated, cst.Call)
+                kept = [a for a in updated.args if a.keyword.value != "operands"]
+                operands = next(a for a in updated.args if a.keyword.value == "operands").value
+                if no_result_shapes:
+                    kept.append(cst.Arg(cst.Name("None"), keyword=cst.Name("result_shapes"), equal=_TIGHT))
+                if kept:
+                    # The last argument keeps the call's closing layout (a trailing comma and
+                    # the newline before the parenthesis).
+                    kept[-1] = kept[-1].with_changes(comma=updated.args[-1].comma)
+                inner = [cst.Arg(ctx_expr)]
+                if isinstance(operands, (cst.List, cst.Tuple)):
+                    inner += [cst.Arg(e.value, star="*" if isinstance(e, cst.StarredElement) else "") for e in operands.elements]
+                else:
+                    inner.append(cst.Arg(operands, star="*"))
+                inner = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in inner[:-1]] + inner[-1:]
+                return cst.Call(func=updated.with_changes(args=kept), args=inner)
+
+            self.report(site_call, Safety.SAFE, "a call of the partial builder -> the lowering function it returns, given "
+                        "ctx and the operands", site_edit, kernel_receives="the same custom call", link=key)
+        return True
 
     # -- finding sites ---------------------------------------------------------------
     def legacy_name(self, func: cst.BaseExpression) -> Optional[str]:

@@ -1,6 +1,7 @@
 """A quadrotor-dynamics tutorial binding the target and result types once with
-functools.partial, and a module-level alias of the public builder: the calls made through
-them are not followed, so the builder kept as a value is reported at each place."""
+functools.partial and handing the partial to a helper, and a module-level alias of the
+public builder: the calls made through them are not followed, so the builder kept as a
+value is reported at each place."""
 import functools
 
 import numpy as np
@@ -23,8 +24,12 @@ def _dynamics_lowering(ctx, x, u, *, platform="cpu"):
     call = functools.partial(hlo_helpers.custom_call, op_name, result_types=[dtype], result_layouts=[layout])
     shapes = ir.RankedTensorType(x.type).shape, ir.RankedTensorType(u.type).shape
     if platform == "cpu":
-        return call(operands=[mlir.ir_constant(size), x, u], operand_layouts=[()] + default_layouts(*shapes)).results
-    return call(operands=[x, u], operand_layouts=default_layouts(*shapes), backend_config=b"").results
+        return _issue(call, [mlir.ir_constant(size), x, u], [()] + default_layouts(*shapes))
+    return _issue(call, [x, u], default_layouts(*shapes))
+
+
+def _issue(builder, operands, layouts):
+    return builder(operands=operands, operand_layouts=layouts).results
 
 
 def _norm_lowering(ctx, x):
