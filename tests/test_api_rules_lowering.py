@@ -478,6 +478,25 @@ def test_operands_appended_to_a_list_keep_every_layout():
     assert call["constant_operands"][1:] == [np.int64(v).tobytes() for v in (7, 1, 2, 3)]
 
 
+def test_operand_list_appended_to_after_its_display_keeps_every_layout():
+    (call,) = lower_both(
+        "custom-call-api", "operands_appended_to_a_list", lambda m: m._scaled_sum_lowering,
+        [((4,), "float32"), ((4,), "float32")], [((4,), "float32")], n=3,
+    )
+    assert call["target"] == "cpu_scaled_sum" and call["operands"] == 3
+    assert call["operand_layouts"] == [[0], [0], []]
+    assert call["constant_operands"][2] == np.int32(3).tobytes()
+
+
+def test_input_passed_twice_keeps_both_layouts():
+    (call,) = lower_both(
+        "custom-call-api", "operands_appended_to_a_list", lambda m: m._self_distance_lowering,
+        [((5, 3), "float32")], [((5, 5), "float32")],
+    )
+    assert call["target"] == "cpu_knn" and call["operands"] == 2
+    assert call["operand_layouts"] == [[1, 0], [1, 0]]
+
+
 def test_descriptor_operands_before_the_inputs_keep_every_layout():
     (call,) = lower_both(
         "custom-call-api", "operands_appended_to_a_list", lambda m: m._torch_call_lowering,
@@ -714,3 +733,11 @@ def test_a_partial_of_the_builder_emits_what_each_of_its_calls_did(platform):
         assert call["operand_layouts"] == [[], [1, 0], [1, 0]]
     else:
         assert call["operands"] == 2 and call["backend_config"] == b"\x01\x02"
+
+
+def test_partial_builder_called_with_operands_only():
+    (call,) = lower_both(
+        "custom-call-api", "partial_builder", lambda m: m._norm_lowering, [((6,), "float32")], [((6,), "float32")],
+    )
+    assert (call["target"], call["api_version"], call["operands"]) == ("cpu_norm_f32", 2, 1)
+    assert call["operand_layouts"] == [[0]] and call["result_layouts"] == [[0]]

@@ -729,3 +729,62 @@ def project_module_ast(path: str, mentions: bytes = b"") -> Optional[ast.Module]
         return ast.parse(source)
     except (OSError, SyntaxError, ValueError):
         return None
+
+
+PURE_BUILTINS = frozenset({"len", "range", "tuple", "list", "reversed"})
+
+
+def mutated_in(function: cst.FunctionDef, name: str) -> bool:
+    """Whether ``function`` may change the list ``name`` holds in place: a method called on
+    it (``ins.append(c)``), an item or slice stored or deleted (``ins[0] = c``), or the list
+    handed on where that cannot be seen: another name bound to it (``extra = ins``), or an
+    argument of a call other than a custom-call builder's and a few pure builtins
+    (``_add_constant(ins, n)``)."""
+    found = []
+
+    class _Mutations(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                found.append(node)
+
+        def visit_Arg(self, node: cst.Arg) -> None:
+            if node.star or not (isinstance(node.value, cst.Name) and node.value.value == name):
+                return
+            calls.append(node)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
+                found.append(node)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
+                found.append(node)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
+                found.append(node)
+
+        def visit_Del(self, node: cst.Del) -> None:
+            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
+                found.append(node)
+
+    calls: list[cst.Arg] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> Optional[bool]:
+            callee = get_full_name_for_node(node.func) or ""
+            if "customcall" in callee.rsplit(".", 1)[-1].replace("_", "").lower():
+                # The builder's own arguments (``operand_layouts=default_layouts(ins)``) are
+                # read when the call is made, after every change the list could have had.
+                return False
+            if callee in PURE_BUILTINS:
+                return None
+            if any(arg in calls for arg in node.args):
+                found.append(node)
+            return None
+
+    walk.read(function.body, _Mutations())
+    if calls and not found:
+        walk.read(function.body, _Calls())
+    return bool(found)

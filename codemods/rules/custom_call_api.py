@@ -199,6 +199,8 @@ from codemods.rules._shared import (
     project_module_ast,
     project_module_file,
     keyword,
+    PURE_BUILTINS,
+    mutated_in,
     one_line,
     parent,
     short,
@@ -424,7 +426,11 @@ class CustomCallApi(Rule):
                 else:
                     inner.append(cst.Arg(operands, star="*"))
                 inner = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in inner[:-1]] + inner[-1:]
-                return cst.Call(func=updated.with_changes(args=kept), args=inner)
+                func = updated.with_changes(args=kept)
+                if not kept:
+                    # ``call(\n    operands=[x, u],\n)``: nothing is left between the parentheses.
+                    func = func.with_changes(whitespace_before_args=cst.SimpleWhitespace(""))
+                return cst.Call(func=func, args=inner)
 
             self.report(site_call, Safety.SAFE, "a call of the partial builder -> the lowering function it returns, given "
                         "ctx and the operands", site_edit, kernel_receives="the same custom call", link=key)
@@ -1217,12 +1223,13 @@ class CustomCallApi(Rule):
                         and isinstance(first, cst.Assign) and len(first.targets) == 1
                         and isinstance(first.targets[0].target, cst.Name)
                         and at is not None and call_at is not None and at < call_at
-                        and not _mutated(rule.function, rule.vararg)):
+                        and not mutated_in(rule.function, rule.vararg)):
                     return None
                 value = first.value
         if isinstance(value, cst.Name) and value.value != rule.vararg:
             bound = self.ctx.value_bound_once(value)
-            if bound is None:
+            if bound is None or not isinstance(bound, cst.Tuple) and mutated_in(rule.function, value.value):
+                # ``ops = [x, u]`` then ``ops.append(c)``: the display no longer counts them.
                 return None
             value = bound
         # ``(mlir.ir_constant(size),) + args``: count each concatenated piece.
@@ -1244,16 +1251,22 @@ class CustomCallApi(Rule):
         if not isinstance(value, (cst.List, cst.Tuple)):
             return None
         params = set(rule.operand_params)
+        seen: set[str] = set()
         extra = 0
         for element in value.elements:
             if isinstance(element, cst.StarredElement):
                 inner = element.value
                 if isinstance(inner, cst.Subscript) and self.ctx.module.code_for_node(inner.slice[0]) == "::-1" and len(inner.slice) == 1:
                     inner = inner.value
-                if not (isinstance(inner, cst.Name) and inner.value == rule.vararg):
+                if not (isinstance(inner, cst.Name) and inner.value == rule.vararg) or "*" in seen:
                     return None
-            elif not (isinstance(element.value, cst.Name) and element.value.value in params):
+                seen.add("*")
+            elif not (isinstance(element.value, cst.Name) and element.value.value in params - seen):
+                # Not an input, or an input passed a second time (``[points, points]``): either
+                # way one more operand than ``ctx.avals_in`` has entries.
                 extra += 1
+            else:
+                seen.add(element.value.value)
         return extra
 
     def layouts_beyond_inputs(self, layouts: cst.BaseExpression, rule: LoweringRule) -> Optional[int]:
@@ -1311,7 +1324,7 @@ class CustomCallApi(Rule):
         if types is None:
             return False
         value = types.value
-        mutated = isinstance(value, cst.Name) and _mutated(rule.function, value.value)
+        mutated = isinstance(value, cst.Name) and mutated_in(rule.function, value.value)
         if isinstance(value, cst.Name):
             value = self.ctx.value_bound_once(value) or value
         count = None if mutated else _count(value)
@@ -1547,9 +1560,6 @@ def _api_version_number(value: cst.BaseExpression) -> Optional[int]:
 
 
 #: Builtins a layout expression may call and still be evaluated twice to the same value.
-_PURE_CALLS = frozenset({"len", "range", "tuple", "list", "reversed"})
-
-
 def _pure(value: cst.BaseExpression) -> bool:
     """An expression of names, literals, displays, comprehensions, arithmetic, attribute and
     subscript reads and calls to a few builtins: reading it twice gives equal values."""
@@ -1570,7 +1580,7 @@ def _pure(value: cst.BaseExpression) -> bool:
         return _pure(value.value) and all(
             isinstance(el.slice, cst.Index) and _pure(el.slice.value) for el in value.slice)
     if isinstance(value, cst.Call):
-        return isinstance(value.func, cst.Name) and value.func.value in _PURE_CALLS and all(
+        return isinstance(value.func, cst.Name) and value.func.value in PURE_BUILTINS and all(
             not a.star and a.keyword is None and _pure(a.value) for a in value.args)
     return False
 
@@ -1634,57 +1644,6 @@ def site_statement(ctx, node: cst.CSTNode, function: cst.FunctionDef) -> Optiona
         if ctx.parent_of(above) is function.body:
             return above
     return None
-
-
-def _mutated(function: cst.FunctionDef, name: str) -> bool:
-    """Whether ``function`` may change the list ``name`` holds in place: a method called on
-    it (``ins.append(c)``), an item or slice stored or deleted (``ins[0] = c``), or the list
-    handed on where that cannot be seen: another name bound to it (``extra = ins``), or an
-    argument of a call other than the builder's and a few pure builtins
-    (``_add_constant(ins, n)``)."""
-    found = []
-
-    class _Mutations(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if isinstance(node.value, cst.Name) and node.value.value == name:
-                found.append(node)
-
-        def visit_Arg(self, node: cst.Arg) -> None:
-            if node.star or not (isinstance(node.value, cst.Name) and node.value.value == name):
-                return
-            calls.append(node)
-
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name:
-                found.append(node)
-
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
-                found.append(node)
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
-                found.append(node)
-
-        def visit_Del(self, node: cst.Del) -> None:
-            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name) and node.target.value.value == name:
-                found.append(node)
-
-    calls: list[cst.Arg] = []
-
-    class _Calls(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            callee = get_full_name_for_node(node.func) or ""
-            if callee in _PURE_CALLS or "custom_call" in callee.rsplit(".", 1)[-1]:
-                return
-            if any(arg in calls for arg in node.args):
-                found.append(node)
-
-    walk.read(function.body, _Mutations())
-    if calls and not found:
-        walk.read(function.body, _Calls())
-    return bool(found)
 
 
 def _rebindings(function: cst.FunctionDef, name: str) -> list[cst.CSTNode]:

@@ -358,6 +358,7 @@ from codemods.rules.removed_jax_api import first_missing
 from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
 from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, package_files_mentioning, registrations_elsewhere, where_text
 from codemods.rules._shared import (
+    mutated_in,
     ancestors,
     compatibility_guard,
     dotted_names,
@@ -2620,6 +2621,10 @@ def {AVAL_HELPER}(value):
                 return [(f"*{ctx_name}.avals_in[{start}:]" if start else f"*{ctx_name}.avals_in", -1)]
             values = scan.values.get(expr.value, [])
             if len(values) == 1 and expr.value not in scan.rebound and isinstance(values[0], (cst.Tuple, cst.List)):
+                if isinstance(values[0], cst.List) and mutated_in(scan._function, expr.value):
+                    # ``ops = [x, u]`` then ``ops.append(c)``: the display no longer lists them.
+                    raise _NotConvertible(f"the operand list `{code}` is changed after it is written, so its operands "
+                                          "cannot be paired with avals here")
                 return self._operand_avals(scan, values[0], operand_params, star, ctx_name, at, depth + 1)
             raise _NotConvertible(f"the operands `{code}` are not a tuple or list written in the rule")
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add) and depth < 3:

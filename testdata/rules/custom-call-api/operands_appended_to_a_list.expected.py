@@ -33,3 +33,28 @@ def _torch_call_lowering(ctx, *args, desc=(3, 1)):
         operand_layouts=[() for _ in desc] + in_layouts,
         result_layouts=out_layouts,
     )(ctx.replace(avals_in=[None] * len([() for _ in desc] + in_layouts)), *[mlir.ir_constant(np.int64(z)) for z in desc] + list(args))
+
+
+def _scaled_sum_lowering(ctx, x, u, *, n):
+    # A list bound once and then appended to: its display no longer says how many operands.
+    ops = [x, u]
+    ops.append(mlir.ir_constant(np.int32(n)))
+    return jax.ffi.ffi_lowering(
+        "cpu_scaled_sum",
+        api_version=2,
+        result_types=[mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])],
+        operand_layouts=[(0,), (0,), ()],
+        result_layouts=[(0,)],
+    )(ctx.replace(avals_in=[None] * 3), *ops)
+
+
+def _self_distance_lowering(ctx, points):
+    # One input passed twice (queries and the tree are the same points).
+    layout = (1, 0)
+    return jax.ffi.ffi_lowering(
+        "cpu_knn",
+        api_version=2,
+        result_types=[mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])],
+        operand_layouts=[layout, layout],
+        result_layouts=[(1, 0)],
+    )(ctx.replace(avals_in=[*ctx.avals_in, None]), points, points)

@@ -33,3 +33,28 @@ def _torch_call_lowering(ctx, *args, desc=(3, 1)):
         operand_layouts=[() for _ in desc] + in_layouts,
         result_layouts=out_layouts,
     ).results
+
+
+def _scaled_sum_lowering(ctx, x, u, *, n):
+    # A list bound once and then appended to: its display no longer says how many operands.
+    ops = [x, u]
+    ops.append(mlir.ir_constant(np.int32(n)))
+    return custom_call(
+        "cpu_scaled_sum",
+        result_types=[mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])],
+        operands=ops,
+        operand_layouts=[(0,), (0,), ()],
+        result_layouts=[(0,)],
+    ).results
+
+
+def _self_distance_lowering(ctx, points):
+    # One input passed twice (queries and the tree are the same points).
+    layout = (1, 0)
+    return custom_call(
+        "cpu_knn",
+        result_types=[mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])],
+        operands=[points, points],
+        operand_layouts=[layout, layout],
+        result_layouts=[(1, 0)],
+    ).results

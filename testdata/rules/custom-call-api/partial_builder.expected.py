@@ -3,7 +3,8 @@ once with ``functools.partial(hlo_helpers.custom_call, name, result_types=...,
 result_layouts=...)``, and each platform's call adds its operands and layouts. The
 partial now binds ``build_ffi_lowering_function`` (with the builder's default api_version
 2), and each call hands the lowering function it returns ctx and the operands: the CPU
-call's extra size operand pads ``ctx.avals_in``."""
+call's extra size operand pads ``ctx.avals_in``. A call that passes nothing but its operands
+leaves an empty argument list."""
 import functools
 
 import numpy as np
@@ -31,3 +32,11 @@ def _dynamics_lowering(ctx, x, u, *, platform="cpu"):
         operand_layouts=default_layouts(x.type.shape, u.type.shape),
         backend_config=b"\x01\x02",
     )(ctx, x, u).results
+
+
+def _norm_lowering(ctx, x):
+    dtype = mlir.ir.RankedTensorType(x.type)
+    norm = functools.partial(
+        jax.ffi.build_ffi_lowering_function, "cpu_norm_f32", api_version=2, result_types=[dtype], operand_layouts=[(0,)], result_layouts=[(0,)]
+    )
+    return norm()(ctx, x).results
