@@ -1483,16 +1483,20 @@ class Site:
         for key in current.order:
             arg = current.args[key]
             if key == "operands":
-                # The comments after its comma lead the next argument: keep them there.
+                # The comments after its comma lead the next argument: keep them there, with
+                # the previous argument's own and those written about the operands.
                 if new_args and isinstance(arg.comma, cst.Comma) and arg is not originals[-1]:
-                    new_args[-1] = new_args[-1].with_changes(comma=arg.comma)
+                    new_args[-1] = new_args[-1].with_changes(comma=_merged(new_args[-1].comma, arg.comma))
                 continue
             if key == "call_target_name":
                 arg = arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, value=_decoded(arg.value))
                 if "api_version" not in current.args:
-                    version = cst.Arg(cst.Integer("2"), keyword=cst.Name("api_version"), equal=_TIGHT, comma=arg.comma)
+                    # The target keeps its trailing comment; the comment lines that lead the
+                    # next argument go after the inserted api_version.
+                    version = cst.Arg(cst.Integer("2"), keyword=cst.Name("api_version"), equal=_TIGHT,
+                                      comma=_leading_only(arg.comma) if isinstance(arg.comma, cst.Comma) else arg.comma)
                     if isinstance(arg.comma, cst.Comma):
-                        arg = arg.with_changes(comma=_clean(arg.comma))
+                        arg = arg.with_changes(comma=_trailing_only(arg.comma))
                     taken = [arg, version]
                 else:
                     taken = [arg]
@@ -1723,11 +1727,19 @@ def _punctuate(args: list[cst.Arg], originals: list[cst.Arg]) -> list[cst.Arg]:
             # argument that is no longer last: it would indent the next one like the paren.
             trailing = last is not None and arg.comma is last.comma
             own = arg.comma if isinstance(arg.comma, cst.Comma) and arg is not last and not trailing else sep
+            if trailing and _comment_of(last.comma) is not None and isinstance(sep.whitespace_after, cst.ParenthesizedWhitespace):
+                # Its trailing comment stays on its line.
+                own = sep.with_changes(whitespace_after=sep.whitespace_after.with_changes(
+                    first_line=last.comma.whitespace_after.first_line))
             out.append(arg.with_changes(comma=own, whitespace_after_arg=cst.SimpleWhitespace("")))
         else:
+            closing = last.comma if last is not None else cst.MaybeSentinel.DEFAULT
+            if last is not None and arg is not last and _comment_of(closing) is not None:
+                closing = closing.with_changes(whitespace_after=closing.whitespace_after.with_changes(
+                    first_line=cst.TrailingWhitespace()))
             out.append(
                 arg.with_changes(
-                    comma=last.comma if last is not None else cst.MaybeSentinel.DEFAULT,
+                    comma=closing,
                     whitespace_after_arg=last.whitespace_after_arg if last is not None else cst.SimpleWhitespace(""),
                 )
             )
@@ -1740,6 +1752,47 @@ def _clean(comma: cst.Comma) -> cst.Comma:
     if isinstance(ws, cst.ParenthesizedWhitespace):
         ws = ws.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[])
     return comma.with_changes(whitespace_after=ws)
+
+
+def _comment_of(comma) -> Optional[cst.Comment]:
+    """The comment that ends the separator's line, if any."""
+    ws = comma.whitespace_after if isinstance(comma, cst.Comma) else None
+    return ws.first_line.comment if isinstance(ws, cst.ParenthesizedWhitespace) else None
+
+
+def _trailing_only(comma: cst.Comma) -> cst.Comma:
+    """The separator with the comment that ends its own line, without the comment lines
+    that lead the next argument."""
+    ws = comma.whitespace_after
+    if isinstance(ws, cst.ParenthesizedWhitespace):
+        ws = ws.with_changes(empty_lines=[])
+    return comma.with_changes(whitespace_after=ws)
+
+
+def _leading_only(comma: cst.Comma) -> cst.Comma:
+    """The separator with the comment lines that lead the next argument only."""
+    ws = comma.whitespace_after
+    if isinstance(ws, cst.ParenthesizedWhitespace):
+        ws = ws.with_changes(first_line=cst.TrailingWhitespace())
+    return comma.with_changes(whitespace_after=ws)
+
+
+def _merged(kept, removed: cst.Comma):
+    """The separator after an argument whose next argument was removed: its own trailing
+    comment, then every comment line written about the removed one, then those leading the
+    argument that now follows (none is lost)."""
+    own, gone = (kept.whitespace_after if isinstance(kept, cst.Comma) else None), removed.whitespace_after
+    if not isinstance(gone, cst.ParenthesizedWhitespace):
+        return removed
+    lines = []
+    if isinstance(own, cst.ParenthesizedWhitespace):
+        lines += [line for line in own.empty_lines if line.comment is not None]
+    if gone.first_line.comment is not None:
+        lines.append(cst.EmptyLine(indent=gone.indent, whitespace=gone.last_line, comment=gone.first_line.comment))
+    lines += list(gone.empty_lines)
+    first = own.first_line if isinstance(own, cst.ParenthesizedWhitespace) else gone.first_line.with_changes(
+        whitespace=cst.SimpleWhitespace(""), comment=None)
+    return removed.with_changes(whitespace_after=gone.with_changes(first_line=first, empty_lines=lines))
 
 
 def _decoded(value: cst.BaseExpression) -> cst.BaseExpression:

@@ -21,6 +21,7 @@ def lowering(ctx: mlir.LoweringRuleContext, source: ir.Value, *points, output_sh
         op_name,
         api_version=2,
         result_types=[mlir.aval_to_ir_type(aval) for aval in ctx.avals_out],
+        # Reverse points because backend uses Fortran order
         backend_config=descriptor_bytes,
         operand_layouts=default_layouts(source_aval.shape, *points_shape[::-1]),
         result_layouts=default_layouts(output_shape),

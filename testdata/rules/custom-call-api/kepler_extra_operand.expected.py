@@ -24,6 +24,7 @@ def _kepler_lowering(ctx, mean_anom, ecc, *, platform="cpu"):
         api_version=2,
         # Output types
         result_types=[dtype, dtype],
+        # The inputs:
         # Layout specification:
         operand_layouts=[(), layout, layout],
         result_layouts=[layout, layout],

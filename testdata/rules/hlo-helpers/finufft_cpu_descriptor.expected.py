@@ -19,6 +19,7 @@ def lowering(ctx, source, *points, output_shape, build_descriptor):
         "nufft2d1",
         api_version=2,
         result_types=[mlir.aval_to_ir_type(ctx.module_context, aval) for aval in ctx.avals_out],
+        # Reverse points because backend uses Fortran order
         operand_layouts=default_layouts([0], source_shape, *points_shape[::-1]),
         result_layouts=default_layouts(output_shape),
     )(ctx.replace(avals_in=[*ctx.avals_in, None]), descriptor, source, *points[::-1])
