@@ -837,7 +837,8 @@ class _Apply(cst.CSTTransformer):
                 not isinstance(node, cst.CSTNode) or (isinstance(node, cst.SimpleStatementLine) and not node.body)):
             lines = [line for line in original_node.leading_lines
                      if not (line.comment is not None and line.comment.value.startswith(TODO_PREFIX))]
-            keep = isinstance(original_node, cst.SimpleStatementLine) and any(line.comment is not None for line in lines)
+            # Blank lines alone go too: the one that set an import group apart still does.
+            keep = isinstance(original_node, cst.SimpleStatementLine) and bool(lines)
             self.carried[original_node] = lines if keep else []
         if self.carried and isinstance(original_node, (cst.Module, cst.IndentedBlock)) and isinstance(node, type(original_node)):
             node = _carry_comments(original_node, node, self.carried)
@@ -873,7 +874,8 @@ def _carry_comments(original, updated, carried: dict):
         kept = new[j]
         j += 1
         if pending and not emptied:
-            kept = kept.with_changes(leading_lines=[*pending, *kept.leading_lines])
+            if any(line.comment is not None for line in pending) or not kept.leading_lines:
+                kept = kept.with_changes(leading_lines=[*pending, *kept.leading_lines])
             pending = []
         body.append(kept)
     return updated.with_changes(body=body) if j == len(new) else updated

@@ -1339,6 +1339,19 @@ class RemovedJaxApi(Rule):
             return False
         return not self._uses(local).names
 
+    def _dotted_unused(self, node: cst.Import, full: str) -> bool:
+        """``import jax.abstract_arrays`` at module level that nothing spells again (not even
+        in a comment or string), while another module-level import binds ``jax`` too: dropping
+        it loses no name."""
+        root = full.split(".", 1)[0]
+        mentions = len(re.findall(rb"(?<![\w.])" + re.escape(full.encode()) + rb"(?!\w)", self.ctx.source))
+        if mentions != 1:
+            return False
+        top = next((b.top_level for b in self.ctx.names.imports if b.statement is node), False)
+        return top and any(
+            b.top_level and b.local == root and b.statement is not node and compatibility_guard(self.ctx, b.statement) is None
+            for b in self.ctx.names.imports)
+
     def _version(self) -> str:
         return ".".join(map(str, installed_version() or ()))
 
@@ -1380,6 +1393,9 @@ class RemovedJaxApi(Rule):
                 continue
             gone = self.missing(full)
             if gone and alias.asname is not None and self._unused(get_full_name_for_node(alias.asname.name) or ""):
+                unused.append(full)
+                continue
+            if gone and alias.asname is None and "." in full and self._dotted_unused(node, full):
                 unused.append(full)
                 continue
             if gone and not compatibility_guard(self.ctx, node):

@@ -1,0 +1,16 @@
+"""A robotics toolkit's utilities (jaxsim style): an import of jax's abstract_arrays module (removed
+in jax 0.4.14) is never read, and `import jax.flatten_util` binds `jax` as well, so the
+import goes without losing a name."""
+import contextlib
+
+import jax.flatten_util
+import jax.interpreters.partial_eval
+
+
+def tracing(var) -> bool:
+    return isinstance(var, jax.interpreters.partial_eval.DynamicJaxprTracer)
+
+
+def ravel(tree):
+    with contextlib.suppress(TypeError):
+        return jax.flatten_util.ravel_pytree(tree)[0]
