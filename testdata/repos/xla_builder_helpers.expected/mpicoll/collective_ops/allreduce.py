@@ -1,6 +1,7 @@
 """Allreduce: the array and the ordering token go through one custom call whose result is
 a tuple of the reduced array and a new token; the transpose hands its operands back."""
 import numpy as _np
+
 from jax.extend.core import Primitive
 from jax.interpreters import mlir
 
@@ -20,6 +21,7 @@ def Allreduce(x, op, comm, token, _transpose=False):
 def mpi_allreduce_xla_encode_cpu(ctx, x, token, op, comm, transpose):
     op = unpack_hashable(op)
     comm = unpack_hashable(comm)
+
     x_shape = ctx.avals_in[0]
     dtype = x_shape.dtype
     dims = x_shape.shape
