@@ -812,3 +812,10 @@ def test_encode_of_an_object_that_is_not_a_string_keeps_the_runtime_decode() -> 
     assert b"_ccmigrate_target_name(KERNEL.encode())" in result.updated
     literal = source.replace(b"KERNEL.encode()", b"'scale_f32'.encode()")
     assert b"ffi_lowering(\n        'scale_f32'," in rewrite_source(literal, "k.py", ["--select", "xla-translation-rule"]).updated
+
+
+def test_guarded_registrations_get_advice_for_what_they_register() -> None:
+    messages = _manual_messages("guarded_lower_fun_registrations.py")
+    assert len(messages) == 2
+    assert "also has an MLIR lowering here" in messages[0] and "nothing to migrate" in messages[0]
+    assert "mlir.lower_fun(fun, multiple_results=...)" in messages[1] and "ffi_lowering" not in messages[1]

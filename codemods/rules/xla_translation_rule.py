@@ -647,7 +647,18 @@ class XlaTranslationRule(Rule):
         for reg in registrations:
             guard = jax_fallback_guard(self.ctx, reg.node)
             if guard is not None:
-                self.report(reg.node, Safety.MANUAL, f"translation rule registered inside {guard} left as is: that branch serves jax < 0.4.29; {GUIDANCE}")
+                if self._has_mlir_lowering(reg):
+                    # equinox: ``if hasattr(xla, "lower_fun"): xla.register_translation(...)``
+                    # next to ``mlir.register_lowering(p, ...)`` for every release.
+                    advice = ("the primitive also has an MLIR lowering here, which jax used instead: nothing to migrate; "
+                              "drop the branch once jax < 0.4.29 is no longer supported")
+                elif isinstance(reg.rule, cst.Call) and self._xla_attr(reg.rule.func) == "lower_fun":
+                    advice = ("for jax >= 0.4.29 register `mlir.lower_fun(fun, multiple_results=...)` with "
+                              "`mlir.register_lowering(prim, ...)` outside the branch")
+                else:
+                    advice = f"for jax >= 0.4.29, {GUIDANCE}"
+                self.report(reg.node, Safety.MANUAL, f"translation rule registered inside {guard} left as is: that branch serves "
+                            f"jax < 0.4.29; {advice}")
                 continue
             if self._lower_fun_registration(reg, collector) or self._tuple_registration(reg, collector):
                 continue
