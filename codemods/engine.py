@@ -207,6 +207,11 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
     manual site keeps it alive, the import line is what fails first, so it is reported
     too, naming the sites that keep it.
     """
+    from codemods.rules._shared import compatibility_guard as guard_of
+
+    def compatibility_guard(node) -> bool:
+        return guard_of(ctx, node) is not None
+
     manual = [f for f in ctx.findings if f.change.safety is Safety.MANUAL and not f.suppressed]
     reported = {id(f.node) for f in manual}
     added: list[Finding] = []
@@ -221,6 +226,8 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             continue
         if not _under(qual, DELETED_MODULES) or qual in STILL_IMPORTABLE:
             continue
+        if compatibility_guard(binding.statement):
+            continue  # a branch for the releases that still have it: it does not run on the target
         if any(f.node is binding.statement and _names_binding(f.change.message, binding) for f in ctx.findings):
             continue  # a fix of this very import (a move) already covers it
         users = [f for f in manual if f.node is not binding.statement and binding.local in walk.names_in(f.node)]
@@ -251,7 +258,8 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
         # ``import jax.lib.xla_client`` binds ``jax``: the deleted module is the dotted
         # name, and the manual sites spell it in full.
         stmt = binding.statement
-        if not binding.top_level or id(stmt) in reported or not isinstance(stmt, cst.Import) or binding.local != binding.qualified:
+        if not binding.top_level or id(stmt) in reported or not isinstance(stmt, cst.Import) or binding.local != binding.qualified \
+                or compatibility_guard(stmt):
             continue
         for alias in stmt.names:
             full = get_full_name_for_node(alias.name) or ""

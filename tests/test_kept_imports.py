@@ -287,3 +287,15 @@ def test_unused_builder_import_dropped_is_not_also_called_a_re_export() -> None:
     )
     at_import = [c for c in _findings(source) if c.line == 3]
     assert [(c.rule, c.safety) for c in at_import] == [("custom-call-api", Safety.SAFE)]
+
+
+def test_imports_in_a_branch_for_older_jax_are_not_reported_as_failing() -> None:
+    path = os.path.join(TESTDATA, "rules", "custom-call-api", "version_branch_helper.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    result = rewrite_source(source, path, [])
+    assert result.updated is None and result.error is None
+    manual = [c for c in result.changes if c.safety is Safety.MANUAL]
+    assert [c.line for c in manual] == [12]
+    assert "compatibility guard" in manual[0].message and "left as is" in manual[0].message
+    assert "no enclosing lowering rule" not in manual[0].message

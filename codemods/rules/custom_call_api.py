@@ -618,6 +618,12 @@ class CustomCallApi(Rule):
             plan = self._helper_plan(function, sites)
             if isinstance(plan, str):
                 for hs in sites:
+                    if compatibility_guard(self.ctx, hs.node) is not None:
+                        # pyscfad: ``if jax < 0.8: ... custom_call(...)`` in a helper serves the
+                        # releases that still have the builder; it is not to be rewritten there.
+                        builder = FFI_LOWERING if hs.usage in ("results", "list") else BUILD_FFI
+                        self._report_guarded(hs.node, hs.replaced, hs.site, hs.legacy, hs.where, builder)
+                        continue
                     self.report(
                         hs.node,
                         Safety.MANUAL,

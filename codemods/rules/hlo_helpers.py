@@ -212,6 +212,8 @@ class HloHelpers(Rule):
         for binding in self.ctx.names.imports:
             if binding.from_module not in MODULES:
                 continue
+            if compatibility_guard(self.ctx, binding.statement) is not None:
+                continue  # kept for the releases that still have the module
             if binding.local in left:
                 self.report(
                     binding.statement,
