@@ -389,6 +389,9 @@ def _caught(handler: cst.ExceptHandler) -> Optional[list[str]]:
     return [get_full_name_for_node(e.value if isinstance(e, cst.Element) else e) or "" for e in types]
 
 
+caught_exceptions = _caught
+
+
 def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
     """Describe the guard that offers another jax spelling beside ``node``, or ``None``."""
     parents = ctx.parents

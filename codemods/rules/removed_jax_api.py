@@ -311,6 +311,8 @@ from codemods import walk
 from codemods.context import import_line
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
+    GUARD_EXCEPTIONS,
+    caught_exceptions,
     compatibility_guard,
     dotted_names,
     drop_binding_if_unused,
@@ -1195,6 +1197,28 @@ class _Uses(cst.CSTVisitor):
             self.names.append((node, self.annotation > 0))
 
 
+#: Names the custom-call rules migrate together with the fallbacks that import them.
+_BUILDER_NAMES = frozenset({"custom_call", "hlo_custom_call", "mhlo_custom_call", "ffi", "jex"})
+
+
+def _bound_in(node: cst.CSTNode) -> set:
+    """Names an import fallback binds: imported names and plain assignment targets."""
+    bound: set = set()
+
+    class _Binds(cst.CSTVisitor):
+        def visit_ImportAlias(self, alias: cst.ImportAlias) -> None:
+            name = alias.asname.name if alias.asname is not None else alias.name
+            text = get_full_name_for_node(name) or ""
+            bound.add(text.split(".", 1)[0])
+
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            if isinstance(target.target, cst.Name):
+                bound.add(target.target.value)
+
+    walk.read(node, _Binds())
+    return bound
+
+
 # -- the rule ---------------------------------------------------------------------------
 
 class RemovedJaxApi(Rule):
@@ -1338,6 +1362,97 @@ class RemovedJaxApi(Rule):
         if re.search(rb"[\"']" + re.escape(local.encode()) + rb"[\"']", self.ctx.source):
             return False
         return not self._uses(local).names
+
+    # -- import fallbacks that fail on every branch --------------------------------------
+    def visit_Try(self, node: cst.Try) -> None:
+        """A module-level import fallback whose every branch fails on the target jax
+        (jax-chacha-prng: ``from jaxlib.xla_client import XlaOp``, else ``jax.xla.XlaOp``,
+        else ``raise ImportError``) stops the module from importing. When nothing else in the
+        module reads the names it binds, it goes whole (safe); otherwise it is reported."""
+        if not self.check_all or not isinstance(self.ctx.parents.get(node), cst.Module):
+            return
+        failures = self._fallback_fails(node)
+        if not failures:
+            return
+        bound = _bound_in(node)
+        if not bound or any(name in _BUILDER_NAMES for name in bound):
+            return  # the custom-call builders' fallbacks go with their migrated calls
+        read = [name for name in sorted(bound) if self._read_outside(name, node)]
+        why = "; ".join(dict.fromkeys(failures))
+        if read:
+            self.report(node, Safety.MANUAL,
+                        f"every branch of this import fallback fails on jax {self._version()} ({why}), so the module "
+                        f"fails at import: replace the uses of {', '.join(f'`{n}`' for n in read)}, then drop the fallback")
+            return
+        self.report(node, Safety.SAFE,
+                    f"every branch of this import fallback fails on jax {self._version()} ({why}) and nothing reads "
+                    f"{', '.join(f'`{n}`' for n in sorted(bound))}: the fallback, which stopped the module importing, is removed",
+                    lambda _updated: cst.RemoveFromParent())
+
+    def _fallback_fails(self, node: cst.Try) -> list[str]:
+        """Why each branch of an import fallback fails on the target; empty when one may not."""
+        if node.orelse is not None or node.finalbody is not None or not node.handlers:
+            return []
+        if not all((caught := caught_exceptions(h)) and all(c.rsplit(".", 1)[-1] in GUARD_EXCEPTIONS for c in caught)
+                   for h in node.handlers):
+            return []
+        reasons = []
+        for block in (node.body, *(h.body for h in node.handlers)):
+            reason = self._block_fails(block)
+            if reason is None:
+                return []
+            reasons.extend(reason)
+        return reasons
+
+    def _block_fails(self, block: cst.BaseSuite) -> Optional[list[str]]:
+        """Why running ``block`` raises on the target (an import of a name jax lacks, a
+        read of one, an explicit raise), or None when it may complete."""
+        if not isinstance(block, cst.IndentedBlock):
+            return None
+        for statement in block.body:
+            if isinstance(statement, cst.Try):
+                inner = self._fallback_fails(statement)
+                if inner:
+                    return inner
+                return None
+            if not isinstance(statement, cst.SimpleStatementLine):
+                return None
+            for small in statement.body:
+                if isinstance(small, cst.Raise):
+                    return ["then it raises"]
+                if isinstance(small, cst.ImportFrom) and not small.relative and not isinstance(small.names, cst.ImportStar):
+                    module = get_full_name_for_node(small.module) or ""
+                    for alias in small.names:
+                        gone = self.missing(f"{module}.{get_full_name_for_node(alias.name)}")
+                        if gone:
+                            return [f"{gone} is missing"]
+                elif isinstance(small, cst.Import):
+                    for alias in small.names:
+                        gone = self.missing(get_full_name_for_node(alias.name) or "")
+                        if gone:
+                            return [f"{gone} is missing"]
+                elif isinstance(small, cst.Assign) and isinstance(small.value, (cst.Attribute, cst.Name)):
+                    qualified = self.ctx.qualified_name(small.value)
+                    gone = self.missing(qualified) if qualified and qualified.split(".", 1)[0] in ("jax", "jaxlib") else None
+                    if gone:
+                        return [f"{gone} is missing"]
+                elif not isinstance(small, (cst.Pass, cst.Expr)):
+                    return None
+        return None
+
+    def _read_outside(self, name: str, node: cst.CSTNode) -> bool:
+        """Whether the module reads ``name`` outside ``node`` (or names it in a string)."""
+        if re.search(rb"[\"']" + re.escape(name.encode()) + rb"[\"']", self.ctx.source):
+            return True
+        inside = set()
+
+        class _Inside(cst.CSTVisitor):
+            def visit_Name(self, n: cst.Name) -> None:
+                inside.add(id(n))
+
+        walk.read(node, _Inside())
+        uses = self._uses(name)
+        return any(id(n) not in inside for n, _ in uses.names)
 
     def _dotted_unused(self, node: cst.Import, full: str) -> bool:
         """``import jax.abstract_arrays`` at module level that nothing spells again (not even
