@@ -819,3 +819,45 @@ def test_guarded_registrations_get_advice_for_what_they_register() -> None:
     assert len(messages) == 2
     assert "also has an MLIR lowering here" in messages[0] and "nothing to migrate" in messages[0]
     assert "mlir.lower_fun(fun, multiple_results=...)" in messages[1] and "ffi_lowering" not in messages[1]
+
+
+HELPER_BUILDS_THE_CALL = b'''
+import numpy as np
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+xops = xla_client.ops
+
+
+def _coo_operation(name, c, Ai, b):
+    b = xops.Reshape(b, (1, 4))
+    return xops.CustomCallWithLayout(c, name, operands=(Ai, b),
+                                     shape_with_layout=xla_client.Shape.array_shape(np.dtype(np.float64), (4,), (0,)),
+                                     operand_shapes_with_layout=(xla_client.Shape.array_shape(np.dtype(np.int32), (4,), (0,)),
+                                                                 xla_client.Shape.array_shape(np.dtype(np.float64), (1, 4), (1, 0))))
+
+
+def _solve_translation(c, Ai, b):
+    return _coo_operation(b"solve", c, Ai, b)
+
+
+def _rev_translation(c, Ai, b):
+    return _coo_operation(b"solve_rev", c, Ai, b)
+
+
+solve_p = object()
+rev_p = object()
+xla.backend_specific_translations["cpu"][solve_p] = _solve_translation
+xla.backend_specific_translations["cpu"][rev_p] = _rev_translation
+'''
+
+
+def test_helper_building_the_call_and_plain_ops_get_advice_that_fits() -> None:
+    result = rewrite_source(HELPER_BUILDS_THE_CALL, "coo.py", ["--select", "xla-translation-rule"])
+    messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    custom = [m for m in messages if m.startswith("xla_client.ops custom call")]
+    assert len(custom) == 1 and "helper of the translation rule(s) `_rev_translation`, `_solve_translation`" in custom[0]
+    reshape = [m for m in messages if m.startswith("`xops.Reshape`")]
+    assert len(reshape) == 1 and "StableHLO op" in reshape[0] and "ShapeDtypeStruct" not in reshape[0]
+    rule = [m for m in messages if m.startswith("translation rule `_solve_translation`")]
+    assert len(rule) == 1 and "the helper builds what this rule returns" in rule[0]

@@ -474,6 +474,19 @@ TOKEN_PROBLEM = (
     "result buffers")
 
 
+def _calls_name(function: cst.FunctionDef, name: str) -> bool:
+    """Whether ``function`` calls ``name(...)`` somewhere in its body."""
+    found = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == name:
+                found.append(node)
+
+    walk.read(function.body, _Calls())
+    return bool(found)
+
+
 @dataclasses.dataclass
 class Registration:
     node: cst.CSTNode  # the Call or Assign that registers
@@ -733,8 +746,13 @@ class XlaTranslationRule(Rule):
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
             owner = self._owner(call, plans)
+            callers = [f.name.value for f in plans if owner is not None and f is not owner and _calls_name(f, owner.name.value)]
             reason = plans[owner].problem if owner in plans and plans[owner].problem else self._external_problems.get(owner) or (
-                f"`{owner.name.value}`, the function it is in, is not registered as a translation rule in this module: "
+                # klujax: ``_xla_coo_vec_operation_f64(c, ...)`` called by the registered rules.
+                f"`{owner.name.value}`, the function it is in, is a helper of the translation rule(s) "
+                f"{', '.join(f'`{c}`' for c in sorted(set(callers)))}, which are not rewritten automatically: migrate "
+                "them together" if owner is not None and callers
+                else f"`{owner.name.value}`, the function it is in, is not registered as a translation rule in this module: "
                 "migrate it with the module that registers it" if owner is not None
                 else "it is not in a translation rule registered in this module")
             self.report(call, Safety.MANUAL, f"xla_client.ops custom call (removed in jax 0.6.0) not rewritten ({reason}): {GUIDANCE}")
@@ -925,9 +943,11 @@ class XlaTranslationRule(Rule):
             if builder_free and any(qualified == f"{m}.Shape.{f}" for m in STILL_IMPORTABLE for f in SHAPE_FACTORIES):
                 continue  # also through ``x_shape = xla_client.Shape.array_shape``
             what = get_full_name_for_node(call.func) or group
+            instead = ("use jax.ShapeDtypeStruct / layouts as minor_to_major tuples, or an MLIR lowering rule" if group == "Shape"
+                       else "in an MLIR lowering rule, build the matching StableHLO op (`jax.extend.mlir.dialects.stablehlo`, "
+                       "e.g. hlo.reshape / hlo.transpose) or lower a jax.numpy/lax function with `mlir.lower_fun`")
             self.report(call, Safety.MANUAL, f"`{what}` builds XLA {'shapes' if group == 'Shape' else 'ops'} for the XlaBuilder, "
-                        "which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): "
-                        "use jax.ShapeDtypeStruct / layouts as minor_to_major tuples, or an MLIR lowering rule")
+                        f"which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): {instead}")
             reported_calls.add(call)
         # ``xla.lower_fun`` where no registration this rule handled reaches it (a rule made
         # by a factory, a helper): the call itself fails on the installed jax.
@@ -3986,9 +4006,18 @@ class _FunctionScan(cst.CSTVisitor):
                 # A helper that builds ops (a constant, say) from the builder: what it
                 # returns is not visible here, so neither is its MLIR counterpart.
                 text = _snippet(self.ctx, call)
+                up = self.ctx.parents.get(call)
+                if isinstance(up, cst.Element):
+                    up = self.ctx.parents.get(self.ctx.parents.get(up))
+                if isinstance(up, cst.Return):
+                    # celerite2: ``return _translation_rule(rev_spec, c, *args)``: the helper
+                    # builds the whole result, custom call included.
+                    advice = ("the helper builds what this rule returns: make it an MLIR lowering helper that takes "
+                              "the lowering context instead of the builder, and pass this rule's ctx to it")
+                else:
+                    advice = "give the custom call the helper's value as `mlir.ir_constant(np.asarray(value))` instead"
                 self.problem = self.problem or (
-                    f"it passes the XlaBuilder to `{text}`, whose XLA ops cannot be converted from here: "
-                    "give the custom call the helper's value as `mlir.ir_constant(np.asarray(value))` instead")
+                    f"it passes the XlaBuilder to `{text}`, whose XLA ops cannot be converted from here: {advice}")
                 return
             text = self.ctx.module.code_for_node(self.ctx.parents.get(parent) if isinstance(parent, cst.Attribute) else parent)
             self.problem = self.problem or f"it uses the XlaBuilder beyond CustomCall (`{one_line(text)[:60]}`)"
