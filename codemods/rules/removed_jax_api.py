@@ -1459,8 +1459,24 @@ class RemovedJaxApi(Rule):
         in a comment or string), while another module-level import binds ``jax`` too: dropping
         it loses no name."""
         root = full.split(".", 1)[0]
-        mentions = len(re.findall(rb"(?<![\w.])" + re.escape(full.encode()) + rb"(?!\w)", self.ctx.source))
-        if mentions != 1:
+        # Comment lines are no uses (the annotation of an earlier --annotate run names it).
+        text = _COMMENT_LINE.sub("", self.ctx.source.decode("utf-8", "replace"))
+        mentions = len(re.findall(r"(?<![\w.])" + re.escape(full) + r"(?!\w)", text))
+        # ``jax.abstract_arrays.ShapedArray`` (jaxsim): reads this rule moves elsewhere in
+        # the same run no longer need the import.
+        moved = []
+
+        class _Reads(cst.CSTVisitor):
+            def visit_Attribute(self, attribute: cst.Attribute) -> None:
+                if get_full_name_for_node(attribute.value) == full:
+                    moved.append(attribute)
+
+        walk.read(self.ctx.module, _Reads())
+        for attribute in moved:
+            found = self.move_for(self.ctx.qualified_name(attribute) or "")
+            if found is None or found[1].unsafe or found[1].annotation_only or compatibility_guard(self.ctx, attribute):
+                return False
+        if mentions != 1 + len(moved):
             return False
         top = next((b.top_level for b in self.ctx.names.imports if b.statement is node), False)
         return top and any(
