@@ -207,10 +207,10 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
     manual site keeps it alive, the import line is what fails first, so it is reported
     too, naming the sites that keep it.
     """
-    from codemods.rules._shared import compatibility_guard as guard_of
+    from codemods.rules._shared import serves_older_jax
 
     def compatibility_guard(node) -> bool:
-        return guard_of(ctx, node) is not None
+        return serves_older_jax(ctx, node)
 
     manual = [f for f in ctx.findings if f.change.safety is Safety.MANUAL and not f.suppressed]
     reported = {id(f.node) for f in manual}
@@ -846,8 +846,12 @@ class _Apply(cst.CSTTransformer):
             lines = [line for line in original_node.leading_lines
                      if not (line.comment is not None and line.comment.value.startswith(TODO_PREFIX))]
             # Blank lines alone go too: the one that set an import group apart still does.
-            keep = isinstance(original_node, cst.SimpleStatementLine) and bool(lines)
-            self.carried[original_node] = lines if keep else []
+            # A removed compound statement keeps its comments but leaves the blank lines
+            # above them.
+            if not isinstance(original_node, cst.SimpleStatementLine):
+                first_comment = next((i for i, line in enumerate(lines) if line.comment is not None), len(lines))
+                lines = lines[:first_comment]
+            self.carried[original_node] = lines
         if self.carried and isinstance(original_node, (cst.Module, cst.IndentedBlock)) and isinstance(node, type(original_node)):
             node = _carry_comments(original_node, node, self.carried)
         if isinstance(original_node, cst.FunctionDef) and isinstance(node, cst.FunctionDef):

@@ -488,6 +488,14 @@ def test_operand_list_appended_to_after_its_display_keeps_every_layout():
     assert call["constant_operands"][2] == np.int32(3).tobytes()
 
 
+def test_operand_list_changed_through_an_alias_keeps_every_layout():
+    (call,) = lower_both(
+        "custom-call-api", "operands_appended_to_a_list", lambda m: m._aliased_lowering,
+        [((4,), "float32"), ((4,), "float32")], [((4,), "float32")], n=5,
+    )
+    assert call["operands"] == 3 and call["operand_layouts"] == [[0], [0], []]
+
+
 def test_input_passed_twice_keeps_both_layouts():
     (call,) = lower_both(
         "custom-call-api", "operands_appended_to_a_list", lambda m: m._self_distance_lowering,

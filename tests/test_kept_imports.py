@@ -299,3 +299,13 @@ def test_imports_in_a_branch_for_older_jax_are_not_reported_as_failing() -> None
     assert [c.line for c in manual] == [12]
     assert "compatibility guard" in manual[0].message and "left as is" in manual[0].message
     assert "no enclosing lowering rule" not in manual[0].message
+
+
+def test_import_in_a_try_that_only_rewords_the_failure_is_reported() -> None:
+    path = os.path.join(TESTDATA, "rules", "hlo-helpers", "reraising_import_guard.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    result = rewrite_source(source, path, ["--select", "hlo-helpers,custom-call-api"])
+    at_import = [c for c in result.changes if c.line == 6]
+    assert [(c.rule, c.safety) for c in at_import] == [("hlo-helpers", Safety.MANUAL)]
+    assert "stays while `custom_call` still has uses" in at_import[0].message

@@ -648,6 +648,30 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
     return None
 
 
+def serves_older_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
+    """Whether a compatibility guard keeps ``node`` for releases that are not the target,
+    so that it does not run (or its failure is caught) on the target: not the body of a
+    ``try`` whose every handler raises again (``except ImportError: raise ImportError(...)``
+    only rewords the failure)."""
+    if compatibility_guard(ctx, node) is None:
+        return False
+    child = node
+    for ancestor in ancestors(ctx, node):
+        if isinstance(ancestor, cst.Try) and child is ancestor.body and _guard_exception(ancestor):
+            return not all(_ends_in_raise(h.body) for h in ancestor.handlers)
+        if isinstance(ancestor, (cst.If, cst.IfExp)) and child is not getattr(ancestor, "test", None):
+            return True
+        child = ancestor
+    return True
+
+
+def _ends_in_raise(block: cst.BaseSuite) -> bool:
+    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    last = body[-1] if body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise) \
+        or isinstance(last, cst.SimpleStatementSuite) and isinstance(last.body[-1], cst.Raise)
+
+
 def _early_exit_guard(ctx: FileContext, block: cst.CSTNode, child: cst.CSTNode) -> Optional[str]:
     """``if <version test>: return ...`` earlier in the block: what follows serves the
     releases that fail the test."""
@@ -734,6 +758,10 @@ def project_module_ast(path: str, mentions: bytes = b"") -> Optional[ast.Module]
         return None
 
 
+#: Custom-call builders, spelt without underscores in lower case (``hlo_custom_call``,
+#: ``xops.CustomCallWithLayout``); ``_add_custom_call_scalars`` is none of them.
+_BUILDER_CALLEES = frozenset({"customcall", "customcallwithlayout", "hlocustomcall", "mhlocustomcall"})
+
 PURE_BUILTINS = frozenset({"len", "range", "tuple", "list", "reversed"})
 
 
@@ -742,11 +770,16 @@ def mutated_in(function: cst.FunctionDef, name: str) -> bool:
     it (``ins.append(c)``), an item or slice stored or deleted (``ins[0] = c``), or the list
     handed on where that cannot be seen: another name bound to it (``extra = ins``), or an
     argument of a call other than a custom-call builder's and a few pure builtins
-    (``_add_constant(ins, n)``)."""
+    (``_add_constant(ins, n)``), or an element of a display (``extra, k = ins, n``)."""
     found = []
 
     class _Mutations(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                found.append(node)
+
+        def visit_Element(self, node: cst.Element) -> None:
+            # ``extra, scale = ins, n`` or ``for t in (ins,)``: another name for the list.
             if isinstance(node.value, cst.Name) and node.value.value == name:
                 found.append(node)
 
@@ -777,7 +810,7 @@ def mutated_in(function: cst.FunctionDef, name: str) -> bool:
     class _Calls(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> Optional[bool]:
             callee = get_full_name_for_node(node.func) or ""
-            if "customcall" in callee.rsplit(".", 1)[-1].replace("_", "").lower():
+            if callee.rsplit(".", 1)[-1].replace("_", "").lower() in _BUILDER_CALLEES:
                 # The builder's own arguments (``operand_layouts=default_layouts(ins)``) are
                 # read when the call is made, after every change the list could have had.
                 return False

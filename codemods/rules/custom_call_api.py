@@ -427,8 +427,9 @@ class CustomCallApi(Rule):
                     inner.append(cst.Arg(operands, star="*"))
                 inner = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in inner[:-1]] + inner[-1:]
                 func = updated.with_changes(args=kept)
-                if not kept:
-                    # ``call(\n    operands=[x, u],\n)``: nothing is left between the parentheses.
+                if not kept and "#" not in cst.Module([]).code_for_node(updated):
+                    # ``call(\n    operands=[x, u],\n)``: nothing is left between the
+                    # parentheses (a comment there keeps its line).
                     func = func.with_changes(whitespace_before_args=cst.SimpleWhitespace(""))
                 return cst.Call(func=func, args=inner)
 

@@ -46,7 +46,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods.engine import accepted
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import compatibility_guard, member_spelling, positional
+from codemods.rules._shared import compatibility_guard, member_spelling, positional, serves_older_jax
 from codemods.rules.custom_call_api import reexport_decided
 
 MODULES = ("jaxlib.hlo_helpers", "jaxlib.mhlo_helpers")
@@ -212,7 +212,7 @@ class HloHelpers(Rule):
         for binding in self.ctx.names.imports:
             if binding.from_module not in MODULES:
                 continue
-            if compatibility_guard(self.ctx, binding.statement) is not None:
+            if serves_older_jax(self.ctx, binding.statement):
                 continue  # kept for the releases that still have the module
             if binding.local in left:
                 self.report(

@@ -1436,8 +1436,9 @@ class RemovedJaxApi(Rule):
                     gone = self.missing(qualified) if qualified and qualified.split(".", 1)[0] in ("jax", "jaxlib") else None
                     if gone:
                         return [f"{gone} is missing"]
-                elif not isinstance(small, (cst.Pass, cst.Expr)):
-                    return None
+                elif not (isinstance(small, cst.Pass) or isinstance(small, cst.Expr)
+                          and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis))):
+                    return None  # a call (jax.config.update) would be lost with the fallback
         return None
 
     def _read_outside(self, name: str, node: cst.CSTNode) -> bool:
@@ -1472,6 +1473,8 @@ class RemovedJaxApi(Rule):
                     moved.append(attribute)
 
         walk.read(self.ctx.module, _Reads())
+        if moved and b"ccmigrate: ignore" in self.ctx.source:
+            return False  # a read whose fix is switched off keeps the import
         for attribute in moved:
             found = self.move_for(self.ctx.qualified_name(attribute) or "")
             if found is None or found[1].unsafe or found[1].annotation_only or compatibility_guard(self.ctx, attribute):
@@ -1479,9 +1482,18 @@ class RemovedJaxApi(Rule):
         if mentions != 1 + len(moved):
             return False
         top = next((b.top_level for b in self.ctx.names.imports if b.statement is node), False)
-        return top and any(
-            b.top_level and b.local == root and b.statement is not node and compatibility_guard(self.ctx, b.statement) is None
-            for b in self.ctx.names.imports)
+        return top and any(self._binds_root_for_sure(b.statement, root) for b in self.ctx.names.imports
+                           if b.top_level and b.local == root and b.statement is not node)
+
+    def _binds_root_for_sure(self, statement: cst.CSTNode, root: str) -> bool:
+        """``statement`` is a module-level ``import root...`` outside every branch (not
+        under ``if TYPE_CHECKING``, not in a try) whose module exists on the target, so it
+        stays whatever this run removes."""
+        line = self.ctx.parents.get(statement)
+        if not isinstance(statement, cst.Import) or not isinstance(self.ctx.parents.get(line), cst.Module):
+            return False
+        return any((full := get_full_name_for_node(a.name) or "").split(".", 1)[0] == root and a.asname is None
+                   and first_missing(full) is None for a in statement.names)
 
     def _version(self) -> str:
         return ".".join(map(str, installed_version() or ()))

@@ -943,9 +943,13 @@ class XlaTranslationRule(Rule):
             if builder_free and any(qualified == f"{m}.Shape.{f}" for m in STILL_IMPORTABLE for f in SHAPE_FACTORIES):
                 continue  # also through ``x_shape = xla_client.Shape.array_shape``
             what = get_full_name_for_node(call.func) or group
-            instead = ("use jax.ShapeDtypeStruct / layouts as minor_to_major tuples, or an MLIR lowering rule" if group == "Shape"
-                       else "in an MLIR lowering rule, build the matching StableHLO op (`jax.extend.mlir.dialects.stablehlo`, "
-                       "e.g. hlo.reshape / hlo.transpose) or lower a jax.numpy/lax function with `mlir.lower_fun`")
+            if group == "Shape":
+                instead = "use jax.ShapeDtypeStruct / layouts as minor_to_major tuples, or an MLIR lowering rule"
+            elif what.rsplit(".", 1)[-1] in ("Constant", "ConstantLiteral"):
+                instead = "in an MLIR lowering rule, use `mlir.ir_constant(np.asarray(value))`"
+            else:
+                instead = ("in an MLIR lowering rule, build the matching StableHLO op (`jax.extend.mlir.dialects.stablehlo`, "
+                           "e.g. hlo.reshape / hlo.transpose) or lower a jax.numpy/lax function with `mlir.lower_fun`")
             self.report(call, Safety.MANUAL, f"`{what}` builds XLA {'shapes' if group == 'Shape' else 'ops'} for the XlaBuilder, "
                         f"which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): {instead}")
             reported_calls.add(call)

@@ -58,3 +58,17 @@ def _self_distance_lowering(ctx, points):
         operand_layouts=[layout, layout],
         result_layouts=[(1, 0)],
     )(ctx.replace(avals_in=[*ctx.avals_in, None]), points, points)
+
+
+def _aliased_lowering(ctx, x, u, *, n):
+    # The list changed through another name it was unpacked to.
+    ops = [x, u]
+    extra, scale = ops, n
+    extra.append(mlir.ir_constant(np.int32(scale)))
+    return jax.ffi.ffi_lowering(
+        "cpu_scaled_sum",
+        api_version=2,
+        result_types=[mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])],
+        operand_layouts=[(0,), (0,), ()],
+        result_layouts=[(0,)],
+    )(ctx.replace(avals_in=[None] * 3), *ops)

@@ -1,7 +1,8 @@
 """Module-level import fallbacks (jax-chacha-prng style). The first fails on every branch of
 the target jax (the name left jaxlib.xla_client, jax.xla is gone, then it raises) and binds a
 name nothing reads: it goes whole, and the module imports again. The second fails the same
-way but its name is used: reported. The third ends in a fallback that works: left alone."""
+way but its name is used: reported. The third ends in a fallback that works, and the fourth
+runs a configuration call before its failing import: both left alone."""
 import jax
 import numpy as np
 
@@ -14,6 +15,12 @@ try:
     from jaxlib.xla_client import Shape
 except ImportError:
     Shape = None
+
+try:
+    jax.config.update("jax_enable_x64", True)
+    from jaxlib.xla_client import XlaComputation
+except ImportError:
+    raise ImportError("Cannot import XlaComputation")
 
 
 def builder_of(name):

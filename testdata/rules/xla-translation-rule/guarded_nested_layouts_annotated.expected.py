@@ -29,7 +29,7 @@ def make_grad(op_name, platform):
         # TODO(ccmigrate): [xla-translation-rule] `xla_client.Shape.array_shape` builds XLA shapes for the XlaBuilder, which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): use jax.ShapeDtypeStruct / layouts as minor_to_major tuples, or an MLIR lowering rule
         out_shape = xla_client.Shape.array_shape(avals_out[0].dtype, avals_out[0].shape, (1, 0))
         if platform == "cpu":
-            # TODO(ccmigrate): [xla-translation-rule] `xla_client.ops.ConstantLiteral` builds XLA ops for the XlaBuilder, which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): in an MLIR lowering rule, build the matching StableHLO op (`jax.extend.mlir.dialects.stablehlo`, e.g. hlo.reshape / hlo.transpose) or lower a jax.numpy/lax function with `mlir.lower_fun`
+            # TODO(ccmigrate): [xla-translation-rule] `xla_client.ops.ConstantLiteral` builds XLA ops for the XlaBuilder, which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): in an MLIR lowering rule, use `mlir.ir_constant(np.asarray(value))`
             dims = xla_client.ops.ConstantLiteral(ctx.builder, np.asarray((4, 2), dtype=np.uint64))
             # TODO(ccmigrate): [xla-translation-rule] `xla_client.Shape.array_shape` builds XLA shapes for the XlaBuilder, which jax removed (xla_client.ops in 0.6.0, jax.lib.xla_client in 0.9.0): use jax.ShapeDtypeStruct / layouts as minor_to_major tuples, or an MLIR lowering rule
             dims_shape = xla_client.Shape.array_shape(np.dtype(np.uint64), (2,), (0,))
