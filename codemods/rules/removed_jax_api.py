@@ -126,6 +126,20 @@ Moved names (safe: the same object under another name)
     converts them through it and drops it (or reports it, kept for the rules it could not
     convert); with other uses it moves like any other name.
 
+    ``import jax.abstract_arrays`` (a dotted import of a removed module) goes (safe) when
+    nothing spells the module again except reads this rule moves in the same run, and
+    another plain module-level import of an existing jax module binds ``jax`` too; an
+    import under ``if TYPE_CHECKING`` or another removable dotted import is no such
+    binding. A suppressed read keeps it.
+
+    A module-level import fallback whose every branch fails on the target (jax-chacha-prng:
+    ``from jaxlib.xla_client import XlaOp``, else ``XlaOp = jax.xla.XlaOp``, else ``raise
+    ImportError``) stops the module importing although each statement sits in a guard. It
+    goes whole (safe) when nothing else reads the names it binds and its branches hold
+    only imports, reads of jax names, ``pass`` and a final ``raise``; a call among them
+    (``jax.config.update``) keeps it. When its names are read, it is reported (manual).
+    The custom-call builders' fallbacks go with their migrated calls (custom-call-api).
+
 Type names (safe in annotations only)
     ``jax.random.KeyArray``, ``jax.random.PRNGKeyArray`` (removed 0.4.24) and
     ``jax.numpy.DeviceArray`` (also ``jax.interpreters.xla.DeviceArray``, ``_DeviceArray``;
