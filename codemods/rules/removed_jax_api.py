@@ -1469,6 +1469,18 @@ class RemovedJaxApi(Rule):
         uses = self._uses(name)
         return any(id(n) not in inside for n, _ in uses.names)
 
+    def _unread_import(self, node: cst.ImportFrom, local: str) -> bool:
+        """No read reaches the name this import binds, though the name is read elsewhere:
+        only locals of the same name (``ops = factory()`` in a function) are."""
+        if re.search(rb"[\"']" + re.escape(local.encode()) + rb"[\"']", self.ctx.source):
+            return False
+        scope = self.ctx.scopes.get(node)
+        if scope is None or not isinstance(self.ctx.parents.get(self.ctx.parents.get(node)), cst.Module):
+            return False
+        mine = [a for a in scope.assignments[local] if getattr(a, "node", None) is node]
+        return len(mine) == 1 and not mine[0].references and not any(
+            isinstance(a, cst.metadata.scope_provider.Assignment) and a.node is not node for a in scope.assignments[local])
+
     def _dotted_unused(self, node: cst.Import, full: str) -> bool:
         """``import jax.abstract_arrays`` at module level that nothing spells again (not even
         in a comment or string), while another module-level import binds ``jax`` too: dropping
@@ -1662,7 +1674,7 @@ class RemovedJaxApi(Rule):
             gone = self.missing(qualified)
             # An owner rule's name: dropped here when unused, otherwise left to the owner.
             owners = not gone and self.check_all and _droppable(qualified) and first_missing(qualified)
-            if (gone or owners) and self._unused(local):
+            if (gone or owners) and (self._unused(local) or self._unread_import(node, local)):
                 drops.append(name)
                 said.append(f"unused import of {qualified}, which does not exist in jax {self._version()}, removed")
                 continue
