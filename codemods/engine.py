@@ -209,9 +209,6 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
     """
     from codemods.rules._shared import serves_older_jax
 
-    def compatibility_guard(node) -> bool:
-        return serves_older_jax(ctx, node)
-
     manual = [f for f in ctx.findings if f.change.safety is Safety.MANUAL and not f.suppressed]
     reported = {id(f.node) for f in manual}
     added: list[Finding] = []
@@ -226,7 +223,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             continue
         if not _under(qual, DELETED_MODULES) or qual in STILL_IMPORTABLE:
             continue
-        if compatibility_guard(binding.statement):
+        if serves_older_jax(ctx, binding.statement):
             continue  # a branch for the releases that still have it: it does not run on the target
         if any(f.node is binding.statement and _names_binding(f.change.message, binding) for f in ctx.findings):
             continue  # a fix of this very import (a move) already covers it
@@ -259,7 +256,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
         # name, and the manual sites spell it in full.
         stmt = binding.statement
         if not binding.top_level or id(stmt) in reported or not isinstance(stmt, cst.Import) or binding.local != binding.qualified \
-                or compatibility_guard(stmt):
+                or serves_older_jax(ctx, stmt):
             continue
         for alias in stmt.names:
             full = get_full_name_for_node(alias.name) or ""

@@ -381,15 +381,12 @@ GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeEr
 _VERSION_TEST = re.compile(r"version|hasattr\s*\(|getattr\s*\(", re.IGNORECASE)
 
 
-def _caught(handler: cst.ExceptHandler) -> Optional[list[str]]:
+def caught_exceptions(handler: cst.ExceptHandler) -> Optional[list[str]]:
     """Dotted names of the exceptions a handler catches; ``None`` for a bare ``except``."""
     if handler.type is None:
         return None
     types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
     return [get_full_name_for_node(e.value if isinstance(e, cst.Element) else e) or "" for e in types]
-
-
-caught_exceptions = _caught
 
 
 def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
@@ -564,7 +561,7 @@ def _none_fallback(handler: cst.ExceptHandler) -> bool:
 
 
 def _catches_failure(handler: cst.ExceptHandler) -> bool:
-    names = _caught(handler)
+    names = caught_exceptions(handler)
     return names is None or any(name.rsplit(".", 1)[-1] in FALLBACK_EXCEPTIONS for name in names)
 
 
@@ -689,7 +686,7 @@ def _early_exit_guard(ctx: FileContext, block: cst.CSTNode, child: cst.CSTNode) 
 
 def _guard_exception(stmt: cst.Try) -> Optional[str]:
     for handler in stmt.handlers:
-        for dotted in _caught(handler) or ():
+        for dotted in caught_exceptions(handler) or ():
             if dotted.rsplit(".", 1)[-1] in GUARD_EXCEPTIONS:
                 return dotted
     return None
@@ -824,3 +821,16 @@ def mutated_in(function: cst.FunctionDef, name: str) -> bool:
     if calls and not found:
         walk.read(function.body, _Calls())
     return bool(found)
+
+
+class CallsOf(cst.CSTVisitor):
+    """Calls of one plain name (``helper(...)``)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.found: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == self.name:
+            self.found.append(node)

@@ -200,6 +200,7 @@ from codemods.rules._shared import (
     project_module_file,
     keyword,
     PURE_BUILTINS,
+    CallsOf,
     mutated_in,
     one_line,
     parent,
@@ -591,7 +592,7 @@ class CustomCallApi(Rule):
         if function is None or enclosing_lowering_rule(self.ctx, node) is not None:
             return ""
         name = function.name.value
-        finder = _CallsOf(name)
+        finder = CallsOf(name)
         walk.read(self.ctx.module, finder)
         # Annotations shift lines, and the comment must read the same on a second run.
         annotate = self.ctx.options.annotate
@@ -1755,10 +1756,7 @@ def _punctuate(args: list[cst.Arg], originals: list[cst.Arg]) -> list[cst.Arg]:
 
 def _clean(comma: cst.Comma) -> cst.Comma:
     """The separator without the comments that belong to the argument after it."""
-    ws = comma.whitespace_after
-    if isinstance(ws, cst.ParenthesizedWhitespace):
-        ws = ws.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[])
-    return comma.with_changes(whitespace_after=ws)
+    return _leading_only(_trailing_only(comma))
 
 
 def _comment_of(comma) -> Optional[cst.Comment]:
@@ -1907,19 +1905,6 @@ def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx, any_builder: b
                     if get_full_name_for_node(alias.name) != "custom_call" or local not in names:
                         return False
     return True
-
-
-class _CallsOf(cst.CSTVisitor):
-    """Calls of one module-level name."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.name = name
-        self.found: list[cst.Call] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if isinstance(node.func, cst.Name) and node.func.value == self.name:
-            self.found.append(node)
 
 
 def _project_wrapper(path: str, package: Optional[str], module: str, function: str) -> Optional[tuple[str, str]]:

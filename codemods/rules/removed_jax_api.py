@@ -1371,11 +1371,13 @@ class RemovedJaxApi(Rule):
                 return False
         return True
 
+    def _named_in_string(self, local: str) -> bool:
+        """``local`` appears as a whole string (``__all__``, ``getattr``)."""
+        return re.search(rb"[\"']" + re.escape(local.encode()) + rb"[\"']", self.ctx.source) is not None
+
     def _unused(self, local: str) -> bool:
         """Nothing reads ``local`` (not even as a string, as in ``__all__``)."""
-        if re.search(rb"[\"']" + re.escape(local.encode()) + rb"[\"']", self.ctx.source):
-            return False
-        return not self._uses(local).names
+        return not self._named_in_string(local) and not self._uses(local).names
 
     # -- import fallbacks that fail on every branch --------------------------------------
     def visit_Try(self, node: cst.Try) -> None:
@@ -1457,7 +1459,7 @@ class RemovedJaxApi(Rule):
 
     def _read_outside(self, name: str, node: cst.CSTNode) -> bool:
         """Whether the module reads ``name`` outside ``node`` (or names it in a string)."""
-        if re.search(rb"[\"']" + re.escape(name.encode()) + rb"[\"']", self.ctx.source):
+        if self._named_in_string(name):
             return True
         inside = set()
 
@@ -1472,19 +1474,19 @@ class RemovedJaxApi(Rule):
     def _unread_import(self, node: cst.ImportFrom, local: str) -> bool:
         """No read reaches the name this import binds, though the name is read elsewhere:
         only locals of the same name (``ops = factory()`` in a function) are."""
-        if re.search(rb"[\"']" + re.escape(local.encode()) + rb"[\"']", self.ctx.source):
+        if self._named_in_string(local):
             return False
         scope = self.ctx.scopes.get(node)
         if scope is None or not isinstance(self.ctx.parents.get(self.ctx.parents.get(node)), cst.Module):
             return False
-        mine = [a for a in scope.assignments[local] if getattr(a, "node", None) is node]
-        return len(mine) == 1 and not mine[0].references and not any(
-            isinstance(a, cst.metadata.scope_provider.Assignment) and a.node is not node for a in scope.assignments[local])
+        # The import must be the module's only binding of the name, and unread.
+        bindings = list(scope.assignments[local])
+        return len(bindings) == 1 and bindings[0].node is node and not bindings[0].references
 
     def _dotted_unused(self, node: cst.Import, full: str) -> bool:
-        """``import jax.abstract_arrays`` at module level that nothing spells again (not even
-        in a comment or string), while another module-level import binds ``jax`` too: dropping
-        it loses no name."""
+        """``import jax.abstract_arrays`` at module level that nothing spells again outside
+        comment lines, but for reads this rule moves in the same run, while another import
+        that surely stays binds ``jax`` too: dropping it loses no name."""
         root = full.split(".", 1)[0]
         # Comment lines are no uses (the annotation of an earlier --annotate run names it).
         text = _COMMENT_LINE.sub("", self.ctx.source.decode("utf-8", "replace"))

@@ -358,6 +358,7 @@ from codemods.rules.removed_jax_api import first_missing
 from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
 from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, package_files_mentioning, registrations_elsewhere, where_text
 from codemods.rules._shared import (
+    CallsOf,
     mutated_in,
     ancestors,
     compatibility_guard,
@@ -474,17 +475,10 @@ TOKEN_PROBLEM = (
     "result buffers")
 
 
-def _calls_name(function: cst.FunctionDef, name: str) -> bool:
-    """Whether ``function`` calls ``name(...)`` somewhere in its body."""
-    found = []
-
-    class _Calls(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Name) and node.func.value == name:
-                found.append(node)
-
-    walk.read(function.body, _Calls())
-    return bool(found)
+def _calls(function: cst.FunctionDef, name: str) -> bool:
+    finder = CallsOf(name)
+    walk.read(function.body, finder)
+    return bool(finder.found)
 
 
 @dataclasses.dataclass
@@ -746,7 +740,7 @@ class XlaTranslationRule(Rule):
             if jax_fallback_guard(self.ctx, call) is not None:
                 continue
             owner = self._owner(call, plans)
-            callers = [f.name.value for f in plans if owner is not None and f is not owner and _calls_name(f, owner.name.value)]
+            callers = [f.name.value for f in plans if owner is not None and f is not owner and _calls(f, owner.name.value)]
             reason = plans[owner].problem if owner in plans and plans[owner].problem else self._external_problems.get(owner) or (
                 # klujax: ``_xla_coo_vec_operation_f64(c, ...)`` called by the registered rules.
                 f"`{owner.name.value}`, the function it is in, is a helper of the translation rule(s) "
