@@ -154,6 +154,9 @@ class Finding:
     imports: tuple[tuple, ...] = ()
     #: The linked decision this change is one side of (see :class:`Project`).
     link: Optional[LinkKey] = None
+    #: The findings this one exists for (the manual sites a kept import serves): when
+    #: the rewrite removes them all, this one goes from the report with them.
+    serves: tuple = ()
 
 
 class FileContext:
@@ -176,6 +179,8 @@ class FileContext:
         self.wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         self.names = NameResolver(self.wrapper, source, package)
         self.findings: list[Finding] = []
+        #: Ids of findings the last rewrite made moot (see engine._moot_findings).
+        self.moot: set[int] = set()
         self._codemod_context = None
         self.helpers: dict[str, str] = {}
         self._scopes: Optional[dict] = None

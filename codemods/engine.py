@@ -237,6 +237,12 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
                 _report_kept(ctx, qual, binding.statement, users, f"when `{function.name.value}` runs")
                 reported.add(id(binding.statement))
                 added.append(ctx.findings[-1])
+            elif function is not None and ctx.options.every_rule and _under(qual, GONE_MODULES):
+                unmigrated = _uses_no_finding_covers(ctx, binding, rules, within=function)
+                if unmigrated:
+                    _report_unmigrated_import(ctx, binding, unmigrated, rules, f"when `{function.name.value}` runs")
+                    reported.add(id(binding.statement))
+                    added.append(ctx.findings[-1])
             continue
         if not users:
             if not ctx.options.every_rule or not _under(qual, GONE_MODULES):
@@ -255,19 +261,22 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
         # ``import jax.lib.xla_client`` binds ``jax``: the deleted module is the dotted
         # name, and the manual sites spell it in full.
         stmt = binding.statement
-        if not binding.top_level or id(stmt) in reported or not isinstance(stmt, cst.Import) or binding.local != binding.qualified \
+        if id(stmt) in reported or not isinstance(stmt, cst.Import) or binding.local != binding.qualified \
                 or serves_older_jax(ctx, stmt):
             continue
+        function = None if binding.top_level else next(
+            (a for a in reversed(ctx.ancestors_of(stmt)) if isinstance(a, cst.FunctionDef)), None)
         for alias in stmt.names:
             full = get_full_name_for_node(alias.name) or ""
             if alias.asname is not None or not full.startswith(binding.local + ".") or not _under(full, GONE_MODULES):
                 continue
             if manual_code is None:
                 manual_code = [(f, positions.code_for_node(ctx.module, f.node)) for f in manual]
-            users = [f for f, code in manual_code if full + "." in code]
+            users = [f for f, code in manual_code if full + "." in code
+                     and (function is None or function in ctx.ancestors_of(f.node))]
             if users:
-                _report_kept(ctx, full, stmt, users)
-            elif ctx.options.every_rule and (full + ".").encode() not in ctx.source:
+                _report_kept(ctx, full, stmt, users, "at import time" if function is None else f"when `{function.name.value}` runs")
+            elif function is None and ctx.options.every_rule and (full + ".").encode() not in ctx.source:
                 # Nothing spells the module: no rule has a use to migrate and drop it with.
                 owner = next((r.name for r in rules if any(t in full.encode() for t in r.triggers)),
                              rules[0].name if rules else "ccmigrate")
@@ -290,6 +299,7 @@ def _report_kept(ctx: FileContext, qual: str, statement: cst.CSTNode, users: lis
     ctx.report(rule, statement, Safety.MANUAL,
                f"import of `{qual}` (deleted from jax) kept for the {where}: "
                f"it fails {fails} until they are migrated")
+    ctx.findings[-1].serves = tuple(users)
 
 
 def _names_binding(message: str, binding) -> bool:
@@ -298,9 +308,11 @@ def _names_binding(message: str, binding) -> bool:
     return binding.qualified in message or f"`{binding.local}`" in message
 
 
-def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule]]) -> list[int]:
+def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule]],
+                            within: Optional[cst.CSTNode] = None) -> list[int]:
     """Lines where ``binding``'s name is read outside every finding: uses no rule migrates
-    (type annotations, a module-level ``XlaBuilder(...)``), which keep the import alive."""
+    (type annotations, a module-level ``XlaBuilder(...)``), which keep the import alive.
+    For an import inside a function, ``within`` is that function."""
     from codemods.rules._shared import jax_fallback_guard
 
     if jax_fallback_guard(ctx, binding.statement) is not None:
@@ -322,7 +334,7 @@ def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule
             if node.value == binding.local:
                 uses.append(node)
 
-    walk.read(ctx.module, _Uses())
+    walk.read(ctx.module if within is None else within, _Uses())
     if not uses:
         return []
     covered = {id(f.node) for f in ctx.findings}
@@ -333,7 +345,8 @@ def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule
     return sorted({ranges[u].start.line for u in left if u in ranges})
 
 
-def _report_unmigrated_import(ctx: FileContext, binding, lines: list[int], rules: Sequence[type[Rule]]) -> None:
+def _report_unmigrated_import(ctx: FileContext, binding, lines: list[int], rules: Sequence[type[Rule]],
+                              fails: str = "at import time") -> None:
     where = ", ".join(map(str, lines[:8])) + (" ..." if len(lines) > 8 else "")
     # Annotations shift lines, and the comment must read the same on a second run.
     where = (f"{len(lines)} line(s)" if ctx.options.annotate
@@ -345,7 +358,7 @@ def _report_unmigrated_import(ctx: FileContext, binding, lines: list[int], rules
         owner, binding.statement, Safety.MANUAL,
         f"import of `{binding.qualified}` (deleted from jax) stays for uses no rule migrates, at "
         f"{where} (type annotations, XlaBuilder objects...): "
-        "it fails at import time; replace or drop those uses, then the import",
+        f"it fails {fails}; replace or drop those uses, then the import",
     )
 
 
@@ -408,24 +421,47 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
     edits: dict[cst.CSTNode, list[Finding]] = {}
     for finding in chosen:
         edits.setdefault(finding.node, []).append(finding)
-    notes: dict[cst.CSTNode, list[str]] = {}
-    wanted: dict[cst.CSTNode, list[str]] = {}
-    if options.annotate:
-        for finding in ctx.findings:
-            if finding.change.safety is Safety.MANUAL and not finding.suppressed:
-                stmt = _statement_of(ctx, finding.node)
-                text = f"{TODO_PREFIX}[{finding.change.rule}] {finding.change.message}"
-                text = " ".join(text.split())
-                if stmt is not None:
-                    wanted.setdefault(stmt, []).append(text)
-        for stmt, texts in wanted.items():
-            fresh = _fresh_notes(stmt, texts, ctx.module)
-            if fresh:
-                notes[stmt] = fresh
     for finding in fixable:
         finding.change.applied = False
+    ctx.moot = set()
+    notes = _notes(ctx, set())
     if not edits and not notes:
         return None
+    module, removed = _apply_edits(ctx, edits, notes, chosen, fixable)
+    moot = _moot_findings(ctx, removed)
+    if moot and options.annotate and notes != (fewer := _notes(ctx, moot)):
+        # A TODO for a site the rewrite removed would outlive it: apply again without.
+        module, _removed = _apply_edits(ctx, edits, fewer, chosen, fixable)
+    for finding in chosen:
+        finding.change.applied = True
+    ctx.moot = moot
+    return module
+
+
+def _notes(ctx: FileContext, moot: set[int]) -> dict[cst.CSTNode, list[str]]:
+    """The ``# TODO(ccmigrate)`` comments --annotate adds: each statement's manual
+    findings not yet written above it (none but for ``moot`` ones)."""
+    notes: dict[cst.CSTNode, list[str]] = {}
+    if not ctx.options.annotate:
+        return notes
+    wanted: dict[cst.CSTNode, list[str]] = {}
+    for finding in ctx.findings:
+        if finding.change.safety is Safety.MANUAL and not finding.suppressed and id(finding) not in moot:
+            stmt = _statement_of(ctx, finding.node)
+            text = f"{TODO_PREFIX}[{finding.change.rule}] {finding.change.message}"
+            text = " ".join(text.split())
+            if stmt is not None:
+                wanted.setdefault(stmt, []).append(text)
+    for stmt, texts in wanted.items():
+        fresh = _fresh_notes(stmt, texts, ctx.module)
+        if fresh:
+            notes[stmt] = fresh
+    return notes
+
+
+def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Finding], fixable: list[Finding]):
+    """The new tree with ``edits`` and ``notes`` applied, imports and helpers added, and
+    the original nodes edits removed; ``ctx`` is left as analysis left it."""
     # Edits may ask for imports and helpers while they run: undo that afterwards, so
     # the next call (another ``keep``) starts from the state analysis left.
     had_context = ctx.has_pending_imports
@@ -437,9 +473,8 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
     try:
         if len(chosen) < len(fixable) and had_context:
             _drop_declined_imports(ctx, fixable, chosen)
-        module = ctx.module.visit(_Apply(ctx, edits, notes, ctx.paths_to([*edits, *notes])))
-        for finding in chosen:
-            finding.change.applied = True
+        apply = _Apply(ctx, edits, notes, ctx.paths_to([*edits, *notes]))
+        module = ctx.module.visit(apply)
         module = _add_helpers(module, ctx.helpers)
         if ctx.has_pending_imports:
             from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
@@ -476,7 +511,19 @@ def rewrite(ctx: FileContext, keep: Optional[Keep] = None) -> Optional[cst.Modul
         ctx.helpers = saved_helpers
         ctx._pending_imports = saved_pending
         ctx.dotted_removals = saved_dotted
-    return module
+    return module, apply.removed
+
+
+def _moot_findings(ctx: FileContext, removed: set) -> set[int]:
+    """Manual findings about code the rewrite removed (a private helper of XlaBuilder
+    constants whose every call was inlined), and those that only served them: the
+    report would name sites the new text no longer has."""
+    if not removed:
+        return set()
+    moot = {id(f) for f in ctx.findings if f.change.safety is Safety.MANUAL
+            and any(node in removed for node in (f.node, *ctx.ancestors_of(f.node)))}
+    moot |= {id(f) for f in ctx.findings if f.serves and all(id(u) in moot for u in f.serves)}
+    return moot
 
 
 def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Module:
@@ -811,6 +858,8 @@ class _Apply(cst.CSTTransformer):
         self.paths = paths
         #: Comment lines above statements the edits removed, for the statement after them.
         self.carried: dict[cst.CSTNode, list[cst.EmptyLine]] = {}
+        #: Original nodes an edit removed whole (a helper every caller stopped using).
+        self.removed: set = set()
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         # Subtrees holding no edit are kept as they are, unvisited: most of a file.
@@ -832,10 +881,17 @@ class _Apply(cst.CSTTransformer):
                 self.ctx.site = None
             if isinstance(node, cst.CSTNode):
                 finding.change.after = positions.code_for_node(self.module, node)
+            else:
+                self.removed.add(original_node)
         for text in self.notes.get(original_node, ()):
             if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
                 line = cst.EmptyLine(comment=cst.Comment(text))
                 node = node.with_changes(leading_lines=[*node.leading_lines, line])
+        if isinstance(node, cst.SimpleStatementLine) and node.body and len(node.body) < len(original_node.body) \
+                and isinstance(node.body[-1].semicolon, cst.Semicolon):
+            # ``import jax.core; import jax.xla`` with the last statement removed: no
+            # dangling ``;`` after the one left.
+            node = node.with_changes(body=[*node.body[:-1], node.body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
         # A removed definition takes its comments along (they describe it); a removed simple
         # statement leaves them to the next one (``# Enable x64`` above a config import).
         if isinstance(original_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and (
@@ -1052,7 +1108,7 @@ def process_source(
         ctx = analyse(path, source, rules, options, package)
         result.encoding = ctx.module.encoding
         new_module = rewrite(ctx, keep)
-        result.changes = [f.change for f in ctx.findings]
+        result.changes = [f.change for f in ctx.findings if id(f) not in ctx.moot]
         if ctx.claims:
             result.claims = _settled_claims(ctx)
         if new_module is not None:

@@ -412,3 +412,64 @@ def test_config_options_jax_no_longer_has_are_dropped_or_reported() -> None:
 
     result = rewrite_source(b"import jax\n\njax.config.update('jax_option_never_seen', 1)\n", "c.py", ["--select", "removed-jax-api"])
     assert [c.safety for c in result.changes] == [Safety.MANUAL] and "jax_option_never_seen" in result.changes[0].message
+
+
+def test_batch_tracer_is_offered_from_its_private_home_only_as_an_unsafe_fix() -> None:
+    import jax._src.interpreters.batching as private
+
+    result = _run("batch_tracer_check.py")
+    assert result.updated is None
+    assert [(c.line, c.safety) for c in result.changes] == [(13, Safety.MANUAL), (21, Safety.MANUAL)]
+    assert all("it would become jax._src.interpreters.batching.BatchTracer (applied with --unsafe-fixes)" in c.message
+               for c in result.changes)
+    fixed = _run("batch_tracer_check.py", "--unsafe-fixes")
+    assert [c.safety for c in fixed.changes] == [Safety.UNSAFE] * 2
+    assert b"from jax._src.interpreters.batching import BatchTracer\n" in fixed.updated
+    # The class the fix names is the one vmap's tracers are.
+    import jax
+    seen = []
+    jax.vmap(lambda x: seen.append(type(x)) or x)(jax.numpy.ones(2))
+    assert seen == [private.BatchTracer]
+
+
+def test_dotted_jax_xla_import_goes_with_the_registrations_it_served() -> None:
+    """``import jax.core; import jax.xla``: the translation registrations read through it
+    become MLIR lowerings in the same run, so the import goes at once (a second run must
+    find nothing), and the statement left on the line keeps no dangling semicolon."""
+    source = (
+        b"import jax.core; import jax.xla\n"
+        b"from jax.extend.core import Primitive\n"
+        b"from jax.interpreters import mlir\n"
+        b"\n"
+        b"p = Primitive('p')\n"
+        b"jax.xla.translations[p] = mlir.lower_fun(lambda x: x, multiple_results=False)\n"
+        b"mlir.register_lowering(p, mlir.lower_fun(lambda x: x, multiple_results=False))\n"
+    )
+    result = rewrite_source(source, "dotted.py")
+    assert result.error is None
+    text = result.updated.decode()
+    assert text.startswith("import jax.core\n") and "jax.xla" not in text
+    assert rewrite_source(result.updated, "dotted.py").updated is None
+
+
+def test_imported_function_read_only_through_locals_of_its_name_elsewhere_goes() -> None:
+    """``enable_x64 = factory()`` inside another function is a local: the scopes tell it
+    from the import, whose own calls are all rewritten, so the import goes."""
+    source = (
+        b"from jax.experimental import enable_x64\n"
+        b"\n"
+        b"\n"
+        b"def wide(f):\n"
+        b"    with enable_x64():\n"
+        b"        return f()\n"
+        b"\n"
+        b"\n"
+        b"def other(factory):\n"
+        b"    enable_x64 = factory()\n"
+        b"    return enable_x64.run()\n"
+    )
+    result = rewrite_source(source, "x64.py", ["--select", "removed-jax-api"])
+    assert result.error is None
+    text = result.updated.decode()
+    assert "from jax.experimental import" not in text and "with jax.enable_x64(True):" in text
+    assert "    enable_x64 = factory()\n    return enable_x64.run()\n" in text

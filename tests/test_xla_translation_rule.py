@@ -861,3 +861,34 @@ def test_helper_building_the_call_and_plain_ops_get_advice_that_fits() -> None:
     assert len(reshape) == 1 and "StableHLO op" in reshape[0] and "ShapeDtypeStruct" not in reshape[0]
     rule = [m for m in messages if m.startswith("translation rule `_solve_translation`")]
     assert len(rule) == 1 and "the helper builds what this rule returns" in rule[0]
+
+
+def test_guarded_registration_beside_one_for_newer_jax_reads_the_same_after_the_migration() -> None:
+    """``if jax < 0.4.31: register a translation rule, else: register it too``: the else
+    branch becomes an MLIR lowering in this run; the advice at the guarded one must be the
+    one the next run gives (with --annotate the TODO would change again otherwise)."""
+    source = (
+        b"import jax\n"
+        b"from jax.extend.core import Primitive\n"
+        b"from jax.interpreters import xla\n"
+        b"\n"
+        b"p = Primitive('axpy')\n"
+        b"\n"
+        b"\n"
+        b"def _impl(a, x):\n"
+        b"    return a * x\n"
+        b"\n"
+        b"\n"
+        b"if jax.__version_info__ < (0, 4, 31):\n"
+        b"    xla.translations[p] = xla.lower_fun(_impl, multiple_results=False)\n"
+        b"else:\n"
+        b"    xla.translations[p] = xla.lower_fun(_impl, multiple_results=False)\n"
+    )
+    result = rewrite_source(source, "guarded.py", ["--annotate"])
+    assert result.error is None, result.error
+    guarded = [c for c in result.changes if c.safety is Safety.MANUAL]
+    assert [c.line for c in guarded] == [13]
+    assert "or a translation rule outside the branch, migrated to one" in guarded[0].message
+    assert "else:\n    jax.interpreters.mlir.register_lowering(p, jax.interpreters.mlir.lower_fun(_impl, multiple_results=False))" \
+        in result.updated.decode()
+    assert rewrite_source(result.updated, "guarded.py", ["--annotate"]).updated is None

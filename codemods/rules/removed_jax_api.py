@@ -242,6 +242,12 @@ Removed helpers rewritten as calls
     (``jax.abstract_arrays``, ``jax.interpreters.xla``, ``jax.core``) is that one class, so
     the name has no other reading; ``core.Primitive`` beside it stays on ``jax.extend.core``.
 
+    ``jax.interpreters.batching.BatchTracer`` and ``BatchTrace`` have no public successor
+    (gone by 0.10.2; a JVP rule testing ``type(t) is batching.BatchTracer``, as tfc's do).
+    The very classes live on in ``jax._src.interpreters.batching``, which is offered as an
+    unsafe move: equivalent on the target jax, but private, so it may change without
+    notice; a batching rule or a ``jax.core.Tracer`` check needs no private name.
+
     Without ``--unsafe-fixes`` an unsafe site is reported as manual, its message naming the
     fix that flag would apply: the site stays, and the report says why.
 
@@ -420,6 +426,13 @@ MOVED: dict[str, Move] = {
     "jax.interpreters.xla.ShapedArray": Move("jax.core.ShapedArray", ANY, "0.4.24 or earlier"),
     "jax.interpreters.partial_eval.Jaxpr": Move("jax.extend.core.Jaxpr", (0, 4, 31), "0.10.0 or earlier"),
     "jax.interpreters.batching.Array": Move("jax.Array", (0, 4, 1), "0.10.0"),
+    # No public successor: the same classes live on in jax's private package, which only
+    # --unsafe-fixes writes (a vmap-tracer test ``type(t) is batching.BatchTracer``).
+    **{f"jax.interpreters.batching.{n}": Move(f"jax._src.interpreters.batching.{n}", ANY, "a re-export, gone by 0.10.2",
+                                              unsafe="the same class, but from jax's private jax._src, which may change "
+                                                     "without notice; a batching rule (batching.primitive_batchers) "
+                                                     "or a jax.core.Tracer check needs none")
+       for n in ("BatchTracer", "BatchTrace")},
     "jax.nn.normalize": Move("jax.nn.standardize", ANY, "0.4.36"),
     "jax.numpy.round_": Move("jax.numpy.round", ANY, "0.6.0"),
     "jax.numpy.row_stack": Move("jax.numpy.vstack", ANY, "0.4.24 or earlier"),
@@ -547,6 +560,8 @@ GUIDANCE = {
 }
 
 _COMMENT_LINE = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)
+#: The members of jax.interpreters.xla through which translation rules were registered.
+_TRANSLATION_MEMBERS = ("backend_specific_translations", "translations", "register_translation")
 TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[|translations_with_avals\[|lower_fun\(")
 
 #: Prefixes other rules migrate or report; this rule says nothing about them.
@@ -1339,7 +1354,7 @@ class RemovedJaxApi(Rule):
         return True
 
     def _only_registers_translations(self, local: str) -> bool:
-        return self._only_member_uses(local, ("backend_specific_translations", "translations", "register_translation"))
+        return self._only_member_uses(local, _TRANSLATION_MEMBERS)
 
     def _only_member_uses(self, local: str, members) -> bool:
         """``local`` is imported once, and every other mention of it is ``local.<member>``."""
@@ -1357,15 +1372,22 @@ class RemovedJaxApi(Rule):
         walk.read(self.ctx.module, uses)
         return uses
 
-    def _imported_call_rewritable(self, local: str, entry: CallRewrite) -> bool:
+    def _imported_call_rewritable(self, node: cst.ImportFrom, local: str, entry: CallRewrite) -> bool:
         """Every use of an imported helper is a call this rule rewrites."""
-        if self.ctx.names._maybe_rebound(local):
+        reads = self._reads_of_import(node, local)
+        if reads is None:
+            if self.ctx.names._maybe_rebound(local):
+                return False
+            uses = self._uses(local)
+            reads, calls = [name for name, _ in uses.names], uses.calls
+        else:
+            # Locals of the same name (``enable_x64 = factory()`` in a function) are not
+            # reads of the import: the scopes tell them apart.
+            calls = [call for name in reads if isinstance(call := self.ctx.parents.get(name), cst.Call)]
+        callees = {id(call.func) for call in calls}
+        if not reads or any(id(name) not in callees for name in reads):
             return False
-        uses = self._uses(local)
-        callees = {id(call.func) for call in uses.calls}
-        if not uses.names or any(id(name) not in callees for name, _ in uses.names):
-            return False
-        for call in uses.calls:
+        for call in calls:
             args = _bind(call, entry.params)
             if args is None or not isinstance(entry.plan(self, call, args), tuple):
                 return False
@@ -1471,6 +1493,19 @@ class RemovedJaxApi(Rule):
         uses = self._uses(name)
         return any(id(n) not in inside for n, _ in uses.names)
 
+    def _reads_of_import(self, node: cst.ImportFrom, local: str) -> Optional[list[cst.CSTNode]]:
+        """The reads that reach the name a module-level import binds, when that import is
+        the module's only binding of it and no string names it (``__all__``); else None."""
+        if self._named_in_string(local):
+            return None
+        scope = self.ctx.scopes.get(node)
+        if scope is None or not isinstance(self.ctx.parents.get(self.ctx.parents.get(node)), cst.Module):
+            return None
+        bindings = list(scope.assignments[local])
+        if len(bindings) != 1 or bindings[0].node is not node:
+            return None
+        return [access.node for access in bindings[0].references]
+
     def _unread_import(self, node: cst.ImportFrom, local: str) -> bool:
         """No read reaches the name this import binds, though the name is read elsewhere:
         only locals of the same name (``ops = factory()`` in a function) are."""
@@ -1504,6 +1539,8 @@ class RemovedJaxApi(Rule):
         if moved and b"ccmigrate: ignore" in self.ctx.source:
             return False  # a read whose fix is switched off keeps the import
         for attribute in moved:
+            if full == "jax.xla" and attribute.attr.value in _TRANSLATION_MEMBERS:
+                continue  # xla-translation-rule converts or reports each registration
             found = self.move_for(self.ctx.qualified_name(attribute) or "")
             if found is None or found[1].unsafe or found[1].annotation_only or compatibility_guard(self.ctx, attribute):
                 return False
@@ -1669,7 +1706,7 @@ class RemovedJaxApi(Rule):
                 said.append(f"{qualified} was removed (its uses now name the same objects elsewhere)")
                 continue
             entry = self.call_rewrite(qualified)
-            if entry is not None and self._imported_call_rewritable(local, entry):
+            if entry is not None and self._imported_call_rewritable(node, local, entry):
                 drops.append(name)
                 said.append(f"{qualified} was removed (its calls are rewritten)")
                 continue

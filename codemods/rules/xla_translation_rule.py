@@ -654,10 +654,13 @@ class XlaTranslationRule(Rule):
         for reg in registrations:
             guard = jax_fallback_guard(self.ctx, reg.node)
             if guard is not None:
-                if self._has_mlir_lowering(reg):
+                if self._has_mlir_lowering(reg) or self._lowered_outside_guards(reg, registrations):
                     # equinox: ``if hasattr(xla, "lower_fun"): xla.register_translation(...)``
-                    # next to ``mlir.register_lowering(p, ...)`` for every release.
-                    advice = ("the primitive also has an MLIR lowering here, which jax used instead: nothing to migrate; "
+                    # next to ``mlir.register_lowering(p, ...)`` for every release. A
+                    # translation rule registered outside the guards is one this run
+                    # migrates (or reports): the advice must read the same after it.
+                    advice = ("the primitive also has an MLIR lowering here (or a translation rule outside the branch, "
+                              "migrated to one), which jax used instead: nothing to migrate; "
                               "drop the branch once jax < 0.4.29 is no longer supported")
                 elif isinstance(reg.rule, cst.Call) and self._xla_attr(reg.rule.func) == "lower_fun":
                     advice = ("for jax >= 0.4.29 register `mlir.lower_fun(fun, multiple_results=...)` with "
@@ -1377,6 +1380,20 @@ class XlaTranslationRule(Rule):
         self.report(statement, safety, f"the primitive already has an MLIR lowering for this platform, which jax preferred over the {what}",
                     lambda _n: cst.RemoveFromParent(), link=link)
         return True
+
+    def _lowered_outside_guards(self, reg: Registration, registrations: list) -> bool:
+        """Another registration of ``reg``'s primitive, for its platform, outside every
+        compatibility guard (an ``else`` for newer jax, say)."""
+        code = self.ctx.module.code_for_node
+        platform = _platform_text(code(reg.platform)) if reg.platform is not None else None
+        for other in registrations:
+            if other is reg or code(other.prim) != code(reg.prim) or jax_fallback_guard(self.ctx, other.node) is not None:
+                continue
+            if self._binder(reg.node, reg.prim) is not self._binder(other.node, other.prim):
+                continue
+            if other.platform is None or (platform is not None and _platform_text(code(other.platform)) == platform):
+                return True
+        return False
 
     def _has_mlir_lowering(self, reg: Registration) -> bool:
         """Whether this module also registers an MLIR lowering covering ``reg``."""
