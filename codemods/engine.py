@@ -493,6 +493,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
                     ctx.codemod_context.scratch[AddImportsVisitor.CONTEXT_KEY] = batch
                     module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
                 ctx.codemod_context.scratch[AddImportsVisitor.CONTEXT_KEY] = wanted
+                module = _drop_unread_additions(before, module)
                 module = _keep_after_prelude_code(before, module)
                 module = _into_import_guard(before, module)
             if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
@@ -1064,6 +1065,84 @@ def _is_import_guard(stmt: cst.CSTNode) -> bool:
     allowed = (cst.Import, cst.ImportFrom, cst.Pass, cst.Assign)
     return all(isinstance(small, allowed) for small in smalls) and any(isinstance(small, (cst.Import, cst.ImportFrom))
                                                                       for small in smalls)
+
+
+def _alias_binding(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None:
+        return get_full_name_for_node(alias.asname.name) or ""
+    return (get_full_name_for_node(alias.name) or "").split(".")[0]
+
+
+def _drop_unread_additions(before: cst.Module, after: cst.Module) -> cst.Module:
+    """Module-level imports an edit asked for that nothing in the new text reads: an
+    outer edit rebuilt the code an inner one had rewritten (a translation registration
+    through ``jax.xla`` becomes ``mlir.register_lowering``, and the ``xla`` the move of
+    ``jax.xla`` wanted is read nowhere). An import this run added is never left unused."""
+    def aliases(module: cst.Module) -> set[str]:
+        return {code_for(a) for stmt in module.body if import_line(stmt) for small in stmt.body
+                if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar)
+                for a in small.names}
+
+    def code_for(alias: cst.ImportAlias) -> str:
+        return cst.Module([]).code_for_node(alias.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+
+    added = aliases(after) - aliases(before)
+    if not added:
+        return after
+    read: set[str] = set()
+
+    class _Reads(cst.CSTVisitor):
+        def visit_Import(self, node: cst.Import) -> bool:
+            return False
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # ``m.xla`` reads ``m``, not a name ``xla``
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)  # ``f(xla=1)``: a keyword, not a read
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            read.add(node.value)
+
+    after.visit(_Reads())
+    text = after.code
+    unread = set()
+    for stmt in after.body:
+        if not import_line(stmt):
+            continue
+        for small in stmt.body:
+            if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+                for a in small.names:
+                    name = _alias_binding(a)
+                    if code_for(a) in added and name not in read and f"'{name}'" not in text and f'"{name}"' not in text:
+                        unread.add(id(a))
+    if not unread:
+        return after
+
+    class _Drop(cst.CSTTransformer):
+        def leave_Import(self, original, updated):
+            return _without(original, updated)
+
+        def leave_ImportFrom(self, original, updated):
+            return _without(original, updated)
+
+    def _without(original, node):
+        if isinstance(node.names, cst.ImportStar):
+            return node
+        kept = [new for old, new in zip(original.names, node.names) if id(old) not in unread]
+        if len(kept) == len(node.names):
+            return node
+        if not kept:
+            return cst.RemoveFromParent()
+        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return node.with_changes(names=kept)
+
+    return after.visit(_Drop())
 
 
 def _names_read(module: cst.Module) -> set[str]:
