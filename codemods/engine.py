@@ -276,12 +276,14 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
                      and (function is None or function in ctx.ancestors_of(f.node))]
             if users:
                 _report_kept(ctx, full, stmt, users, "at import time" if function is None else f"when `{function.name.value}` runs")
-            elif function is None and ctx.options.every_rule and (full + ".").encode() not in ctx.source:
+            elif ctx.options.every_rule and (full + ".") not in (
+                    ctx.source.decode("utf-8", "replace") if function is None else positions.code_for_node(ctx.module, function)):
                 # Nothing spells the module: no rule has a use to migrate and drop it with.
                 owner = next((r.name for r in rules if any(t in full.encode() for t in r.triggers)),
                              rules[0].name if rules else "ccmigrate")
+                fails = "at import time" if function is None else f"when `{function.name.value}` runs"
                 ctx.report(owner, stmt, Safety.MANUAL,
-                           f"import of `{full}` (deleted from jax) is not used and fails at import time: delete it")
+                           f"import of `{full}` (deleted from jax) is not used and fails {fails}: delete it")
             else:
                 continue
             reported.add(id(stmt))

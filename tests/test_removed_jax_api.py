@@ -481,3 +481,12 @@ def test_imported_function_read_only_through_locals_of_its_name_elsewhere_goes()
     text = result.updated.decode()
     assert "from jax.experimental import" not in text and "with jax.enable_x64(True):" in text
     assert "    enable_x64 = factory()\n    return enable_x64.run()\n" in text
+
+
+def test_raise_to_shaped_registrations_stay_for_a_target_that_still_reads_them() -> None:
+    """Before 0.4.36 jax consulted the table: the registrations are left for such a target."""
+    result = _run("raise_to_shaped_registrations.py", "--target-jax", "0.4.35")
+    assert result.updated is None and result.error is None
+    assert all(c.rule != "removed-jax-api" or c.safety is not Safety.SAFE for c in result.changes)
+    fixed = _run("raise_to_shaped_registrations.py", "--target-jax", "0.4.36")
+    assert [c.line for c in fixed.changes if c.safety is Safety.SAFE] == [10, 36, 40]

@@ -242,6 +242,12 @@ Removed helpers rewritten as calls
     (``jax.abstract_arrays``, ``jax.interpreters.xla``, ``jax.core``) is that one class, so
     the name has no other reading; ``core.Primitive`` beside it stays on ``jax.extend.core``.
 
+    ``jax.core.raise_to_shaped_mappings[T] = handler`` (custom abstract values of quantum
+    and tensor-network frontends) goes, safe from target jax 0.4.36 on: jax's removal
+    message says the table "is unused as of jax v0.4.36" (raise_to_shaped became a no-op),
+    and 0.6.0 removed it, so the line only fails. A statement alone in its block becomes
+    ``pass``; other reads of the table stay manual.
+
     ``jax.interpreters.batching.BatchTracer`` and ``BatchTrace`` have no public successor
     (gone by 0.10.2; a JVP rule testing ``type(t) is batching.BatchTracer``, as tfc's do).
     The very classes live on in ``jax._src.interpreters.batching``, which is offered as an
@@ -560,6 +566,8 @@ GUIDANCE = {
 }
 
 _COMMENT_LINE = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)
+#: The table of raise_to_shaped handlers (unused from jax 0.4.36, removed in 0.6.0).
+RAISE_TO_SHAPED_MAPPINGS = ("jax.core.raise_to_shaped_mappings", "jax._src.core.raise_to_shaped_mappings")
 #: The members of jax.interpreters.xla through which translation rules were registered.
 _TRANSLATION_MEMBERS = ("backend_specific_translations", "translations", "register_translation")
 TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[|translations_with_avals\[|lower_fun\(")
@@ -1816,6 +1824,8 @@ class RemovedJaxApi(Rule):
             return
         target = node.targets[0].target
         value = node.value
+        if self._unused_registry(node, target):
+            return
         if not (isinstance(value, cst.Call) and len(value.args) == 3 and not any(a.star or a.keyword for a in value.args)
                 and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)):
             return
@@ -1849,6 +1859,36 @@ class RemovedJaxApi(Rule):
         self.report(node, Safety.SAFE, "ad.standard_jvp is gone from jax.interpreters.ad (jax 0.10.0); ad.defjvp(p, *rules) "
                     "registers the same partial(standard_jvp, rules, p) for a single-result primitive",
                     edit, kernel_receives="unchanged (not a custom call)")
+
+    def _unused_registry(self, node: cst.Assign, target: cst.Subscript) -> bool:
+        """``core.raise_to_shaped_mappings[AbstractThing] = lambda aval, _: aval``: jax has
+        not read the table since 0.4.36 (raise_to_shaped became a no-op) and removed it in
+        0.6.0, where the line fails with AttributeError. The registration goes: on every
+        target from 0.4.36 on it had no effect (a lone statement of a block becomes
+        ``pass``)."""
+        if self.ctx.qualified_name(target.value) not in RAISE_TO_SHAPED_MAPPINGS:
+            return False
+        if tuple(self.ctx.options.target_jax) < (0, 4, 36) or compatibility_guard(self.ctx, node):
+            return False
+        line = self.ctx.parents.get(node)
+        if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+            return False
+        self.handled.add(id(target.value))
+        head = head_name(target.value)
+        if head:
+            drop_binding_if_unused(self.ctx, head)
+        block = self.ctx.parents.get(line)
+        alone = isinstance(block, cst.IndentedBlock) and len(block.body) == 1
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            if alone:
+                return updated.with_changes(body=[cst.Pass()])
+            return cst.RemoveFromParent()
+
+        self.report(line, Safety.SAFE, "jax.core.raise_to_shaped_mappings was removed in jax 0.6.0 and jax has not read it "
+                    "since 0.4.36 (raise_to_shaped is a no-op): the registration had no effect and is removed",
+                    edit, kernel_receives="unchanged (not a custom call)")
+        return True
 
     def _gone_platform(self, node: cst.Call) -> None:
         """``mlir.register_lowering(p, rule, platform="interpreter")``: jax no longer knows
