@@ -227,7 +227,10 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             continue  # a branch for the releases that still have it: it does not run on the target
         if any(f.node is binding.statement and _names_binding(f.change.message, binding) for f in ctx.findings):
             continue  # a fix of this very import (a move) already covers it
-        users = [f for f in manual if f.node is not binding.statement and binding.local in walk.names_in(f.node)]
+        # A site holding the import (a fallback reported whole) does not keep it: it is it.
+        around = set(ctx.ancestors_of(binding.statement))
+        users = [f for f in manual if f.node is not binding.statement and f.node not in around
+                 and binding.local in walk.reads_in(f.node)]
         if not binding.top_level:
             # An import inside a function fails when the function runs, and only the
             # sites in that function (or nested in it) use what it binds.

@@ -461,6 +461,34 @@ def _attribute_hooks(cls: type) -> bool:
     return found
 
 
+def reads_in(node: cst.CSTNode) -> set[str]:
+    """Identifiers below ``node`` that read a variable: not an attribute's name
+    (``m.xla_client``), a keyword (``f(xla_client=...)``) or part of an import
+    (``from jaxlib.xla_client import XlaOp`` reads no ``xla_client``)."""
+    names: set[str] = set()
+
+    class _Reads(cst.CSTVisitor):
+        def visit_Import(self, _node: cst.Import) -> bool:
+            return False
+
+        def visit_ImportFrom(self, _node: cst.ImportFrom) -> bool:
+            return False
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            read(attribute.value, self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            read(arg.value, self)
+            return False
+
+        def visit_Name(self, name: cst.Name) -> None:
+            names.add(name.value)
+
+    read(node, _Reads())
+    return names
+
+
 def names_in(node: cst.CSTNode) -> set[str]:
     """Every identifier read or written anywhere below ``node`` (``Name`` nodes only)."""
     names: set[str] = set()

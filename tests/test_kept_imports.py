@@ -382,3 +382,35 @@ def test_sites_inside_a_helper_the_rewrite_removes_leave_the_report() -> None:
         text = result.updated.decode()
         assert "xla_client" not in text and "TODO(ccmigrate)" not in text
         assert "_constant_s32_scalar" not in text and "mlir.ir_constant(np.asarray(int(n)))" in text
+
+
+def test_a_fallback_spelling_the_name_in_a_module_path_does_not_keep_the_import() -> None:
+    """jax-chacha-prng: ``from jax.lib import xla_client`` (its uses all migrated) beside a
+    fallback reported whole that imports ``from jaxlib.xla_client import XlaOp``: that
+    module path reads no ``xla_client``, so the import goes and nothing says it stays;
+    the fallback's own inner import is part of the site, not kept for it."""
+    source = (
+        b"import jax\n"
+        b"from jax.lib import xla_client\n"
+        b"\n"
+        b"try:\n"
+        b"    XlaOp = jax.xla.XlaOp\n"
+        b"except AttributeError:\n"
+        b"    try:\n"
+        b"        from jaxlib.xla_client import XlaOp\n"
+        b"    except ImportError:\n"
+        b"        raise ImportError('no XlaOp')\n"
+        b"\n"
+        b"for name, fn in {}.items():\n"
+        b"    xla_client.register_custom_call_target(name, fn, platform='cpu')\n"
+        b"\n"
+        b"\n"
+        b"def use(x: XlaOp):\n"
+        b"    return x\n"
+    )
+    result = rewrite_source(source, "fallback.py")
+    assert result.error is None
+    assert b"xla_client.register" not in result.updated and b"from jax.lib import" not in result.updated
+    manual = [c for c in result.changes if c.safety is Safety.MANUAL]
+    assert [c.line for c in manual] == [4]
+    assert "every branch of this import fallback fails" in manual[0].message
