@@ -234,7 +234,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
         if not binding.top_level:
             # An import inside a function fails when the function runs, and only the
             # sites in that function (or nested in it) use what it binds.
-            function = next((a for a in reversed(ctx.ancestors_of(binding.statement)) if isinstance(a, cst.FunctionDef)), None)
+            function = _innermost_function(ctx, binding.statement)
             users = [f for f in users if function is not None and function in ctx.ancestors_of(f.node)]
             if users:
                 _report_kept(ctx, qual, binding.statement, users, f"when `{function.name.value}` runs")
@@ -267,8 +267,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
         if id(stmt) in reported or not isinstance(stmt, cst.Import) or binding.local != binding.qualified \
                 or serves_older_jax(ctx, stmt):
             continue
-        function = None if binding.top_level else next(
-            (a for a in reversed(ctx.ancestors_of(stmt)) if isinstance(a, cst.FunctionDef)), None)
+        function = None if binding.top_level else _innermost_function(ctx, stmt)
         for alias in stmt.names:
             full = get_full_name_for_node(alias.name) or ""
             if alias.asname is not None or not full.startswith(binding.local + ".") or not _under(full, GONE_MODULES):
@@ -293,6 +292,10 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             added.append(ctx.findings[-1])
             break
     return added
+
+
+def _innermost_function(ctx: FileContext, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+    return next((a for a in reversed(ctx.ancestors_of(node)) if isinstance(a, cst.FunctionDef)), None)
 
 
 def _report_kept(ctx: FileContext, qual: str, statement: cst.CSTNode, users: list[Finding], fails: str = "at import time") -> None:
@@ -1083,69 +1086,42 @@ def _drop_unread_additions(before: cst.Module, after: cst.Module) -> cst.Module:
     outer edit rebuilt the code an inner one had rewritten (a translation registration
     through ``jax.xla`` becomes ``mlir.register_lowering``, and the ``xla`` the move of
     ``jax.xla`` wanted is read nowhere). An import this run added is never left unused."""
-    def aliases(module: cst.Module) -> set[str]:
-        return {code_for(a) for stmt in module.body if import_line(stmt) for small in stmt.body
-                if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar)
-                for a in small.names}
+    def aliases(module: cst.Module):
+        for stmt in module.body:
+            if import_line(stmt):
+                for small in stmt.body:
+                    if not isinstance(small.names, cst.ImportStar):
+                        source = cst.Module([]).code_for_node(small.module) if isinstance(small, cst.ImportFrom) and small.module else ""
+                        for alias in small.names:
+                            yield alias, (len(getattr(small, "relative", ())), source, alias.evaluated_name,
+                                          alias.evaluated_alias)
 
-    def code_for(alias: cst.ImportAlias) -> str:
-        return cst.Module([]).code_for_node(alias.with_changes(comma=cst.MaybeSentinel.DEFAULT))
-
-    added = aliases(after) - aliases(before)
+    before_keys = {key for _alias, key in aliases(before)}
+    added = [alias for alias, key in aliases(after) if key not in before_keys]
     if not added:
         return after
-    read: set[str] = set()
-
-    class _Reads(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> bool:
-            return False
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-            return False
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)  # ``m.xla`` reads ``m``, not a name ``xla``
-            return False
-
-        def visit_Arg(self, node: cst.Arg) -> bool:
-            node.value.visit(self)  # ``f(xla=1)``: a keyword, not a read
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            read.add(node.value)
-
-    after.visit(_Reads())
+    read = walk.reads_in(after)
     text = after.code
-    unread = set()
-    for stmt in after.body:
-        if not import_line(stmt):
-            continue
-        for small in stmt.body:
-            if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
-                for a in small.names:
-                    name = _alias_binding(a)
-                    if code_for(a) in added and name not in read and f"'{name}'" not in text and f'"{name}"' not in text:
-                        unread.add(id(a))
+    unread = {id(alias) for alias in added
+              if (name := _alias_binding(alias)) not in read and f"'{name}'" not in text and f'"{name}"' not in text}
     if not unread:
         return after
 
-    class _Drop(cst.CSTTransformer):
-        def leave_Import(self, original, updated):
-            return _without(original, updated)
-
-        def leave_ImportFrom(self, original, updated):
-            return _without(original, updated)
-
-    def _without(original, node):
-        if isinstance(node.names, cst.ImportStar):
-            return node
-        kept = [new for old, new in zip(original.names, node.names) if id(old) not in unread]
-        if len(kept) == len(node.names):
-            return node
+    def without(original, updated):
+        kept = [new for old, new in zip(original.names, updated.names) if id(old) not in unread]
+        if len(kept) == len(updated.names):
+            return updated
         if not kept:
             return cst.RemoveFromParent()
         kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        return node.with_changes(names=kept)
+        return updated.with_changes(names=kept)
+
+    class _Drop(cst.CSTTransformer):
+        def leave_Import(self, original, updated):
+            return without(original, updated)
+
+        def leave_ImportFrom(self, original, updated):
+            return updated if isinstance(updated.names, cst.ImportStar) else without(original, updated)
 
     return after.visit(_Drop())
 

@@ -1517,14 +1517,7 @@ class RemovedJaxApi(Rule):
     def _unread_import(self, node: cst.ImportFrom, local: str) -> bool:
         """No read reaches the name this import binds, though the name is read elsewhere:
         only locals of the same name (``ops = factory()`` in a function) are."""
-        if self._named_in_string(local):
-            return False
-        scope = self.ctx.scopes.get(node)
-        if scope is None or not isinstance(self.ctx.parents.get(self.ctx.parents.get(node)), cst.Module):
-            return False
-        # The import must be the module's only binding of the name, and unread.
-        bindings = list(scope.assignments[local])
-        return len(bindings) == 1 and bindings[0].node is node and not bindings[0].references
+        return self._reads_of_import(node, local) == []
 
     def _dotted_unused(self, node: cst.Import, full: str) -> bool:
         """``import jax.abstract_arrays`` at module level that nothing spells again outside

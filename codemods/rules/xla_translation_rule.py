@@ -277,6 +277,13 @@ Replacement (minimum jax 0.5.0)
     visible here. Targets below jax 0.4.29 keep their working translation rules;
     targets below 0.5.0 lack ``jax.ffi`` and get a manual report.
 
+    A registration inside a compatibility guard for older jax (``if jax.__version_info__ <
+    ...``, ``hasattr(xla, ...)``, a try whose handler serves old releases) is left as it is
+    and reported manual with advice: nothing to migrate when the primitive also has an MLIR
+    lowering, or a registration outside the guard that this run migrates to one (the advice
+    reads the same on the next run); ``mlir.lower_fun`` for an ``xla.lower_fun`` rule;
+    otherwise how to write the lowering outside the branch.
+
 What the kernel receives afterwards
     The same buffers, layouts and opaque bytes through the same ABI (api_version 1
     unless the rule named another): the lowered ``custom_call`` matches what jax 0.4.28
@@ -1384,36 +1391,32 @@ class XlaTranslationRule(Rule):
     def _lowered_outside_guards(self, reg: Registration, registrations: list) -> bool:
         """Another registration of ``reg``'s primitive, for its platform, outside every
         compatibility guard (an ``else`` for newer jax, say)."""
-        code = self.ctx.module.code_for_node
-        platform = _platform_text(code(reg.platform)) if reg.platform is not None else None
-        for other in registrations:
-            if other is reg or code(other.prim) != code(reg.prim) or jax_fallback_guard(self.ctx, other.node) is not None:
-                continue
-            if self._binder(reg.node, reg.prim) is not self._binder(other.node, other.prim):
-                continue
-            if other.platform is None or (platform is not None and _platform_text(code(other.platform)) == platform):
-                return True
-        return False
+        return any(other is not reg and jax_fallback_guard(self.ctx, other.node) is None
+                   and self._covers(reg, other.node, other.prim, other.platform) for other in registrations)
 
     def _has_mlir_lowering(self, reg: Registration) -> bool:
         """Whether this module also registers an MLIR lowering covering ``reg``."""
-        code = self.ctx.module.code_for_node
-        prim = code(reg.prim)
-        platform = _platform_text(code(reg.platform)) if reg.platform is not None else None
         for call in self.collector.calls:
             if self.ctx.qualified_name(call.func) not in MLIR_REGISTER:
                 continue
             args = [a for a in call.args if a.keyword is None]
-            if not args or code(args[0].value) != prim:
-                continue
-            # The same spelling names the same primitive only through the same binding: two
-            # helpers each registering their own parameter `primitive` are alternatives.
-            if self._binder(reg.node, reg.prim) is not self._binder(call, args[0].value):
-                continue
-            other = keyword_value(call, "platform")
-            if other is None or (platform is not None and _platform_text(code(other)) == platform):
+            if args and self._covers(reg, call, args[0].value, keyword_value(call, "platform")):
                 return True
         return False
+
+    def _covers(self, reg: Registration, site: cst.CSTNode, prim: cst.BaseExpression,
+                platform: Optional[cst.BaseExpression]) -> bool:
+        """A registration at ``site`` of ``prim`` for ``platform`` (None: every platform)
+        serves ``reg``'s primitive on ``reg``'s platform."""
+        code = self.ctx.module.code_for_node
+        if code(prim) != code(reg.prim):
+            return False
+        # The same spelling names the same primitive only through the same binding: two
+        # helpers each registering their own parameter `primitive` are alternatives.
+        if self._binder(reg.node, reg.prim) is not self._binder(site, prim):
+            return False
+        return platform is None or (reg.platform is not None
+                                    and _platform_text(code(platform)) == _platform_text(code(reg.platform)))
 
     def _binder(self, site: cst.CSTNode, prim: cst.BaseExpression) -> Optional[cst.FunctionDef]:
         """The innermost function around ``site`` that binds the name ``prim`` starts with
