@@ -82,3 +82,25 @@ def test_a_rule_registered_for_cuda_only_verifies_on_this_host(migrated):
     assert (row["target"], row["platform"], row["status"]) == ("legacy_gelu_cuda", "cuda", "verified")
     # Against git-less files there is no original to compare with.
     assert row["config_preserved"] is None
+
+
+def test_without_platforms_a_rule_for_other_platforms_is_lowered_for_them(tmp_path):
+    """The host's backend (cpu here) is not the one the rule targets: the site is still
+    verified, on the platform its rule is registered for, not dropped from the report (a
+    cpu/cuda package verified on a TPU host got "0 site/platform pair(s)")."""
+    repo = str(tmp_path / "repo")
+    shutil.copytree(LEGACY, repo)
+    report = str(tmp_path / "before.json")
+    proc = ccmigrate("verify", "kernels/cuda_only.py", "--report", report, cwd=repo)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    rows = _rows(report)
+    assert [(r["platform"], r["status"], r["error"]) for r in rows] == [("cuda", "failed", BROKEN["cuda_only.py"])]
+    with open(report) as fh:
+        assert json.load(fh)["platforms"] == ["cpu", "cuda"]
+    ccmigrate("apply", "kernels/cuda_only.py", "--allow-dirty", cwd=repo)
+    proc = ccmigrate("verify", "kernels/cuda_only.py", "--report", report, cwd=repo)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [(r["platform"], r["status"]) for r in _rows(report)] == [("cuda", "verified")]
+    # A platform asked for explicitly is the only one lowered: no row, nothing verified.
+    proc = ccmigrate("verify", "kernels/cuda_only.py", "--platforms", "cpu", "--report", report, cwd=repo)
+    assert _rows(report) == []

@@ -291,12 +291,18 @@ def _verify(paths, options: VerifyOptions, originals, pool: Optional[Pool]) -> V
     errors.extend(spec_errors)
     collector = _Evidence(sites_by_file)
     backend = pool.run(jobs, sites_by_file, collector.add) if jobs else None
+    # Without --platforms: the host's backend for every site, and for a site inside a
+    # lowering rule registered only for other platforms, those platforms (the workers
+    # lowered it there: a cpu/cuda kernel verified on a TPU host is not left out).
+    extra: list[str] = []
     if not platforms:
         platforms = [backend or "cpu"]
+        extra = [p for p in collector.job_platforms if p not in platforms]
     if jobs and backend is None:
         errors.append("no verification worker could start (see the module errors)")
-    rows = collector.statuses(platforms)
-    return VerifyReport(rows, collector.modules, errors, platforms)
+    rows = collector.statuses(platforms, extra)
+    used = platforms + [p for p in extra if any(row.platform == p for row in rows)]
+    return VerifyReport(rows, collector.modules, errors, used)
 
 
 def _jobs(sites_by_file: dict[str, list[Site]], options: VerifyOptions, originals: Optional[dict[str, bytes]]):
@@ -503,25 +509,29 @@ class _Evidence:
         if note not in notes:
             notes.append(note)
 
-    def _applicable(self, site: Site, platforms: list[str]) -> list[str]:
+    def _applicable(self, site: Site, platforms: list[str], extra: Sequence[str] = ()) -> list[str]:
+        """The platforms a site gets rows for: all of ``platforms``, or where the site is
+        inside lowering rules registered for some platforms only, those of them; of
+        ``extra`` (lowered only for such rules) only those its rules are registered for."""
         found: set = set()
         for reg in self.rule_platforms:
             if reg["path"] == site.path and reg["first"] <= site.line <= reg["last"]:
                 platform = reg["platform"]
                 if platform is None:
                     return platforms
+                platform = str(platform).lower()
                 found.update(("cuda", "rocm") if platform == "gpu" else (platform,))
         if not found:
             return platforms
-        return [p for p in platforms if p in found]
+        return [p for p in [*platforms, *extra] if p in found]
 
     # -- statuses -----------------------------------------------------------------------
-    def statuses(self, platforms: list[str]) -> list[SiteStatus]:
+    def statuses(self, platforms: list[str], extra: Sequence[str] = ()) -> list[SiteStatus]:
         rows = []
         for path, sites in self.sites_by_file.items():
             module = module_location(path)[1]
             for site in sites:
-                for platform in self._applicable(site, platforms):
+                for platform in self._applicable(site, platforms, extra):
                     rows.append(self._status(site, platform, path, module))
         return rows
 

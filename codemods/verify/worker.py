@@ -350,6 +350,9 @@ class Worker:
         except MemoryError as exc:
             result["notes"].append(f"memory limit reached: {one_line(exc)}")
             result["recycle"] = True
+        for probe in result["probes"]:
+            if probe["platform"] not in result["platforms"] and probe["platform"] != "*":
+                result["platforms"].append(probe["platform"])
         return self._finish(result)
 
     def _finish(self, result: dict) -> dict:
@@ -487,6 +490,12 @@ class Worker:
         if entry["kind"] == "primitive" and None not in entry["platforms"]:
             covered = _expand_platforms(entry["platforms"])
             wanted = [p for p in platforms if p in covered]
+            if not wanted and not job.get("platforms"):
+                # No platforms asked for: the host's backend, and where the rule is not
+                # registered for it (a cpu/cuda kernel verified on a TPU host), the
+                # platforms the code registers it for, lowered without their hardware.
+                named = {str(p).lower() for p in covered}
+                wanted = [p for p in _PLATFORM_ORDER if p in named]
         best: Optional[tuple[int, Any, list]] = None
         for shape in candidates:
             probes = self._lower_all(entry, module, shape, wanted, job)
@@ -708,6 +717,9 @@ def _rule_arity(rule: Callable) -> int:
     if any(p.kind == p.VAR_POSITIONAL for p in params):
         count = max(count, 1)
     return count
+
+
+_PLATFORM_ORDER = ("cpu", "cuda", "rocm", "tpu")
 
 
 def _expand_platforms(platforms: set) -> set:
