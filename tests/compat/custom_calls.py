@@ -38,7 +38,11 @@ def lower_entry(module, entry: str):
     function, args = getattr(module, entry)()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return jax.jit(function).lower(*args).compiler_ir("stablehlo")
+        jitted = jax.jit(function)
+        if hasattr(jitted, "trace"):  # jax >= 0.4.30: the platform named, whatever the host's backend
+            return jitted.trace(*args).lower(lowering_platforms=("cpu",)).compiler_ir("stablehlo")
+        with jax.default_device(jax.devices("cpu")[0]):
+            return jitted.lower(*args).compiler_ir("stablehlo")
 
 
 def custom_calls(ir_module) -> list[dict]:
@@ -144,7 +148,7 @@ def run_entry(module, entry: str) -> list:
     import numpy as np
 
     function, args = getattr(module, entry)()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), jax.default_device(jax.devices("cpu")[0]):
         warnings.simplefilter("ignore")
         outputs = jax.jit(function)(*args)
     leaves = outputs if isinstance(outputs, (list, tuple)) else [outputs]
