@@ -185,7 +185,7 @@ def _plan(ctx: FileContext, visitors: list[Rule]) -> Optional[walk.Plan]:
 DELETED_MODULES = (
     "jax.lib.xla_client", "jaxlib.xla_client", "jax._src.lib.xla_client", "jax.lib.xla_bridge",
     "jax.lib.xla_extension", "jaxlib.xla_extension", "jaxlib.hlo_helpers", "jaxlib.mhlo_helpers", "jax.xla",
-    "jax.interpreters.mlir.custom_call",
+    "jax.interpreters.mlir.custom_call", "jax.experimental.host_callback",
 )
 
 

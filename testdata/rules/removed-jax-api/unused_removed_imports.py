@@ -1,7 +1,6 @@
 """Imports of removed names that nothing reads fail at import time for nothing: they go.
 A name re-exported through __all__ is read, so it stays (reported)."""
 import jax
-import jax.experimental.host_callback as hcb
 from jax import lax
 from jax.core import ConcreteArray, ShapedArray
 from jaxlib.xla_client import ops
