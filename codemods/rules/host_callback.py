@@ -103,7 +103,6 @@ class HostCallback(Rule):
         self.handled: set = set()  # references inside calls this rule rewrote or reported
         self.import_depth = 0
         self.heads: Optional[frozenset] = None
-        self.module_reads: Optional[set] = None
 
     def visit_Import(self, node: cst.Import) -> None:
         self.import_depth += 1
@@ -120,23 +119,21 @@ class HostCallback(Rule):
     def visit_Module(self, node: cst.Module) -> None:
         if not self.active:
             return
+        reads = walk.reads_in(node)
         for binding in self.ctx.names.imports:
             dotted = isinstance(binding.statement, cst.Import) and any(
                 get_full_name_for_node(a.name) == MODULE and a.asname is None for a in binding.statement.names)
-            if dotted or binding.qualified == MODULE or binding.qualified.startswith(MODULE + "."):
-                drop_binding_if_unused(self.ctx, binding.local)
-                if binding.top_level and not dotted and binding.local not in self._reads(node) \
-                        and compatibility_guard(self.ctx, binding.statement) is None:
-                    # Nothing reads it: no call's edit will drop it, so the import's own does.
-                    local = binding.local
-                    self.report(binding.statement, Safety.SAFE, f"{GONE}: the unused import of `{local}` goes "
-                                "(it only fails at import time)",
-                                lambda updated, local=local: import_without(updated, lambda a: _local(a) == local))
-
-    def _reads(self, module: cst.Module) -> set:
-        if self.module_reads is None:
-            self.module_reads = walk.reads_in(module)
-        return self.module_reads
+            if not (dotted or binding.qualified == MODULE or binding.qualified.startswith(MODULE + ".")):
+                continue
+            if binding.top_level and not dotted and binding.local not in reads \
+                    and compatibility_guard(self.ctx, binding.statement) is None:
+                # Nothing reads it: no call's edit will drop it, so the import's own does.
+                local = binding.local
+                self.report(binding.statement, Safety.SAFE, f"{GONE}: the unused import of `{local}` goes "
+                            "(it only fails at import time)",
+                            lambda updated, local=local: import_without(updated, lambda a: _local(a) == local))
+            else:
+                drop_binding_if_unused(self.ctx, binding.local)  # once the calls that read it are rewritten
 
     # -- calls -------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
@@ -341,9 +338,9 @@ def _false(value: cst.BaseExpression) -> bool:
 
 def _plain(value: cst.BaseExpression) -> bool:
     """An expression whose evaluation has no effect: a name, an attribute chain, a constant."""
-    if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)):
+    if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.Name)):
         return True
-    return get_full_name_for_node(value) is not None and isinstance(value, (cst.Name, cst.Attribute))
+    return isinstance(value, cst.Attribute) and get_full_name_for_node(value) is not None
 
 
 def _attributes_in(value: cst.BaseExpression) -> list:
