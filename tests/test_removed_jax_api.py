@@ -490,3 +490,29 @@ def test_raise_to_shaped_registrations_stay_for_a_target_that_still_reads_them()
     assert all(c.rule != "removed-jax-api" or c.safety is not Safety.SAFE for c in result.changes)
     fixed = _run("raise_to_shaped_registrations.py", "--target-jax", "0.4.36")
     assert [c.line for c in fixed.changes if c.safety is Safety.SAFE] == [10, 36, 40]
+
+
+def test_deflinear2_registers_what_the_linear_jvp_pair_did() -> None:
+    import jax
+
+    result = _run("linear_jvp_pairs.py")
+    changes = [c for c in result.changes if c.rule == "removed-jax-api"]
+    assert [c.safety for c in changes].count(Safety.SAFE) == 4
+    # Alone, without its transpose, the jvp has no public registration: manual, on its line.
+    (manual,) = [c for c in changes if c.safety is Safety.MANUAL]
+    assert manual.line == 28 and "ad.deflinear2(prim, transpose_rule)" in manual.message
+    namespace: dict = {"__name__": "linear_jvp_pairs"}
+    exec(compile(result.updated, "linear_jvp_pairs.py", "exec"), namespace)
+    scale_p = namespace["scale_p"]
+    f = lambda x: scale_p.bind(x, factor=3.0).sum()  # noqa: E731
+    x = np.arange(3.0, dtype=np.float32)
+    assert jax.jvp(f, (x,), (np.ones(3, np.float32),))[1] == 9.0
+    np.testing.assert_allclose(jax.grad(f)(x), [3.0, 3.0, 3.0])
+    # The function form registers the pair for another primitive in one call.
+    from jax.extend.core import Primitive
+
+    neg_p = Primitive("removed_jax_api_neg")
+    neg_p.def_impl(lambda x: -x)
+    neg_p.def_abstract_eval(lambda x: x)
+    namespace["register_linear"](neg_p, lambda ct, x: [neg_p.bind(ct)])
+    np.testing.assert_allclose(jax.grad(lambda x: neg_p.bind(x).sum())(x), [-1.0, -1.0, -1.0])

@@ -191,6 +191,9 @@ Removed helpers rewritten as calls
     ``with ...disable_x64():``                 when absent; ``False`` for disable)
     ``ad.primitive_jvps[p] = partial(ad.       ``ad.defjvp(p, *rules)``                0.10.0   any     safe
     standard_jvp, rules, p)``
+    ``ad.primitive_jvps[p] = partial(ad.       ``ad.deflinear2(p, T)`` (the two        <=0.10.2 any     safe
+    linear_jvp, p)`` beside ``ad.primitive_    statements become one)
+    transposes[p] = T``
     ``mlir.full_like_aval([ctx,] v, aval)``    ``mlir.ir_constant(np.broadcast_to(     <0.4.28  any     safe
                                                np.array(v, aval.dtype), aval.shape))``
     =========================================  ======================================  =======  ======  ======
@@ -224,6 +227,12 @@ Removed helpers rewritten as calls
       rules, p)`` after asserting ``p`` is a single-result primitive, the only kind
       ``standard_jvp`` serves (it bound the primitive and reduced the tangents onto one
       zero). A literal tuple of rules is passed element by element, any other as ``*rules``.
+    * ``deflinear2(p, T)`` is, in every release, ``primitive_jvps[p] = partial(linear_jvp, p)``
+      and ``primitive_transposes[p] = partial(linear_transpose2, T)``; ``linear_transpose2``
+      calls ``T(ct, *args, **params)`` unchanged and answers a symbolic-zero cotangent
+      itself (zeros for the linear inputs), where ``T`` would have received ``ad.Zero``.
+      The two statements must sit in one block; the call replaces the later one (where
+      ``T`` is bound). A lone ``partial(linear_jvp, p)`` is manual.
     * ``full_like_aval`` built ``ir_constant(np.array(value, aval.dtype))`` and broadcast it
       to ``aval.shape`` (``BroadcastOp``, later ``broadcast_in_dim`` with no dimensions; the
       context argument, added in 2023, only served dynamic shapes). ``ir_constant`` of a
@@ -1821,11 +1830,14 @@ class RemovedJaxApi(Rule):
         value = node.value
         if self._unused_registry(node, target):
             return
-        if not (isinstance(value, cst.Call) and len(value.args) == 3 and not any(a.star or a.keyword for a in value.args)
+        if not (isinstance(value, cst.Call) and len(value.args) in (2, 3) and not any(a.star or a.keyword for a in value.args)
                 and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)):
             return
         if self.ctx.qualified_name(target.value) != "jax.interpreters.ad.primitive_jvps" \
                 or self.ctx.qualified_name(value.func) != "functools.partial":
+            return
+        if len(value.args) == 2 and self.ctx.qualified_name(value.func) == "functools.partial":
+            self._linear_jvp(node, target, value)
             return
         jvp, rules, primitive = (a.value for a in value.args)
         if self.ctx.qualified_name(jvp) != "jax.interpreters.ad.standard_jvp" or not self.missing("jax.interpreters.ad.standard_jvp"):
@@ -1854,6 +1866,77 @@ class RemovedJaxApi(Rule):
         self.report(node, Safety.SAFE, "ad.standard_jvp is gone from jax.interpreters.ad (jax 0.10.0); ad.defjvp(p, *rules) "
                     "registers the same partial(standard_jvp, rules, p) for a single-result primitive",
                     edit, kernel_receives="unchanged (not a custom call)")
+
+    def _linear_jvp(self, node: cst.Assign, target: cst.Subscript, value: cst.Call) -> None:
+        """``ad.primitive_jvps[p] = partial(ad.linear_jvp, p)`` beside ``ad.primitive_transposes[p]
+        = T`` -> ``ad.deflinear2(p, T)``.
+
+        ``deflinear2`` registers exactly that jvp and, as transpose, ``T`` behind
+        ``linear_transpose2``, which calls ``T(ct, *args, **params)`` as jax called it before
+        and only answers a symbolic-zero cotangent itself (zeros for the linear inputs,
+        where ``T`` would have been handed an ``ad.Zero``). The call takes the place of the
+        later of the two statements, where ``T`` is defined; the other goes. Without the
+        transpose beside it the site is manual: no public function registers the jvp alone."""
+        jvp, primitive = (a.value for a in value.args)
+        if self.ctx.qualified_name(jvp) != "jax.interpreters.ad.linear_jvp" or not self.missing("jax.interpreters.ad.linear_jvp"):
+            return
+        code = self.ctx.module.code_for_node
+        if code(primitive) != code(target.slice[0].slice.value) or compatibility_guard(self.ctx, node):
+            return
+        self.handled.add(id(jvp))
+        line = self.ctx.parents.get(node)
+        block = self.ctx.parents.get(line)
+        partner = None
+        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(block, (cst.Module, cst.IndentedBlock)):
+            partners = [stmt for stmt in block.body if stmt is not line and self._transpose_of(stmt, code(primitive)) is not None]
+            partner = partners[0] if len(partners) == 1 else None
+        if partner is None:
+            self.report(node, Safety.MANUAL, "jax.interpreters.ad.linear_jvp does not exist in the installed jax "
+                        f"{self._version()}: register the primitive with `ad.deflinear2({code(primitive)}, transpose_rule)`, "
+                        "which installs this jvp together with its transpose rule")
+            return
+        rule = self._transpose_of(partner, code(primitive))
+        drop_binding_if_unused(self.ctx, head_name(value.func) or "")
+        registry = target.value
+        statements = list(block.body)
+        later, earlier = (line, partner) if statements.index(line) > statements.index(partner) else (partner, line)
+
+        def combined(updated: cst.CSTNode) -> cst.CSTNode:
+            if isinstance(registry, cst.Attribute):
+                func = registry.with_changes(attr=cst.Name("deflinear2"))
+            else:
+                func = cst.parse_expression(self.ctx.name_for("jax.interpreters.ad.deflinear2"))
+            call = cst.Call(func=func, args=[cst.Arg(primitive, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                                             cst.Arg(rule)])
+            return updated.with_changes(body=[cst.Expr(call)])
+
+        message = ("ad.linear_jvp is no longer exported by jax.interpreters.ad; ad.deflinear2(p, T) registers the same "
+                   "partial(linear_jvp, p) and calls the transpose rule T as before (answering a symbolic-zero "
+                   "cotangent itself)")
+        self.report(later, Safety.SAFE, message, combined, kernel_receives="unchanged (not a custom call)")
+        self.report(earlier, Safety.SAFE, message + ": this registration joins that call",
+                    lambda _updated: cst.RemoveFromParent(), kernel_receives="unchanged (not a custom call)")
+
+    def _transpose_of(self, stmt: cst.CSTNode, primitive: str) -> Optional[cst.BaseExpression]:
+        """The rule ``T`` of a statement ``ad.primitive_transposes[primitive] = T`` (also
+        ``= partial(ad.linear_transpose2, T)``, which is what deflinear2 registers)."""
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)):
+            return None
+        assign = stmt.body[0]
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Subscript):
+            return None
+        target = assign.targets[0].target
+        if self.ctx.qualified_name(target.value) != "jax.interpreters.ad.primitive_transposes" or len(target.slice) != 1 \
+                or not isinstance(target.slice[0].slice, cst.Index) \
+                or self.ctx.module.code_for_node(target.slice[0].slice.value) != primitive:
+            return None
+        value = assign.value
+        if isinstance(value, cst.Call) and self.ctx.qualified_name(value.func) == "functools.partial" and len(value.args) == 2 \
+                and not any(a.star or a.keyword for a in value.args) \
+                and self.ctx.qualified_name(value.args[0].value) == "jax.interpreters.ad.linear_transpose2":
+            self.handled.add(id(value.args[0].value))
+            return value.args[1].value
+        return value
 
     def _unused_registry(self, node: cst.Assign, target: cst.Subscript) -> bool:
         """``core.raise_to_shaped_mappings[AbstractThing] = lambda aval, _: aval``: jax has
