@@ -175,7 +175,10 @@ def test_dunder_dlpack_is_the_capsule_to_dlpack_returned() -> None:
     import jax.numpy as jnp
     from jax._src import dlpack  # what jax.dlpack.to_dlpack was in its last release
 
-    x = jnp.arange(6.0).reshape(2, 3)
+    import jax
+
+    # A CPU array: DLPack exports host and GPU buffers (a TPU buffer cannot be one).
+    x = jax.device_put(jnp.arange(6.0).reshape(2, 3), jax.devices("cpu")[0])
     assert _capsule_data(x.__dlpack__()) == _capsule_data(dlpack.to_dlpack(x)) == x.unsafe_buffer_pointer()
 
 
