@@ -101,6 +101,14 @@ def test_without_platforms_a_rule_for_other_platforms_is_lowered_for_them(tmp_pa
     proc = ccmigrate("verify", "kernels/cuda_only.py", "--report", report, cwd=repo)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert [(r["platform"], r["status"]) for r in _rows(report)] == [("cuda", "verified")]
+    # An entry point named in pyproject.toml reaches the cuda rule as well (the demo
+    # package verified on a TPU host: its cpu rules, reached through configured entry
+    # points only, were lowered for tpu alone and the run passed with no rows).
+    with open(os.path.join(repo, "pyproject.toml"), "a") as fh:
+        fh.write('"kernels.cuda_only:gelu" = ["f32[8]"]\n')
+    proc = ccmigrate("verify", "kernels/cuda_only.py", "--report", report, cwd=repo)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [(r["platform"], r["status"]) for r in _rows(report)] == [("cuda", "verified")]
     # A platform asked for explicitly is the only one lowered: no row, nothing verified.
     proc = ccmigrate("verify", "kernels/cuda_only.py", "--platforms", "cpu", "--report", report, cwd=repo)
     assert _rows(report) == []

@@ -336,6 +336,12 @@ class Worker:
             result["recycle"] = isinstance(exc, MemoryError)
             return self._finish(result)
         entries = self._entries(module, job, result)
+        if not job.get("platforms"):
+            # No platforms asked for: the host's backend, and the platforms this module
+            # registers lowering rules for (a cpu/cuda kernel verified on a TPU host is
+            # lowered for cpu and cuda, without their hardware, not skipped).
+            platforms = result["platforms"] = platforms + [
+                p for p in self._registered_platforms(module) if p not in platforms]
         chosen = {}
         self.lowered_primitives = set()
         try:
@@ -412,6 +418,15 @@ class Worker:
         return module
 
     # -- entry points ------------------------------------------------------------
+    def _registered_platforms(self, module: types.ModuleType) -> list:
+        """The platforms the module's own lowering registrations name, in a fixed order."""
+        path = self._real(module.__file__) if getattr(module, "__file__", None) else None
+        named = {str(reg.platform).lower() for reg in self.registrations
+                 if reg.code is not None and path is not None and reg.platform is not None
+                 and self._real(reg.code.co_filename) == path}
+        covered = _expand_platforms(named)
+        return [p for p in _PLATFORM_ORDER if p in covered]
+
     def _entries(self, module: types.ModuleType, job: dict, result: dict) -> list:
         explicit = job.get("entry_points")
         if explicit is not None:
