@@ -134,6 +134,10 @@ def test_index_splice_and_positions_match_libcst(name: str, source: bytes) -> No
     ranges, ancestors = found
     whole_ranges, whole_ancestors = positions.locate(module, wanted)
     for node in wanted:
+        if node not in expected:
+            # LibCST before 1.8.4 gives no position to some empty whitespace of a match
+            # statement (its codegen skips it); there is nothing to compare with.
+            continue
         assert ranges[node] == expected[node], node
         assert ancestors.get(node) == whole_ancestors.get(node)
 

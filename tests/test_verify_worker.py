@@ -4,6 +4,7 @@ lowerings and is renewed after CONTEXT_REUSE of them, and every module still low
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -60,11 +61,20 @@ print(json.dumps({"results": results, "contexts": order}))
 '''
 
 
+def _bare_env() -> dict:
+    """A near-empty environment that still finds this package and jax (where jax is on
+    PYTHONPATH, as on some accelerator hosts) and keeps the suite's backend."""
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p), "PATH": "/usr/bin:/bin"}
+    if "JAX_PLATFORMS" in os.environ:
+        env["JAX_PLATFORMS"] = os.environ["JAX_PLATFORMS"]
+    return env
+
+
 def test_lowerings_share_a_context_and_renew_it(tmp_path):
     for n in range(4):
         (tmp_path / f"ctx_mod{n}.py").write_text(MODULE.format(n=n))
     proc = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], capture_output=True, text=True, timeout=300,
-                          cwd=ROOT, env={"PYTHONPATH": ROOT, "PATH": "/usr/bin:/bin"})
+                          cwd=ROOT, env=_bare_env())
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     # Each module: a public function lowered for two platforms, its custom call built each time.
@@ -105,7 +115,7 @@ def test_a_file_named_like_an_installed_module_does_not_replace_it(tmp_path):
     (shadow / "jax.py").write_text(MODULE.format(n=0))
     (plain / "ops.py").write_text("import jax\n" + MODULE.format(n=1))
     proc = subprocess.run([sys.executable, "-c", SHADOW_SCRIPT, str(shadow), str(plain)], capture_output=True,
-                          text=True, timeout=300, cwd=ROOT, env={"PYTHONPATH": ROOT, "PATH": "/usr/bin:/bin"})
+                          text=True, timeout=300, cwd=ROOT, env=_bare_env())
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     first, second = out["jobs"]
