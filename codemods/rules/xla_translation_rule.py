@@ -3670,7 +3670,8 @@ class _FunctionScan(cst.CSTVisitor):
 
     def _row_major_helper(self, func: cst.BaseExpression) -> bool:
         """``f`` bound once (a ``def`` or a lambda) to ``tuple(range(len(s.dimensions()) - 1, -1, -1))``
-        of its one parameter ``s``: the row-major layout of the shape it is given."""
+        (or another spelling ``_row_major_text`` knows) of its one parameter ``s``: the
+        row-major layout of the shape it is given."""
         if not isinstance(func, cst.Name) or func.value in self.operand_params or func.value == self.first:
             return False
         value = self.ctx.value_bound_once(func)
@@ -3686,8 +3687,7 @@ class _FunctionScan(cst.CSTVisitor):
         if body is None or len(params.params) != 1 or params.posonly_params or params.kwonly_params or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
             return False
         name = params.params[0].name.value
-        text = re.sub(r"\s+", "", self.ctx.module.code_for_node(body))
-        return text == f"tuple(range(len({name}.dimensions())-1,-1,-1))"
+        return _row_major_text(self.ctx.module.code_for_node(body), f"{name}.dimensions()")
 
     def _token_in_tuple(self, node: cst.Call) -> bool:
         """``Shape.token_shape()`` as an element of ``Shape.tuple_shape([...])``: the tuple
@@ -4977,9 +4977,23 @@ class _BoundNames(cst.CSTVisitor):
 
 
 def _row_major_of(ctx, layout: cst.BaseExpression, dims: cst.BaseExpression) -> bool:
-    """``layout`` is ``tuple(range(len(dims) - 1, -1, -1))``, the row-major layout of ``dims``."""
-    code = " ".join(ctx.module.code_for_node(layout).split())
-    return code == f"tuple(range(len({' '.join(ctx.module.code_for_node(dims).split())}) - 1, -1, -1))"
+    """``layout`` is the row-major layout of ``dims`` (see ``_row_major_text``)."""
+    return _row_major_text(ctx.module.code_for_node(layout), ctx.module.code_for_node(dims))
+
+
+def _row_major_text(layout: str, dims: str) -> bool:
+    """``layout`` spells ``dims``'s row-major minor_to_major, ``n - 1, ..., 0`` for ``n =
+    len(dims)``, in one of the ways extension code wrote it: ``tuple(range(len(dims) - 1,
+    -1, -1))`` (or ``list(...)``, a bare ``range``), ``list(reversed(range(len(dims))))``,
+    ``tuple(range(len(dims)))[::-1]`` and the like."""
+    layout, dims = re.sub(r"\s+", "", layout), re.sub(r"\s+", "", dims)
+    count = f"len({dims})"
+    descending = (f"range({count}-1,-1,-1)", f"reversed(range({count}))", f"range({count})[::-1]")
+    spellings = set(descending)
+    for inner in descending:
+        spellings.update((f"tuple({inner})", f"list({inner})"))
+    spellings.update((f"tuple(range({count}))[::-1]", f"list(range({count}))[::-1]"))
+    return layout in spellings
 
 
 def _names_in(node: cst.CSTNode) -> list[str]:
