@@ -20,8 +20,16 @@ ad.primitive_transposes[scale_p] = _scale_transpose
 
 def register_linear(prim, transpose):
     """Registers a linear primitive; the transpose goes first here."""
+    # Connect the transpose and JVP rules (this comment stays, above the call).
     ad.primitive_transposes[prim] = transpose
     ad.primitive_jvps[prim] = partial(ad.linear_jvp, prim)
+
+
+def register_apart(prim, transpose):
+    # The JVP first, apart from its transpose: this comment heads the next statement.
+    ad.primitive_jvps[prim] = partial(ad.linear_jvp, prim)
+    prim.def_abstract_eval(lambda x: x)
+    ad.primitive_transposes[prim] = transpose
 
 
 def register_jvp_only(prim):
