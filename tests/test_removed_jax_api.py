@@ -502,11 +502,14 @@ def test_deflinear2_registers_what_the_linear_jvp_pair_did() -> None:
     changes = [c for c in result.changes if c.rule == "removed-jax-api"]
     assert [c.safety for c in changes].count(Safety.SAFE) == 6
     # Alone, without its transpose, the jvp has no public registration: manual, on its line.
-    (manual,) = [c for c in changes if c.safety is Safety.MANUAL]
+    checked, alone = [c for c in changes if c.safety is Safety.MANUAL]
     with open(os.path.join(CASES, "linear_jvp_pairs.py")) as fh:
         lines = fh.read().splitlines()
-    assert lines.index("def register_jvp_only(prim):") + 2 == manual.line
-    assert "ad.deflinear2(prim, transpose_rule)" in manual.message
+    assert lines.index("def register_jvp_only(prim):") + 2 == alone.line
+    assert "ad.deflinear2(prim, transpose_rule)" in alone.message
+    # Code between the two registrations may use the jvp: the pair is left to the user.
+    assert lines.index("def register_checked(prim, transpose, x):") + 3 == checked.line
+    assert "may differentiate the primitive" in checked.message
     namespace: dict = {"__name__": "linear_jvp_pairs"}
     exec(compile(result.updated, "linear_jvp_pairs.py", "exec"), namespace)
     scale_p = namespace["scale_p"]

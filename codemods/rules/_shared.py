@@ -834,3 +834,15 @@ class CallsOf(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Name) and node.func.value == self.name:
             self.found.append(node)
+
+
+def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    """Every call inside ``node`` (``node`` itself too), in source order."""
+    found: list[cst.Call] = []
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, n: cst.Call) -> None:
+            found.append(n)
+
+    walk.read(node, _Calls())
+    return found

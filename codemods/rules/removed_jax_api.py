@@ -231,8 +231,11 @@ Removed helpers rewritten as calls
       and ``primitive_transposes[p] = partial(linear_transpose2, T)``; ``linear_transpose2``
       calls ``T(ct, *args, **params)`` unchanged and answers a symbolic-zero cotangent
       itself (zeros for the linear inputs), where ``T`` would have received ``ad.Zero``.
-      The two statements must sit in one block; the call replaces the later one (where
-      ``T`` is bound). A lone ``partial(linear_jvp, p)`` is manual.
+      The two statements must sit in one block, with only definitions and registrations
+      (``def``, ``class``, ``p.def_*(...)``, ``register*(...)``) between them, which cannot
+      have differentiated ``p`` meanwhile; the call replaces the later one (where ``T`` is
+      bound). A lone ``partial(linear_jvp, p)`` is manual, and so is a pair with other code
+      between.
     * ``full_like_aval`` built ``ir_constant(np.array(value, aval.dtype))`` and broadcast it
       to ``aval.shape`` (``BroadcastOp``, later ``broadcast_in_dim`` with no dimensions; the
       context argument, added in 2023, only served dynamic shapes). ``ir_constant`` of a
@@ -347,6 +350,7 @@ from codemods.context import import_line
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     GUARD_EXCEPTIONS,
+    calls_in,
     caught_exceptions,
     compatibility_guard,
     dotted_names,
@@ -886,6 +890,21 @@ def first_missing(qualified: str, depth: int = 0) -> Optional[str]:
 
 
 # -- removed helpers rewritten as calls --------------------------------------------------
+
+def _only_defines(stmt: cst.CSTNode) -> bool:
+    """``stmt`` only defines or registers things (functions, classes, constants, calls of
+    ``def_*``/``register*`` methods such as ``p.def_abstract_eval(...)``): nothing in it can
+    have differentiated a primitive whose jvp was not yet registered."""
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return True
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for call in calls_in(stmt):
+        name = call.func.attr.value if isinstance(call.func, cst.Attribute) else getattr(call.func, "value", "")
+        if not (isinstance(name, str) and name.startswith(("def", "register"))):
+            return False
+    return True
+
 
 def _bind(call: cst.Call, params: tuple[str, ...]) -> Optional[dict[str, cst.Arg]]:
     """The call's arguments by parameter name; ``None`` for ``*``/``**`` or a stray keyword."""
@@ -1900,6 +1919,13 @@ class RemovedJaxApi(Rule):
         registry = target.value
         statements = list(block.body)
         later, earlier = (line, partner) if statements.index(line) > statements.index(partner) else (partner, line)
+        between = statements[statements.index(earlier) + 1:statements.index(later)]
+        if not all(_only_defines(stmt) for stmt in between):
+            self.report(node, Safety.MANUAL, "jax.interpreters.ad.linear_jvp does not exist in the installed jax "
+                        f"{self._version()}: replace this registration and `ad.primitive_transposes[{code(primitive)}] = "
+                        f"...` with `ad.deflinear2({code(primitive)}, transpose_rule)` (not rewritten: code between "
+                        "the two registrations may differentiate the primitive)")
+            return
 
         def combined(updated: cst.CSTNode) -> cst.CSTNode:
             if isinstance(registry, cst.Attribute):

@@ -366,6 +366,7 @@ from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
 from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, package_files_mentioning, registrations_elsewhere, where_text
 from codemods.rules._shared import (
     CallsOf,
+    calls_in as _calls_in,
     mutated_in,
     ancestors,
     compatibility_guard,
@@ -4681,17 +4682,6 @@ def _names_read_outside_del(node: cst.CSTNode) -> set[str]:
             return False
 
     walk.read(node, _Reads())
-    return found
-
-
-def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class _Calls(cst.CSTVisitor):
-        def visit_Call(self, n: cst.Call) -> None:
-            found.append(n)
-
-    walk.read(node, _Calls())
     return found
 
 

@@ -2,6 +2,8 @@
 a transpose rule beside it: the registration jax.interpreters.ad.deflinear2 makes."""
 from functools import partial
 
+import jax
+
 from jax.extend.core import Primitive
 from jax.interpreters import ad
 
@@ -27,6 +29,13 @@ def register_apart(prim, transpose):
     # The JVP first, apart from its transpose: this comment heads the next statement.
     prim.def_abstract_eval(lambda x: x)
     ad.deflinear2(prim, transpose)
+
+
+def register_checked(prim, transpose, x):
+    # Between the two, the jvp is used: without it registered first this would fail.
+    ad.primitive_jvps[prim] = partial(ad.linear_jvp, prim)
+    jax.jvp(prim.bind, (x,), (x,))
+    ad.primitive_transposes[prim] = transpose
 
 
 def register_jvp_only(prim):
