@@ -112,3 +112,28 @@ def test_without_platforms_a_rule_for_other_platforms_is_lowered_for_them(tmp_pa
     # A platform asked for explicitly is the only one lowered: no row, nothing verified.
     proc = ccmigrate("verify", "kernels/cuda_only.py", "--platforms", "cpu", "--report", report, cwd=repo)
     assert _rows(report) == []
+
+
+def test_sites_built_through_a_partial_are_verified(tmp_path):
+    """``custom_call = functools.partial(jax.ffi.build_ffi_lowering_function, name, ...)``
+    then ``custom_call(...)(ctx, x)``: the rewritten extending-jax shape. Before the
+    partial's calls were sites, a package of these verified '0 site/platform pair(s)'."""
+    (tmp_path / "partial_ops.py").write_text(
+        "import functools\n\n"
+        "import jax\n"
+        "from jax.extend.core import Primitive\n"
+        "from jax.interpreters import mlir\n\n"
+        'square_p = Primitive("partial_square")\n'
+        "square_p.def_abstract_eval(lambda x: x)\n\n\n"
+        "def _lowering(ctx, x):\n"
+        '    call = functools.partial(jax.ffi.build_ffi_lowering_function, "partial_square", api_version=2)\n'
+        '    return call(backend_config=b"cfg")(ctx, x)\n\n\n'
+        'mlir.register_lowering(square_p, _lowering, platform="cpu")\n\n\n'
+        "def square(x):\n"
+        "    return square_p.bind(x)\n"
+    )
+    report = str(tmp_path / "report.json")
+    proc = ccmigrate("verify", "partial_ops.py", "--platforms", "cpu", "--report", report, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [(r["line"], r["target"], r["platform"], r["status"]) for r in _rows(report)] == [
+        (13, "partial_square", "cpu", "verified")]

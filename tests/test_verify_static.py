@@ -69,6 +69,38 @@ def test_names_that_only_look_like_builders_are_not_sites():
     assert [(s.line, s.target) for s in sites] == [(10, "real")]
 
 
+def test_calls_through_a_partial_of_a_builder_are_sites():
+    """The extending-jax tutorial binds the builder with its fixed arguments first; each
+    call of that name builds a custom call (and keeps doing so once migrated)."""
+    sites = _scan(
+        '''
+        import functools
+        import jax
+        from jaxlib import hlo_helpers
+
+        def _lowering(ctx, x, *, platform):
+            custom_call = functools.partial(hlo_helpers.custom_call, b"kepler_f32", result_types=[x.type])
+            if platform == "cpu":
+                return custom_call(operands=[x]).results
+            return custom_call(
+                operands=[x], backend_config=b"d").results
+
+        def _migrated(ctx, x, name):
+            call = functools.partial(jax.ffi.build_ffi_lowering_function, name, api_version=2)
+            return call(operand_layouts=[None])(ctx, x)
+
+        def unrelated(ctx, x):
+            custom_call = functools.partial(print, "not a builder")
+            return custom_call(x)
+        '''
+    )
+    assert [(s.line, s.end_line, s.target, s.builder) for s in sites] == [
+        (9, 9, "kepler_f32", "jaxlib.hlo_helpers.custom_call"),
+        (10, 11, "kepler_f32", "jaxlib.hlo_helpers.custom_call"),
+        (15, 15, None, "jax.ffi.build_ffi_lowering_function"),
+    ]
+
+
 def test_a_file_without_trigger_bytes_is_not_parsed():
     assert scan_source("/tmp/x.py", b"this is not python (") == []
 

@@ -8,7 +8,9 @@ resolver the rules use), to one of jax's custom-call builders:
 * ``ffi_lowering`` / ``build_ffi_lowering_function`` / ``ffi_call`` of ``jax.ffi``,
   ``jax.extend.ffi`` or ``jax._src.ffi``;
 * ``CustomCallOp`` of an ``hlo`` / ``stablehlo`` / ``mhlo`` dialect module;
-* ``xla_client.ops.CustomCall*`` (XlaBuilder translation rules).
+* ``xla_client.ops.CustomCall*`` (XlaBuilder translation rules);
+* a call of a name bound to ``functools.partial(<one of those>, ...)`` in the same function
+  or at module level.
 
 Scanning never imports the file: it is what ``ccmigrate verify --static`` reports, and
 what the lowering pass gives a status to, site by site.
@@ -112,7 +114,7 @@ def scan_source(path: str, source: bytes) -> list[Site]:
         if occurrence >= len(spans):
             return _scan_with_positions(ctx, finder, path)
         (start, end), (function_start, function_end) = spans[occurrence]
-        sites.append(Site(path, start, end, builder, _target(call, builder), function_start, function_end))
+        sites.append(Site(path, start, end, builder, _target(finder.as_built(call), builder), function_start, function_end))
     return sorted(sites, key=lambda s: (s.line, s.end_line))
 
 
@@ -161,7 +163,7 @@ def _scan_with_positions(ctx, finder: "_SiteFinder", path: str) -> list[Site]:
         rng = positions[call]
         function = finder.function_of[call]
         start, end = (positions[function].start.line, positions[function].end.line) if function else (0, 0)
-        sites.append(Site(path, rng.start.line, rng.end.line, builder, _target(call, builder), start, end))
+        sites.append(Site(path, rng.start.line, rng.end.line, builder, _target(finder.as_built(call), builder), start, end))
     return sorted(sites, key=lambda s: (s.line, s.end_line))
 
 
@@ -179,12 +181,31 @@ class _SiteFinder(cst.CSTVisitor):
         self.found: list[tuple[cst.Call, str, int]] = []
         self.function_of: dict[cst.Call, Optional[cst.FunctionDef]] = {}
         self._seen: dict[str, int] = {}
+        #: For a call made through a partial: the ``functools.partial(...)`` call.
+        self.partial_of: dict[cst.Call, cst.Call] = {}
+
+        #: Names bound to ``functools.partial(<builder>, ...)``, by enclosing function
+        #: (``None``: the module): each call of such a name builds a custom call.
+        self.partials: dict[tuple[Optional[cst.FunctionDef], str], tuple[str, cst.Call]] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.functions.append(node)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.functions.pop()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """``call = functools.partial(hlo_helpers.custom_call, name, ...)`` (the extending-jax
+        tutorial's lowering rules): the calls of ``call`` are the sites."""
+        value = node.value
+        if not (len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and isinstance(value, cst.Call)
+                and value.args and value.args[0].keyword is None and not value.args[0].star
+                and self.ctx.qualified_name(value.func) == "functools.partial"):
+            return
+        builder = self.ctx.qualified_name(value.args[0].value)
+        if kind_of(builder):
+            scope = self.functions[-1] if self.functions else None
+            self.partials[(scope, node.targets[0].target.value)] = (builder, value)
 
     def visit_Call(self, node: cst.Call) -> None:
         name = get_full_name_for_node(node.func)
@@ -193,9 +214,26 @@ class _SiteFinder(cst.CSTVisitor):
         occurrence = self._seen.get(name, 0)
         self._seen[name] = occurrence + 1
         qualified = self.ctx.qualified_name(node.func)
+        partial = self._partial(node.func)
+        if partial is not None:
+            qualified, bound = partial
+            self.partial_of[node] = bound
         if kind_of(qualified):
             self.found.append((node, qualified, occurrence))
             self.function_of[node] = self.functions[-1] if self.functions else None
+
+    def as_built(self, call: cst.Call) -> cst.Call:
+        """The builder call ``call`` makes: through a partial, the partial's arguments first."""
+        bound = self.partial_of.get(call)
+        if bound is None:
+            return call
+        return cst.Call(func=bound.args[0].value, args=[*bound.args[1:], *call.args])
+
+    def _partial(self, func: cst.BaseExpression) -> Optional[tuple[str, cst.Call]]:
+        if not isinstance(func, cst.Name):
+            return None
+        scope = self.functions[-1] if self.functions else None
+        return self.partials.get((scope, func.value)) or self.partials.get((None, func.value))
 
 
 def _target(call: cst.Call, builder: str) -> Optional[str]:
