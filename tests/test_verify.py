@@ -112,6 +112,11 @@ def test_without_platforms_a_rule_for_other_platforms_is_lowered_for_them(tmp_pa
     # A platform asked for explicitly is the only one lowered: no row, nothing verified.
     proc = ccmigrate("verify", "kernels/cuda_only.py", "--platforms", "cpu", "--report", report, cwd=repo)
     assert _rows(report) == []
+    # ... and the site it left out is named, with the platforms that would reach it.
+    with open(report) as fh:
+        assert [(os.path.basename(n["path"]), n["registered_for"]) for n in json.load(fh)["not_lowered"]] == [
+            ("cuda_only.py", ["cuda"])]
+    assert "not lowered: its lowering rule is registered for cuda only (add --platforms cuda)" in proc.stdout
 
 
 def test_sites_built_through_a_partial_are_verified(tmp_path):

@@ -100,6 +100,9 @@ class VerifyReport:
     errors: list[str]
     platforms: list[str]
     static: bool = False
+    #: Sites that got no row: each inside lowering rules registered only for platforms
+    #: that were not lowered for (``--platforms cpu`` and a cuda-only rule), with those.
+    not_lowered: list[tuple[Site, list[str]]] = dataclasses.field(default_factory=list)
 
     def counts(self) -> dict:
         counts = {VERIFIED: 0, FAILED: 0, UNREACHED: 0, STATIC: 0}
@@ -129,6 +132,8 @@ class VerifyReport:
             "sites": [row.to_json() for row in self.sites],
             "modules": [m.to_json() for m in self.modules],
             "errors": self.errors,
+            "not_lowered": [{"path": site.path, "line": site.line, "target": site.target, "registered_for": platforms}
+                            for site, platforms in self.not_lowered],
         }
 
 
@@ -302,7 +307,10 @@ def _verify(paths, options: VerifyOptions, originals, pool: Optional[Pool]) -> V
         errors.append("no verification worker could start (see the module errors)")
     rows = collector.statuses(platforms, extra)
     used = platforms + [p for p in extra if any(row.platform == p for row in rows)]
-    return VerifyReport(rows, collector.modules, errors, used)
+    with_rows = {(row.site.path, row.site.line, row.site.end_line) for row in rows}
+    not_lowered = [(site, collector.registered_for(site)) for sites in sites_by_file.values() for site in sites
+                   if (site.path, site.line, site.end_line) not in with_rows and collector.registered_for(site)]
+    return VerifyReport(rows, collector.modules, errors, used, not_lowered=not_lowered)
 
 
 def _jobs(sites_by_file: dict[str, list[Site]], options: VerifyOptions, originals: Optional[dict[str, bytes]]):
@@ -509,18 +517,24 @@ class _Evidence:
         if note not in notes:
             notes.append(note)
 
-    def _applicable(self, site: Site, platforms: list[str], extra: Sequence[str] = ()) -> list[str]:
-        """The platforms a site gets rows for: all of ``platforms``, or where the site is
-        inside lowering rules registered for some platforms only, those of them; of
-        ``extra`` (lowered only for such rules) only those its rules are registered for."""
+    def registered_for(self, site: Site) -> list[str]:
+        """The platforms of the lowering rules around ``site`` when each names some (a
+        rule for every platform, or none found: ``[]``)."""
         found: set = set()
         for reg in self.rule_platforms:
             if reg["path"] == site.path and reg["first"] <= site.line <= reg["last"]:
                 platform = reg["platform"]
                 if platform is None:
-                    return platforms
+                    return []
                 platform = str(platform).lower()
                 found.update(("cuda", "rocm") if platform == "gpu" else (platform,))
+        return sorted(found)
+
+    def _applicable(self, site: Site, platforms: list[str], extra: Sequence[str] = ()) -> list[str]:
+        """The platforms a site gets rows for: all of ``platforms``, or where the site is
+        inside lowering rules registered for some platforms only, those of them; of
+        ``extra`` (lowered only for such rules) only those its rules are registered for."""
+        found = self.registered_for(site)
         if not found:
             return platforms
         return [p for p in [*platforms, *extra] if p in found]
@@ -588,6 +602,9 @@ def table(report: VerifyReport, relative_to: Optional[str] = None, quiet: bool =
     if report.static:
         lines.append(f"{counts[STATIC]} custom-call site(s) found (static scan; nothing was imported)")
     else:
+        for site, registered in report.not_lowered:
+            lines.append(f"{_rel(site.path, relative_to)}:{site.line}: not lowered: its lowering rule is registered for "
+                         f"{', '.join(registered)} only (add --platforms {','.join(registered)})")
         lines.append(
             f"{len(report.sites)} site/platform pair(s) on {','.join(report.platforms)}: {counts[VERIFIED]} verified, "
             f"{counts[FAILED]} failed, {counts[UNREACHED]} unreached"
