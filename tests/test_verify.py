@@ -142,3 +142,30 @@ def test_sites_built_through_a_partial_are_verified(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert [(r["line"], r["target"], r["platform"], r["status"]) for r in _rows(report)] == [
         (13, "partial_square", "cpu", "verified")]
+
+
+def test_a_top_level_extension_declared_in_setup_py_is_stubbed(tmp_path):
+    """klujax's shape: ``import klujax_cpp`` in a lone module, the extension built by the
+    project's setup.py. With --stub-missing it stands in; without, the import fails."""
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup\nfrom pybind11.setup_helpers import Pybind11Extension\n\n"
+        'setup(name="fastlib", ext_modules=[Pybind11Extension("fastlib_cpp", ["src/fastlib.cpp"])])\n'
+    )
+    (tmp_path / "fastlib.py").write_text(
+        "import jax\nimport fastlib_cpp\nfrom jax.extend.core import Primitive\nfrom jax.interpreters import mlir\n\n"
+        'jax.ffi.register_ffi_target("fastlib_scale", fastlib_cpp.scale(), platform="cpu", api_version=0)\n'
+        'scale_p = Primitive("fastlib_scale")\nscale_p.def_abstract_eval(lambda x: x)\n\n\n'
+        "def _lowering(ctx, x):\n"
+        '    return jax.ffi.ffi_lowering("fastlib_scale", api_version=1, backend_config=b"\\x02")(ctx, x)\n\n\n'
+        'mlir.register_lowering(scale_p, _lowering, platform="cpu")\n\n\n'
+        "def scale(x):\n    return scale_p.bind(x)\n"
+    )
+    report = str(tmp_path / "report.json")
+    proc = ccmigrate("verify", "fastlib.py", "--platforms", "cpu", "--stub-missing", "--report", report, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [(r["target"], r["status"], r["note"]) for r in _rows(report)] == [
+        ("fastlib_scale", "verified", "with stubs (fastlib_cpp)")]
+    proc = ccmigrate("verify", "fastlib.py", "--platforms", "cpu", "--report", report, cwd=str(tmp_path))
+    assert proc.returncode == 1
+    assert [(r["status"], r["error"]) for r in _rows(report)] == [
+        ("failed", "ModuleNotFoundError: No module named 'fastlib_cpp'")]

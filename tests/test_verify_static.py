@@ -215,3 +215,32 @@ def test_a_package_named_like_an_installed_one_is_taken_as_part_of_the_namespace
     (own / "__init__.py").write_text("")
     (own / "ops.py").write_text("")
     assert module_location(str(own / "ops.py"))[:2] == (str(tmp_path), "mykernels.ops")
+
+
+@pytest.mark.parametrize(
+    "where, text",
+    [
+        ("setup.py", 'ext_modules = [Pybind11Extension("fastlib_cpp", ["src/fastlib.cpp"])]\n'),
+        ("setup.py", "Extension(\n    'fastlib_cpp', sources=['fastlib.cc'])\n"),
+        ("CMakeLists.txt", "pybind11_add_module(fastlib_cpp src/fastlib.cpp)\n"),
+        ("CMakeLists.txt", "nanobind_add_module(fastlib_cpp NB_STATIC fastlib.cc)\n"),
+        ("src/fastlib.cpp", "PYBIND11_MODULE(fastlib_cpp, m) {\n  m.def(\"scale\", &scale);\n}\n"),
+        ("csrc/bind.cc", "NB_MODULE(fastlib_cpp, m) { }\n"),
+        ("fastlib_cpp.pyx", "# cython\nPyInit_fastlib_cpp\n"),
+    ],
+)
+def test_a_top_level_extension_the_project_builds_is_stubbed(tmp_path, where, text):
+    """``import fastlib_cpp`` beside the module, built by the project's own build files:
+    a missing top-level module stands in only when the project declares it."""
+    from codemods.verify import stubs
+
+    (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / where).write_text(text)
+    root = tmp_path / "python"
+    root.mkdir()
+    found = stubs.missing_native(ModuleNotFoundError("No module named 'fastlib_cpp'", name="fastlib_cpp"), [], [str(root)])
+    assert found == "fastlib_cpp"
+    # Another missing top-level module (a dependency not installed) is a real failure.
+    other = ModuleNotFoundError("No module named 'scipyy'", name="scipyy")
+    assert stubs.missing_native(other, [], [str(root)]) is None
+    assert stubs.missing_native(ModuleNotFoundError("x", name="fastlib_cpp"), [], []) is None

@@ -10,7 +10,13 @@ iterable as empty, usable as a number. ``jax.ffi.register_ffi_target`` and
 Only an extension counts as missing, never an ordinary dependency: the missing module
 must lie inside the package being verified (a name with no ``.py`` file there), or the
 import must have failed on the shared object itself (``cannot open shared object``,
-``undefined symbol``...). A missing ``jaxlib.hlo_helpers`` is a real failure and stays one.
+``undefined symbol``...), or, for a top-level module (``import klujax_cpp``), the project
+must declare it as an extension it builds: ``Extension("name", ...)`` (or
+``Pybind11Extension``...) in ``setup.py``, ``pybind11_add_module(name ...)`` /
+``nanobind_add_module`` / ``Python_add_library`` in ``CMakeLists.txt``, or
+``PYBIND11_MODULE(name, m)`` / ``NB_MODULE(name, m)`` / ``PyInit_name`` in its C/C++
+sources, found beside the import root or one folder up. A missing ``jaxlib.hlo_helpers``
+is a real failure and stays one.
 """
 
 from __future__ import annotations
@@ -75,12 +81,21 @@ class StandInModule(types.ModuleType):
         return StandIn(f"{self.__name__}.{attr}")
 
 
-def missing_native(exc: ImportError, package_dirs: Iterable[str]) -> Optional[str]:
+#: Build files and sources that declare a project's extension modules.
+BUILD_FILES = ("setup.py", "CMakeLists.txt", "meson.build")
+SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".cu", ".c", ".pyx")
+#: Folders below a root where extension sources usually sit.
+SOURCE_FOLDERS = ("", "src", "csrc", "cpp", "lib", "ext", "extensions", "native")
+
+
+def missing_native(exc: ImportError, package_dirs: Iterable[str], roots: Iterable[str] = ()) -> Optional[str]:
     """The dotted name of the extension whose absence caused ``exc``, if that is the cause."""
     message = str(exc)
     name = getattr(exc, "name", None)
     if not isinstance(exc, ModuleNotFoundError) and NATIVE_ERRORS.search(message) and name:
         return name
+    if isinstance(exc, ModuleNotFoundError) and name and "." not in name:
+        return name if declared_extension(name, roots) else None
     match = CANNOT_IMPORT_NAME.search(message)
     if match and not isinstance(exc, ModuleNotFoundError):
         name = f"{match.group(2)}.{match.group(1)}"
@@ -96,6 +111,44 @@ def missing_native(exc: ImportError, package_dirs: Iterable[str]) -> Optional[st
     inside = any(_within(module_dir, d) for d in package_dirs)
     native_source = any(os.path.exists(os.path.join(module_dir, last + ext)) for ext in NATIVE_SOURCES)
     return name if inside or native_source else None
+
+
+def declared_extension(name: str, roots: Iterable[str]) -> bool:
+    """Whether the project around ``roots`` (import roots) builds a top-level extension
+    module ``name``: see the module docstring for the declarations read."""
+    word = re.escape(name)
+    build = re.compile(
+        rf"""Extension\(\s*["']{word}["']|(?:pybind11_add_module|nanobind_add_module|python_add_library|"""
+        rf"""Python3?_add_library)\(\s*{word}\b|extension_module\(\s*["']{word}["']""", re.IGNORECASE)
+    source = re.compile(rf"(?:PYBIND11_MODULE|NB_MODULE)\(\s*{word}\s*,|\bPyInit_{word}\b")
+    seen: set[str] = set()
+    for root in roots:
+        for folder in (root, os.path.dirname(os.path.abspath(root))):
+            folder = os.path.realpath(folder)
+            if folder in seen or not os.path.isdir(folder):
+                continue
+            seen.add(folder)
+            for build_file in BUILD_FILES:
+                if _matches(os.path.join(folder, build_file), build):
+                    return True
+            for sub in SOURCE_FOLDERS:
+                directory = os.path.join(folder, sub)
+                try:
+                    names = sorted(os.listdir(directory))[:500]
+                except OSError:
+                    continue
+                for entry in names:
+                    if entry.endswith(SOURCE_SUFFIXES) and _matches(os.path.join(directory, entry), source):
+                        return True
+    return False
+
+
+def _matches(path: str, pattern: "re.Pattern[str]") -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return pattern.search(fh.read(1 << 20)) is not None
+    except OSError:
+        return False
 
 
 def _directory_of_package(package: str) -> Optional[str]:

@@ -404,7 +404,9 @@ class Worker:
                 module = _import_from_file(name, path) if shadowing else importlib.import_module(name)
                 break
             except ImportError as exc:
-                missing = stubs.missing_native(exc, job.get("package_dirs", ())) if job.get("stub_missing") else None
+                missing = None
+                if job.get("stub_missing"):
+                    missing = stubs.missing_native(exc, job.get("package_dirs", ()), job.get("sys_path", ())[:1])
                 if missing is None or attempts >= 8 or missing in result["stubs"]:
                     raise
                 for added in set(sys.modules) - before:
