@@ -146,7 +146,8 @@ def test_sites_built_through_a_partial_are_verified(tmp_path):
 
 def test_a_top_level_extension_declared_in_setup_py_is_stubbed(tmp_path):
     """klujax's shape: ``import klujax_cpp`` in a lone module, the extension built by the
-    project's setup.py. With --stub-missing it stands in; without, the import fails."""
+    project's setup.py. With --stub-missing it stands in (the descriptor it builds is
+    bytes, as the real one would be); without, the import fails."""
     (tmp_path / "setup.py").write_text(
         "from setuptools import setup\nfrom pybind11.setup_helpers import Pybind11Extension\n\n"
         'setup(name="fastlib", ext_modules=[Pybind11Extension("fastlib_cpp", ["src/fastlib.cpp"])])\n'
@@ -156,7 +157,8 @@ def test_a_top_level_extension_declared_in_setup_py_is_stubbed(tmp_path):
         'jax.ffi.register_ffi_target("fastlib_scale", fastlib_cpp.scale(), platform="cpu", api_version=0)\n'
         'scale_p = Primitive("fastlib_scale")\nscale_p.def_abstract_eval(lambda x: x)\n\n\n'
         "def _lowering(ctx, x):\n"
-        '    return jax.ffi.ffi_lowering("fastlib_scale", api_version=1, backend_config=b"\\x02")(ctx, x)\n\n\n'
+        "    opaque = fastlib_cpp.build_descriptor(x.type.shape[0])  # bytes the kernel decodes\n"
+        '    return jax.ffi.ffi_lowering("fastlib_scale", api_version=1, backend_config=opaque)(ctx, x)\n\n\n'
         'mlir.register_lowering(scale_p, _lowering, platform="cpu")\n\n\n'
         "def scale(x):\n    return scale_p.bind(x)\n"
     )

@@ -244,3 +244,14 @@ def test_a_top_level_extension_the_project_builds_is_stubbed(tmp_path, where, te
     other = ModuleNotFoundError("No module named 'scipyy'", name="scipyy")
     assert stubs.missing_native(other, [], [str(root)]) is None
     assert stubs.missing_native(ModuleNotFoundError("x", name="fastlib_cpp"), [], []) is None
+
+
+def test_what_a_stand_in_returns_is_empty_bytes_and_still_a_stand_in():
+    from codemods.verify import stubs
+
+    module = stubs.StandInModule("fastlib_gpu")
+    descriptor = module.build_descriptor(3, 4)
+    assert isinstance(descriptor, bytes) and descriptor == b"" and stubs.is_stand_in(descriptor)
+    assert stubs.is_stand_in(module.registrations) and list(module.registrations().items()) == []
+    assert stubs.is_stand_in(descriptor.anything()) and int(descriptor) == 0 and bool(descriptor)
+    assert repr(descriptor) == "<stand-in for fastlib_gpu.build_descriptor()>"

@@ -4,7 +4,8 @@ Lowering a custom call needs no native code: only compiling and running do. A pa
 whose kernels live in an extension module that was never built (``from . import
 _kernels`` with no ``_kernels*.so``) can therefore still be verified, once the missing
 module is replaced by a stand-in whose every attribute is another stand-in: callable,
-iterable as empty, usable as a number. ``jax.ffi.register_ffi_target`` and
+iterable as empty, usable as a number; what a call of it returns is empty ``bytes`` as
+well, which a kernel descriptor passed as ``backend_config`` would have been. ``jax.ffi.register_ffi_target`` and
 ``jax.ffi.pycapsule`` given a stand-in do nothing.
 
 Only an extension counts as missing, never an ordinary dependency: the missing module
@@ -36,19 +37,18 @@ CANNOT_IMPORT_NAME = re.compile(r"cannot import name '([\w.]+)' from (?:partiall
 NATIVE_SOURCES = (".pyx", ".cc", ".cpp", ".cxx", ".cu", ".c", ".rs")
 
 
-class StandIn:
-    """Whatever the missing extension would have provided."""
+class _Behaviour:
+    """What a stand-in answers, whatever is asked of it."""
 
-    def __init__(self, name: str) -> None:
-        self._ccmigrate_name = name
+    _ccmigrate_name: str
 
     def __getattr__(self, attr: str) -> "StandIn":
         if attr.startswith("__") and attr.endswith("__"):
             raise AttributeError(attr)
         return StandIn(f"{self._ccmigrate_name}.{attr}")
 
-    def __call__(self, *args, **kwargs) -> "StandIn":
-        return StandIn(f"{self._ccmigrate_name}()")
+    def __call__(self, *args, **kwargs) -> "StandInBytes":
+        return StandInBytes(f"{self._ccmigrate_name}()")
 
     def __getitem__(self, key) -> "StandIn":
         return StandIn(f"{self._ccmigrate_name}[{key!r}]")
@@ -72,6 +72,28 @@ class StandIn:
 
     def __repr__(self) -> str:
         return f"<stand-in for {self._ccmigrate_name}>"
+
+
+class StandIn(_Behaviour):
+    """Whatever the missing extension would have provided."""
+
+    def __init__(self, name: str) -> None:
+        self._ccmigrate_name = name
+
+
+class StandInBytes(_Behaviour, bytes):
+    """What calling a stand-in returns: a stand-in that is also (empty) ``bytes``, so the
+    descriptor an extension builds for its kernel (``opaque = gpu_ops.build_descriptor(n)``)
+    passes as a custom call's ``backend_config``, as the real bytes would."""
+
+    def __new__(cls, name: str) -> "StandInBytes":
+        value = super().__new__(cls, b"")
+        value._ccmigrate_name = name
+        return value
+
+
+def is_stand_in(value: object) -> bool:
+    return isinstance(value, (StandIn, StandInBytes))
 
 
 class StandInModule(types.ModuleType):

@@ -181,7 +181,7 @@ class Worker:
 
         @functools.wraps(real_register_target)
         def register_ffi_target(name, fn, platform="cpu", *args, **kwargs):
-            if worker.mode == "original" or isinstance(fn, stubs.StandIn):
+            if worker.mode == "original" or stubs.is_stand_in(fn):
                 return None  # no native code to register: lowering needs none
             result = real_register_target(name, fn, platform, *args, **kwargs)
             worker.registered_targets.add(name.decode() if isinstance(name, bytes) else name)
@@ -191,7 +191,7 @@ class Worker:
 
         @functools.wraps(real_pycapsule)
         def pycapsule(funcptr):
-            return funcptr if isinstance(funcptr, stubs.StandIn) else real_pycapsule(funcptr)
+            return funcptr if stubs.is_stand_in(funcptr) else real_pycapsule(funcptr)
 
         for module in (ffi_private, jax.ffi):
             module.register_ffi_target = register_ffi_target
@@ -799,7 +799,9 @@ def main() -> None:
     answers = os.fdopen(result_fd, "w", encoding="utf-8")
 
     def send(message: dict) -> None:
-        answers.write(json.dumps(message) + "\n")
+        # Whatever the user's code handed jax may end up in a result (a stand-in for a
+        # missing extension as a target name or config): it travels as its repr.
+        answers.write(json.dumps(message, default=repr) + "\n")
         answers.flush()
 
     # jax is imported before the set-up arrives: the parent scans meanwhile.
