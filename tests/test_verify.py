@@ -171,3 +171,25 @@ def test_a_top_level_extension_declared_in_setup_py_is_stubbed(tmp_path):
     assert proc.returncode == 1
     assert [(r["status"], r["error"]) for r in _rows(report)] == [
         ("failed", "ModuleNotFoundError: No module named 'fastlib_cpp'")]
+
+
+def test_two_packages_of_one_name_at_two_roots_are_each_verified(tmp_path):
+    """A repository holding two copies of a package (an old layout kept beside src/): the
+    second import must not look inside the first copy, cached by the same worker."""
+    module = (
+        "import jax\nfrom jax.extend.core import Primitive\nfrom jax.interpreters import mlir\n\n"
+        'p = Primitive("{name}")\np.def_abstract_eval(lambda x: x)\n\n\n'
+        "def _lowering(ctx, x):\n"
+        '    return jax.ffi.ffi_lowering("{name}", api_version=1, backend_config=b"")(ctx, x)\n\n\n'
+        'mlir.register_lowering(p, _lowering, platform="cpu")\n\n\n'
+        "def run(x):\n    return p.bind(x)\n"
+    )
+    for root, stem in (("old", "ops"), ("src", "kernels")):
+        package = tmp_path / root / "twin"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / f"{stem}.py").write_text(module.format(name=f"twin_{root}"))
+    report = str(tmp_path / "report.json")
+    proc = ccmigrate("verify", "old", "src", "--platforms", "cpu", "--workers", "1", "--report", report, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert sorted((r["target"], r["status"]) for r in _rows(report)) == [("twin_old", "verified"), ("twin_src", "verified")]

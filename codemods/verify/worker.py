@@ -397,6 +397,8 @@ class Worker:
             job["import_name"] = name = alias
         elif path and loaded_from and os.path.realpath(loaded_from) != os.path.realpath(path):
             del sys.modules[name]  # another project's module of the same name, from an earlier job
+        if path and not shadowing:
+            _evict_foreign_packages(name, path)
         attempts = 0
         while True:
             before = set(sys.modules)
@@ -737,6 +739,24 @@ def _rule_arity(rule: Callable) -> int:
 
 
 _PLATFORM_ORDER = ("cpu", "cuda", "rocm", "tpu")
+
+
+def _evict_foreign_packages(name: str, path: str) -> None:
+    """Drop from ``sys.modules`` a package of ``name``'s dotted path that an earlier job
+    imported from another folder (two copies of ``knn_jax`` at two roots of one
+    repository), with its submodules: ``name`` is looked up in its own folders then."""
+    parts = name.split(".")
+    directory = os.path.dirname(os.path.realpath(path))
+    count = len(parts) if os.path.basename(path) == "__init__.py" else len(parts) - 1
+    for k in range(count, 0, -1):
+        prefix = ".".join(parts[:k])
+        module = sys.modules.get(prefix)
+        folders = getattr(module, "__path__", None)
+        if module is not None and folders is not None and directory not in {os.path.realpath(f) for f in folders}:
+            for key in [key for key in sys.modules if key == prefix or key.startswith(prefix + ".")]:
+                del sys.modules[key]
+            return
+        directory = os.path.dirname(directory)
 
 
 def _expand_platforms(platforms: set) -> set:
