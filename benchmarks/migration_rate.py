@@ -47,9 +47,8 @@ def _digest(path: str) -> str:
 
 
 def _apply(path: str, extra: list[str], report: str | None = None) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "codemods", "apply", "-q", "--allow-dirty", *extra, path]
-    if report:
-        command[5:5] = ["--report", report]
+    command = [sys.executable, "-m", "codemods", "apply", "-q", "--allow-dirty",
+               *(["--report", report] if report else []), *extra, path]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)}
     return subprocess.run(command, capture_output=True, text=True, cwd=os.path.dirname(path), env=env)
 

@@ -1855,7 +1855,7 @@ class RemovedJaxApi(Rule):
         if self.ctx.qualified_name(target.value) != "jax.interpreters.ad.primitive_jvps" \
                 or self.ctx.qualified_name(value.func) != "functools.partial":
             return
-        if len(value.args) == 2 and self.ctx.qualified_name(value.func) == "functools.partial":
+        if len(value.args) == 2:
             self._linear_jvp(node, target, value)
             return
         jvp, rules, primitive = (a.value for a in value.args)
@@ -1905,18 +1905,16 @@ class RemovedJaxApi(Rule):
         self.handled.add(id(jvp))
         line = self.ctx.parents.get(node)
         block = self.ctx.parents.get(line)
-        partner = None
+        partners = []
         if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(block, (cst.Module, cst.IndentedBlock)):
-            partners = [stmt for stmt in block.body if stmt is not line and self._transpose_of(stmt, code(primitive)) is not None]
-            partner = partners[0] if len(partners) == 1 else None
-        if partner is None:
+            partners = [(stmt, rule) for stmt in block.body if stmt is not line
+                        for rule in [self._transpose_of(stmt, code(primitive))] if rule is not None]
+        if len(partners) != 1:
             self.report(node, Safety.MANUAL, "jax.interpreters.ad.linear_jvp does not exist in the installed jax "
                         f"{self._version()}: register the primitive with `ad.deflinear2({code(primitive)}, transpose_rule)`, "
                         "which installs this jvp together with its transpose rule")
             return
-        rule = self._transpose_of(partner, code(primitive))
-        drop_binding_if_unused(self.ctx, head_name(value.func) or "")
-        registry = target.value
+        [(partner, rule)] = partners
         statements = list(block.body)
         later, earlier = (line, partner) if statements.index(line) > statements.index(partner) else (partner, line)
         between = statements[statements.index(earlier) + 1:statements.index(later)]
@@ -1926,6 +1924,8 @@ class RemovedJaxApi(Rule):
                         f"...` with `ad.deflinear2({code(primitive)}, transpose_rule)` (not rewritten: code between "
                         "the two registrations may differentiate the primitive)")
             return
+        drop_binding_if_unused(self.ctx, head_name(value.func) or "")
+        registry = target.value
 
         def combined(updated: cst.CSTNode) -> cst.CSTNode:
             if isinstance(registry, cst.Attribute):

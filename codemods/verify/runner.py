@@ -308,8 +308,9 @@ def _verify(paths, options: VerifyOptions, originals, pool: Optional[Pool]) -> V
     rows = collector.statuses(platforms, extra)
     used = platforms + [p for p in extra if any(row.platform == p for row in rows)]
     with_rows = {(row.site.path, row.site.line, row.site.end_line) for row in rows}
-    not_lowered = [(site, collector.registered_for(site)) for sites in sites_by_file.values() for site in sites
-                   if (site.path, site.line, site.end_line) not in with_rows and collector.registered_for(site)]
+    not_lowered = [(site, registered) for sites in sites_by_file.values() for site in sites
+                   if (site.path, site.line, site.end_line) not in with_rows
+                   for registered in [collector.registered_for(site)] if registered]
     return VerifyReport(rows, collector.modules, errors, used, not_lowered=not_lowered)
 
 

@@ -5,8 +5,8 @@ whose kernels live in an extension module that was never built (``from . import
 _kernels`` with no ``_kernels*.so``) can therefore still be verified, once the missing
 module is replaced by a stand-in whose every attribute is another stand-in: callable,
 iterable as empty, usable as a number; what a call of it returns is empty ``bytes`` as
-well, which a kernel descriptor passed as ``backend_config`` would have been. ``jax.ffi.register_ffi_target`` and
-``jax.ffi.pycapsule`` given a stand-in do nothing.
+well, which a kernel descriptor passed as ``backend_config`` would have been.
+``jax.ffi.register_ffi_target`` and ``jax.ffi.pycapsule`` given a stand-in do nothing.
 
 Only an extension counts as missing, never an ordinary dependency: the missing module
 must lie inside the package being verified (a name with no ``.py`` file there), or the
@@ -103,9 +103,8 @@ class StandInModule(types.ModuleType):
         return StandIn(f"{self.__name__}.{attr}")
 
 
-#: Build files and sources that declare a project's extension modules.
+#: Build files that declare a project's extension modules (its sources: NATIVE_SOURCES).
 BUILD_FILES = ("setup.py", "CMakeLists.txt", "meson.build")
-SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".cu", ".c", ".pyx")
 #: Folders below a root where extension sources usually sit.
 SOURCE_FOLDERS = ("", "src", "csrc", "cpp", "lib", "ext", "extensions", "native")
 
@@ -160,7 +159,7 @@ def declared_extension(name: str, roots: Iterable[str]) -> bool:
                 except OSError:
                     continue
                 for entry in names:
-                    if entry.endswith(SOURCE_SUFFIXES) and _matches(os.path.join(directory, entry), source):
+                    if entry.endswith(NATIVE_SOURCES) and _matches(os.path.join(directory, entry), source):
                         return True
     return False
 

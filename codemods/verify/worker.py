@@ -422,13 +422,16 @@ class Worker:
         return module
 
     # -- entry points ------------------------------------------------------------
+    def _own_registrations(self, module: types.ModuleType) -> list[Registration]:
+        """The lowering registrations made by code in ``module``'s own file."""
+        path = self._real(module.__file__) if getattr(module, "__file__", None) else None
+        if path is None:
+            return []
+        return [reg for reg in self.registrations if reg.code is not None and self._real(reg.code.co_filename) == path]
+
     def _registered_platforms(self, module: types.ModuleType) -> list:
         """The platforms the module's own lowering registrations name, in a fixed order."""
-        path = self._real(module.__file__) if getattr(module, "__file__", None) else None
-        named = {str(reg.platform).lower() for reg in self.registrations
-                 if reg.code is not None and path is not None and reg.platform is not None
-                 and self._real(reg.code.co_filename) == path}
-        covered = _expand_platforms(named)
+        covered = _expand_platforms({reg.platform for reg in self._own_registrations(module) if reg.platform is not None})
         return [p for p in _PLATFORM_ORDER if p in covered]
 
     def _entries(self, module: types.ModuleType, job: dict, result: dict) -> list:
@@ -454,12 +457,8 @@ class Worker:
             arity = _array_arity(value)
             if arity:
                 entries.append({"name": f"{module.__name__}:{name}", "kind": "function", "attr": name, "arity": arity})
-        path = self._real(module.__file__) if getattr(module, "__file__", None) else None
         seen: dict = {}
-        for reg in self.registrations:
-            code = reg.code
-            if code is None or path is None or self._real(code.co_filename) != path:
-                continue
+        for reg in self._own_registrations(module):
             entry = seen.get(id(reg.primitive))
             if entry is None:
                 arity = _rule_arity(reg.rule)
@@ -509,12 +508,6 @@ class Worker:
         if entry["kind"] == "primitive" and None not in entry["platforms"]:
             covered = _expand_platforms(entry["platforms"])
             wanted = [p for p in platforms if p in covered]
-            if not wanted and not job.get("platforms"):
-                # No platforms asked for: the host's backend, and where the rule is not
-                # registered for it (a cpu/cuda kernel verified on a TPU host), the
-                # platforms the code registers it for, lowered without their hardware.
-                named = {str(p).lower() for p in covered}
-                wanted = [p for p in _PLATFORM_ORDER if p in named]
         best: Optional[tuple[int, Any, list]] = None
         for shape in candidates:
             probes = self._lower_all(entry, module, shape, wanted, job)
@@ -762,6 +755,7 @@ def _evict_foreign_packages(name: str, path: str) -> None:
 def _expand_platforms(platforms: set) -> set:
     out = set()
     for platform in platforms:
+        platform = str(platform).lower()
         out.update(("cuda", "rocm") if platform == "gpu" else (platform,))
     return out
 
