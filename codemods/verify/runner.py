@@ -30,7 +30,7 @@ from codemods.fileio import read_source
 from codemods.verify import configs
 from codemods.verify.entry_points import EntryPoint, SpecError, find_pyproject, load_settings, parse_entry_points
 from codemods.verify.pool import Pool, PoolSettings
-from codemods.verify.sites import Site, scan_source
+from codemods.verify.sites import Site, kind_of, scan_source
 
 VERIFIED, FAILED, UNREACHED, STATIC = "verified", "failed", "unreached", "static"
 PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
@@ -450,6 +450,12 @@ class _Evidence:
             if not error:
                 continue
             blamed = self._blame(probe, sites_here)
+            if probe.get("auto") and probe["phase"] == "trace":
+                # An automatic probe passes an array for every parameter. Only ffi_call builds
+                # its custom call while tracing; a lowering-time builder reached then was
+                # called from a helper given arrays where it takes a lowering context or
+                # objects: the guess was wrong, which says nothing about the site.
+                blamed = [site for site in blamed if kind_of(site.builder) == "ffi_call"]
             if blamed:
                 for site in blamed:
                     self._record(site, platform, FAILED, error)
