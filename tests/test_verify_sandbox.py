@@ -29,7 +29,7 @@ def run(tmp_path_factory):
 def test_the_run_reports_failures_and_exits_1(run):
     proc, sites, _ = run
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert len(sites) == 13
+    assert len(sites) == 14
 
 
 @pytest.mark.parametrize(
@@ -67,6 +67,13 @@ def test_a_missing_extension_is_stubbed(run):
     row = sites[("needs_ext.py", "ext_target")]
     assert row["status"] == "verified" and row["note"] == "with stubs (hostile._kernels)"
     assert modules["hostile.needs_ext"]["stubs"] == ["hostile._kernels"]
+
+
+def test_a_module_inside_a_missing_extension_package_is_stubbed(run):
+    _, sites, modules = run
+    row = sites[("needs_ext_package.py", "ext_package_target")]
+    assert row["status"] == "verified", row
+    assert modules["hostile.needs_ext_package"]["stubs"] == ["hostile._native", "hostile._native.descriptors"]
 
 
 def test_a_legacy_inline_ffi_call_fails_at_its_own_line(run):

@@ -16,8 +16,9 @@ must declare it as an extension it builds: ``Extension("name", ...)`` (or
 ``Pybind11Extension``...) in ``setup.py``, ``pybind11_add_module(name ...)`` /
 ``nanobind_add_module`` / ``Python_add_library`` in ``CMakeLists.txt``, or
 ``PYBIND11_MODULE(name, m)`` / ``NB_MODULE(name, m)`` / ``PyInit_name`` in its C/C++
-sources, found beside the import root or one folder up. A missing ``jaxlib.hlo_helpers``
-is a real failure and stays one.
+sources, found beside the import root or one folder up. A module inside a stand-in (an
+extension built as a package: ``from ._native.ops import f``) stands in as well. A
+missing ``jaxlib.hlo_helpers`` is a real failure and stays one.
 """
 
 from __future__ import annotations
@@ -113,6 +114,8 @@ def missing_native(exc: ImportError, package_dirs: Iterable[str], roots: Iterabl
     """The dotted name of the extension whose absence caused ``exc``, if that is the cause."""
     message = str(exc)
     name = getattr(exc, "name", None)
+    if isinstance(exc, ModuleNotFoundError) and name and isinstance(sys.modules.get(name.rpartition(".")[0]), StandInModule):
+        return name  # a submodule of a stand-in (``from ._ext.ops import f``) stands in too
     if not isinstance(exc, ModuleNotFoundError) and NATIVE_ERRORS.search(message) and name:
         return name
     if isinstance(exc, ModuleNotFoundError) and name and "." not in name:
