@@ -29,7 +29,7 @@ def run(tmp_path_factory):
 def test_the_run_reports_failures_and_exits_1(run):
     proc, sites, _ = run
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert len(sites) == 14
+    assert len(sites) == 15
 
 
 @pytest.mark.parametrize(
@@ -74,6 +74,15 @@ def test_a_module_inside_a_missing_extension_package_is_stubbed(run):
     row = sites[("needs_ext_package.py", "ext_package_target")]
     assert row["status"] == "verified", row
     assert modules["hostile.needs_ext_package"]["stubs"] == ["hostile._native", "hostile._native.descriptors"]
+
+
+def test_an_extension_the_module_guards_itself_is_stubbed(run):
+    # try: from . import _gpu_kernels / except ImportError: the worker never sees the
+    # failure; without a stand-in the GPU rule raises "not compiled with CUDA support".
+    _, sites, modules = run
+    row = sites[("guarded_gpu.py", "guarded_gpu_target")]
+    assert (row["platform"], row["status"]) == ("cuda", "verified"), row
+    assert modules["hostile.guarded_gpu"]["stubs"] == ["hostile._gpu_kernels"]
 
 
 def test_a_legacy_inline_ffi_call_fails_at_its_own_line(run):

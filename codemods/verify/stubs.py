@@ -19,10 +19,18 @@ must declare it as an extension it builds: ``Extension("name", ...)`` (or
 sources, found beside the import root or one folder up. A module inside a stand-in (an
 extension built as a package: ``from ._native.ops import f``) stands in as well. A
 missing ``jaxlib.hlo_helpers`` is a real failure and stays one.
+
+An import the project guards itself (``try: from . import gpu_ops`` / ``except
+ImportError: gpu_ops = None``, the extending-jax layout) never fails where the worker sees
+it, and its fallback is a lowering rule that raises "not compiled with CUDA support": for
+those, :class:`ExtensionFinder` sits last on ``sys.meta_path`` during the job and answers
+a module no other finder found with a stand-in, under the same rule (no Python source of
+that name in the package being verified, or a declared top-level extension).
 """
 
 from __future__ import annotations
 
+import importlib.abc
 import importlib.machinery
 import os
 import re
@@ -135,6 +143,43 @@ def missing_native(exc: ImportError, package_dirs: Iterable[str], roots: Iterabl
     inside = any(_within(module_dir, d) for d in package_dirs)
     native_source = any(os.path.exists(os.path.join(module_dir, last + ext)) for ext in NATIVE_SOURCES)
     return name if inside or native_source else None
+
+
+class ExtensionFinder(importlib.abc.MetaPathFinder):
+    """The last finder on ``sys.meta_path`` while a ``--stub-missing`` job runs."""
+
+    def __init__(self, package_dirs: Iterable[str], roots: Iterable[str]) -> None:
+        self.package_dirs = list(package_dirs)
+        self.roots = list(roots)
+        #: Dotted names this finder stood in for, in order.
+        self.stubbed: list[str] = []
+
+    def find_spec(self, fullname, path, target=None):
+        last = fullname.rpartition(".")[2]
+        if path is None:  # a top-level module: only one the project declares it builds
+            native = "." not in fullname and declared_extension(fullname, self.roots)
+        else:
+            folders = [str(p) for p in path]
+            native = any(
+                any(_within(folder, d) for d in self.package_dirs)
+                and not os.path.exists(os.path.join(folder, last + ".py"))
+                and not os.path.isdir(os.path.join(folder, last))
+                for folder in folders
+            )
+        if not native:
+            return None
+        self.stubbed.append(fullname)
+        return importlib.machinery.ModuleSpec(fullname, _StandInLoader())
+
+
+class _StandInLoader(importlib.abc.Loader):
+    def create_module(self, spec) -> StandInModule:
+        module = StandInModule(spec.name)
+        module.__file__ = None
+        return module
+
+    def exec_module(self, module) -> None:
+        pass
 
 
 def declared_extension(name: str, roots: Iterable[str]) -> bool:

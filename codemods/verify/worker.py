@@ -300,10 +300,20 @@ class Worker:
         for entry in reversed(job.get("sys_path", ())):
             if entry not in sys.path:
                 sys.path.insert(0, entry)
+        finder = None
+        if job.get("stub_missing"):
+            finder = stubs.ExtensionFinder(job.get("package_dirs", ()), job.get("sys_path", ())[:1])
+            sys.meta_path.append(finder)
         try:
-            return self._run(job, progress)
+            result = self._run(job, progress)
         finally:
             sys.path[:] = saved_path
+            if finder is not None:
+                sys.meta_path.remove(finder)
+        if finder is not None and finder.stubbed:
+            # A retried import asks the finder again for what it already stood in for.
+            result["stubs"] = list(dict.fromkeys([*finder.stubbed, *result["stubs"]]))
+        return result
 
     def _environment(self) -> frozenset:
         """Top-level names of what the worker itself runs on (jax, numpy, the standard
