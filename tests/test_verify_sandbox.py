@@ -29,7 +29,7 @@ def run(tmp_path_factory):
 def test_the_run_reports_failures_and_exits_1(run):
     proc, sites, _ = run
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert len(sites) == 15
+    assert len(sites) == 17
 
 
 @pytest.mark.parametrize(
@@ -112,3 +112,19 @@ def test_ops_built_directly_with_custom_call_op_are_sites_too(run):
     broken = sites[("direct.py", "direct_str")]
     assert broken["status"] == "failed"
     assert broken["error"].startswith('TypeError: Invalid attribute value for the key "backend_config"')
+
+
+def test_a_branch_for_other_platforms_gets_no_row_where_its_rule_took_another(tmp_path):
+    # One rule, registered for cpu and cuda with a platform keyword, builds a cpu call in
+    # one branch and a gpu call in the other: each is verified on its own platform, and
+    # neither is "unreached" on the other (no entry point could make it taken there).
+    report = tmp_path / "report.json"
+    module = os.path.join(HOSTILE, "hostile", "platform_branches.py")
+    proc = ccmigrate("verify", module, "--platforms", "cpu,cuda", "--report", str(report))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    with open(report) as fh:
+        rows = json.load(fh)["sites"]
+    assert sorted((r["target"], r["platform"], r["status"]) for r in rows) == [
+        ("branch_cpu_target", "cpu", "verified"),
+        ("branch_gpu_target", "cuda", "verified"),
+    ]

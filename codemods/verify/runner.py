@@ -552,9 +552,27 @@ class _Evidence:
         for path, sites in self.sites_by_file.items():
             module = module_location(path)[1]
             for site in sites:
-                for platform in self._applicable(site, platforms, extra):
+                applicable = self._applicable(site, platforms, extra)
+                reached = [p for p in applicable if self.outcome.get((site, p))]
+                for platform in applicable:
+                    if reached and platform not in reached and self._other_branch(site, platform, sites):
+                        continue
                     rows.append(self._status(site, platform, path, module))
         return rows
+
+    def _other_branch(self, site: Site, platform: str, sites: Sequence[Site]) -> bool:
+        """Whether ``site``, reached on other platforms, sits in a function that ran on
+        ``platform`` and built another of its custom calls instead: a branch for those
+        other platforms (``if platform == "cpu": ... elif platform == "gpu": ...``),
+        which no entry point could make it take here."""
+        if not site.function_start or self.outcome.get((site, "*")):
+            return False
+        return any(
+            other is not site
+            and (other.function_start, other.function_end) == (site.function_start, site.function_end)
+            and self.outcome.get((other, platform))
+            for other in sites
+        )
 
     def _status(self, site: Site, platform: str, path: str, module: str) -> SiteStatus:
         evidence = self.outcome.get((site, platform), []) + self.outcome.get((site, "*"), [])
