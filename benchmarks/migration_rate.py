@@ -69,10 +69,15 @@ def _pending(report_path: str) -> dict[str, list[dict]]:
 
 def _accounting(reference: dict, pending: dict[str, list[dict]]) -> dict | None:
     """The unapplied entry of the reference's file that names what it refers to."""
-    last = reference["name"].rsplit(".", 1)[-1]
-    for change in pending.get(os.path.realpath(reference["path"]), ()):
-        if last in (change["before"] or "") or last in change["message"]:
-            return change
+    changes = pending.get(os.path.realpath(reference["path"]), ())
+    parts = reference["name"].split(".")
+    # The entry naming the longest tail of the reference: ``jax.xla`` is the entry about
+    # ``jax.xla._force``, not the first one whose message mentions some ``xla``.
+    for size in range(len(parts), 0, -1):
+        tail = ".".join(parts[-size:])
+        for change in changes:
+            if tail in (change["before"] or "") or tail in change["message"]:
+                return change
     return None
 
 
