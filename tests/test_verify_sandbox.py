@@ -3,10 +3,13 @@ run goes on, and the well-behaved modules beside them are verified."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 
 import pytest
+
+from codemods.verify import stubs
 
 from tests.helpers import TESTDATA, ccmigrate
 
@@ -29,7 +32,7 @@ def run(tmp_path_factory):
 def test_the_run_reports_failures_and_exits_1(run):
     proc, sites, _ = run
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert len(sites) == 17
+    assert len(sites) == 18
 
 
 @pytest.mark.parametrize(
@@ -83,6 +86,33 @@ def test_an_extension_the_module_guards_itself_is_stubbed(run):
     row = sites[("guarded_gpu.py", "guarded_gpu_target")]
     assert (row["platform"], row["status"]) == ("cuda", "verified"), row
     assert modules["hostile.guarded_gpu"]["stubs"] == ["hostile._gpu_kernels"]
+
+
+def test_a_shared_library_loaded_with_ctypes_is_stubbed(run):
+    # ctypes.cdll.LoadLibrary(<package>/_build/librmsnorm.so), then pycapsule(lib.RmsNorm).
+    _, sites, modules = run
+    row = sites[("ctypes_library.py", "ctypes_target")]
+    assert row["status"] == "verified", row
+    assert modules["hostile.ctypes_library"]["stubs"] == ["librmsnorm.so"]
+
+
+def test_only_a_library_missing_from_the_project_stands_in(tmp_path):
+    standins = stubs.LibraryStandIns([str(tmp_path)])
+    missing = OSError("cannot open shared object file: No such file or directory")
+    assert standins.covers(str(tmp_path / "_build" / "libk.so"), missing)
+    assert not standins.covers("/elsewhere/libk.so", missing)  # not the project's
+    assert not standins.covers("libcudart.so.12", missing)  # the system's library path
+    assert not standins.covers(str(tmp_path / "libk.so"), OSError("invalid ELF header"))  # there, but broken
+    standins.install()
+    try:
+        with pytest.raises(OSError):
+            ctypes.CDLL("/elsewhere/libk.so")
+        lib = ctypes.cdll.LoadLibrary(str(tmp_path / "libk.so"))
+        assert stubs.is_stand_in(lib.Kernel) and standins.stubbed == ["libk.so"]
+    finally:
+        standins.remove()
+    with pytest.raises(OSError):
+        ctypes.CDLL(str(tmp_path / "libk.so"))
 
 
 def test_a_legacy_inline_ffi_call_fails_at_its_own_line(run):

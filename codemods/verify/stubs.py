@@ -26,6 +26,11 @@ it, and its fallback is a lowering rule that raises "not compiled with CUDA supp
 those, :class:`ExtensionFinder` sits last on ``sys.meta_path`` during the job and answers
 a module no other finder found with a stand-in, under the same rule (no Python source of
 that name in the package being verified, or a declared top-level extension).
+
+A shared library the project loads with ctypes (``ctypes.cdll.LoadLibrary(path)``, the
+layout of jax's FFI examples, then ``jax.ffi.pycapsule(lib.Kernel)``) stands in too when
+the file is absent from the project's folders (:class:`LibraryStandIns`): every symbol
+looked up on it is a stand-in.
 """
 
 from __future__ import annotations
@@ -180,6 +185,65 @@ class _StandInLoader(importlib.abc.Loader):
 
     def exec_module(self, module) -> None:
         pass
+
+
+class LibraryStandIns:
+    """While installed, ``ctypes.CDLL`` (and so ``ctypes.cdll.LoadLibrary``) of a missing
+    file inside ``folders`` gives a library whose every symbol is a stand-in."""
+
+    MISSING = re.compile(r"No such file|cannot open shared object|not found|cannot find", re.IGNORECASE)
+
+    def __init__(self, folders: Iterable[str]) -> None:
+        self.folders = [f for f in folders if f]
+        #: File names of the libraries stood in for, in order.
+        self.stubbed: list[str] = []
+        self._saved: Optional[tuple] = None
+
+    def covers(self, name: object, exc: OSError) -> bool:
+        if not isinstance(name, (str, os.PathLike)) or not self.MISSING.search(str(exc)):
+            return False
+        path = os.fspath(name)
+        if os.sep not in path or os.path.exists(path):
+            return False  # a bare name is looked up on the system's library path: a dependency
+        path = os.path.abspath(path)
+        return any(_within(path, folder) for folder in self.folders)
+
+    def install(self) -> None:
+        import ctypes
+
+        real_init = ctypes.CDLL.__init__
+        real_getattr = ctypes.CDLL.__getattr__
+        real_getitem = ctypes.CDLL.__getitem__
+        owner = self
+
+        def __init__(lib, name, *args, **kwargs):
+            try:
+                real_init(lib, name, *args, **kwargs)
+            except OSError as exc:
+                if not owner.covers(name, exc):
+                    raise
+                lib._name, lib._handle, lib._ccmigrate_stand_in = os.fspath(name), 0, True
+                owner.stubbed.append(os.path.basename(os.fspath(name)))
+
+        def __getattr__(lib, attr):
+            if lib.__dict__.get("_ccmigrate_stand_in") and not (attr.startswith("__") and attr.endswith("__")):
+                return StandIn(f"{os.path.basename(lib._name)}.{attr}")
+            return real_getattr(lib, attr)
+
+        def __getitem__(lib, key):
+            if lib.__dict__.get("_ccmigrate_stand_in"):
+                return StandIn(f"{os.path.basename(lib._name)}[{key!r}]")
+            return real_getitem(lib, key)
+
+        self._saved = (real_init, real_getattr, real_getitem)
+        ctypes.CDLL.__init__, ctypes.CDLL.__getattr__, ctypes.CDLL.__getitem__ = __init__, __getattr__, __getitem__
+
+    def remove(self) -> None:
+        import ctypes
+
+        if self._saved is not None:
+            ctypes.CDLL.__init__, ctypes.CDLL.__getattr__, ctypes.CDLL.__getitem__ = self._saved
+            self._saved = None
 
 
 def declared_extension(name: str, roots: Iterable[str]) -> bool:

@@ -300,19 +300,24 @@ class Worker:
         for entry in reversed(job.get("sys_path", ())):
             if entry not in sys.path:
                 sys.path.insert(0, entry)
-        finder = None
+        finder = libraries = None
         if job.get("stub_missing"):
-            finder = stubs.ExtensionFinder(job.get("package_dirs", ()), job.get("sys_path", ())[:1])
+            roots = job.get("sys_path", ())[:1]
+            finder = stubs.ExtensionFinder(job.get("package_dirs", ()), roots)
             sys.meta_path.append(finder)
+            libraries = stubs.LibraryStandIns([*job.get("package_dirs", ()), *roots])
+            libraries.install()
         try:
             result = self._run(job, progress)
         finally:
             sys.path[:] = saved_path
             if finder is not None:
                 sys.meta_path.remove(finder)
-        if finder is not None and finder.stubbed:
+            if libraries is not None:
+                libraries.remove()
+        if finder is not None:
             # A retried import asks the finder again for what it already stood in for.
-            result["stubs"] = list(dict.fromkeys([*finder.stubbed, *result["stubs"]]))
+            result["stubs"] = list(dict.fromkeys([*finder.stubbed, *result["stubs"], *libraries.stubbed]))
         return result
 
     def _environment(self) -> frozenset:
