@@ -56,10 +56,17 @@ def rewrite_source(source: bytes, path: str = "fixture.py", args: Sequence[str] 
     return process_source(path, source, rules, options)
 
 
+def child_env(env: dict | None = None) -> dict:
+    """This environment (plus ``env``) with the checkout first on PYTHONPATH, keeping what
+    the path held: a machine whose jax or LibCST comes from PYTHONPATH keeps them."""
+    full_env = {**os.environ, **(env or {})}
+    full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, full_env.get("PYTHONPATH")]))
+    return full_env
+
+
 def ccmigrate(*args: str, cwd: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
     """The real command line, in a subprocess, as a user runs it."""
-    full_env = {**os.environ, **(env or {})}
-    full_env["PYTHONPATH"] = ROOT + os.pathsep + full_env.get("PYTHONPATH", "")
+    full_env = child_env(env)
     return subprocess.run(
         [sys.executable, "-m", "codemods", *args],
         cwd=cwd,

@@ -19,7 +19,7 @@ import sys
 import time
 
 from codemods.discovery import TEMP_NAME, TEMP_SUFFIX
-from tests.helpers import ROOT
+from tests.helpers import child_env
 
 #: A few hundred files (about 40 s); a larger tree:
 #: ``CCMIGRATE_KILL_TEST_FILES=2000 pytest tests/test_atomicity.py``.
@@ -75,7 +75,7 @@ def _start(root: str) -> subprocess.Popen:
     return subprocess.Popen(
         # One rule keeps each run short; what is tested is the writer, not the rules.
         [sys.executable, "-m", "codemods", "apply", "-q", "--select", "backend-config", "--jobs", "2", root],
-        env={**os.environ, "PYTHONPATH": ROOT},
+        env=child_env(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,  # one process group: the workers die with it

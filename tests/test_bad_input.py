@@ -31,7 +31,7 @@ import pytest
 
 from codemods import cli, engine, fileio, writer
 from codemods.discovery import TEMP_SUFFIX
-from tests.helpers import ROOT, TESTDATA, rewrite_source
+from tests.helpers import TESTDATA, child_env, rewrite_source
 
 BAD = os.path.join(TESTDATA, "bad")
 REWRITTEN = ["good", "latin1_cookie", "utf8_bom", "crlf", "mixed_newlines", "tabs"]
@@ -159,7 +159,7 @@ def test_every_bad_input_is_reported_once_left_untouched_and_the_rest_rewritten(
     before = _snapshot(os.path.dirname(root))
     proc = subprocess.run(
         [*confinement, "-m", "codemods", "apply", "-q", "--jobs", "2", root, missing],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": ROOT},
+        capture_output=True, text=True, timeout=300, env=child_env(),
         cwd=os.path.dirname(root),
     )
     assert proc.returncode == 2, proc.stderr

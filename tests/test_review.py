@@ -12,7 +12,7 @@ import time
 
 from codemods.engine import process_source
 from codemods.rules import select_rules
-from tests.helpers import ROOT, options_from
+from tests.helpers import ROOT, child_env, options_from
 from tests.samples import MIXED, ONE
 
 ANSI = "\x1b["
@@ -74,8 +74,8 @@ class Terminal:
 
 
 def _review(tmp_path, *args: str, no_color: bool = False) -> Terminal:
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    env.update(PYTHONPATH=ROOT, TERM="xterm")
+    env = {k: v for k, v in child_env().items() if k != "NO_COLOR"}
+    env["TERM"] = "xterm"
     if no_color:
         env["NO_COLOR"] = "1"
     return Terminal([sys.executable, "-m", "codemods", "review", *args], str(tmp_path), env)
