@@ -32,7 +32,7 @@ def run(tmp_path_factory):
 def test_the_run_reports_failures_and_exits_1(run):
     proc, sites, _ = run
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert len(sites) == 18
+    assert len(sites) == 19
 
 
 @pytest.mark.parametrize(
@@ -134,6 +134,12 @@ def test_a_helper_probed_with_arrays_is_not_blamed_for_the_guess(run):
     # lines while tracing; the primitive's lowering reaches the site properly.
     _, sites, _ = run
     assert sites[("helper_args.py", "helper_args_target")]["status"] == "verified"
+
+
+def test_a_required_scalar_parameter_is_given_a_scalar(run):
+    # normalize(x, eps: float) binds eps as the primitive's param: an array there fails.
+    _, sites, _ = run
+    assert sites[("scalar_params.py", "scalar_params_target")]["status"] == "verified"
 
 
 def test_ops_built_directly_with_custom_call_op_are_sites_too(run):

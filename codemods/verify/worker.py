@@ -41,6 +41,8 @@ ERROR_CHARS = 400
 #: every type and attribute it ever uniqued, so it is renewed now and then.
 CONTEXT_REUSE = 64
 NON_ARRAY_ANNOTATIONS = frozenset({"int", "float", "str", "bool", "bytes", "dict", "list", "tuple", "Callable", "type"})
+#: What a probe passes a required parameter annotated with one of these (``eps: float``).
+SCALAR_PROBES = {"float": 0.5, "int": 1, "bool": False}
 
 
 def one_line(exc: BaseException) -> str:
@@ -511,7 +513,16 @@ class Worker:
             return call, arrays
         sds = [jax.ShapeDtypeStruct(shape, jnp.float32)] * entry["arity"]
         if entry["kind"] == "function":
-            return getattr(module, entry["attr"]), sds
+            function = getattr(module, entry["attr"])
+            plan = _probe_plan(function)
+            if plan and plan[1]:
+                names, statics = plan
+
+                def call(*values):
+                    return function(**dict(zip(names, values)), **statics)
+
+                return call, sds
+            return function, sds
         primitive = entry["primitive"]
         return (lambda *values: primitive.bind(*values)), sds
 
@@ -716,22 +727,37 @@ def _attr_value(value: Any) -> Any:
 
 
 def _array_arity(function: Callable) -> int:
-    """How many positional parameters can take arrays (0: not a probe candidate)."""
+    """How many parameters a probe passes arrays to (0: not a probe candidate)."""
+    plan = _probe_plan(function)
+    return len(plan[0]) if plan else 0
+
+
+def _probe_plan(function: Callable) -> Optional[tuple[list, dict]]:
+    """The parameters a probe gives arrays, by name, and the values it gives the required
+    ones annotated as Python scalars (``eps: float`` -> 0.5); ``None`` when the function
+    needs something a probe cannot make up (a string, a callable, an unannotated
+    keyword-only parameter...)."""
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):
-        return 0
-    count = 0
+        return None
+    arrays: list = []
+    statics: dict = {}
     for param in signature.parameters.values():
-        if param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD) and param.default is param.empty:
-            annotation = param.annotation
-            text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
-            if text.split("[")[0].split(".")[-1] in NON_ARRAY_ANNOTATIONS:
-                return 0
-            count += 1
-        elif param.kind == param.KEYWORD_ONLY and param.default is param.empty:
-            return 0
-    return count if count <= MAX_PROBE_ARITY else 0
+        if param.default is not param.empty or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        annotation = param.annotation
+        text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+        kind = text.split("[")[0].split(".")[-1]
+        if kind in SCALAR_PROBES and param.kind != param.POSITIONAL_ONLY:
+            statics[param.name] = SCALAR_PROBES[kind]
+        elif kind in NON_ARRAY_ANNOTATIONS or param.kind == param.KEYWORD_ONLY:
+            return None
+        else:
+            arrays.append(param.name)
+    if not arrays or len(arrays) > MAX_PROBE_ARITY:
+        return None
+    return arrays, statics
 
 
 def _rule_arity(rule: Callable) -> int:
