@@ -32,7 +32,7 @@ def run(tmp_path_factory):
 def test_the_run_reports_failures_and_exits_1(run):
     proc, sites, _ = run
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert len(sites) == 19
+    assert len(sites) == 21
 
 
 @pytest.mark.parametrize(
@@ -164,3 +164,19 @@ def test_a_branch_for_other_platforms_gets_no_row_where_its_rule_took_another(tm
         ("branch_cpu_target", "cpu", "verified"),
         ("branch_gpu_target", "cuda", "verified"),
     ]
+
+
+def test_a_rule_turning_down_a_probes_made_up_inputs_fails_nothing(tmp_path):
+    # solve's rule raises on float32 itself; scaled's rule lowers through the public
+    # function (scale=2.0) but not when the primitive is bound bare, and has no GPU kernel.
+    report = tmp_path / "report.json"
+    proc = ccmigrate("verify", os.path.join(HOSTILE, "hostile", "turns_down.py"), "--report", str(report))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    with open(report) as fh:
+        rows = {(r["target"], r["platform"]): r for r in json.load(fh)["sites"]}
+    assert {key: row["status"] for key, row in rows.items()} == {
+        ("dtype_checked_target", "cpu"): "unreached",
+        ("scaled_target", "cpu"): "verified",
+        ("scaled_target", "cuda"): "unreached",
+    }
+    assert "NotImplementedError: Unsupported dtype float32" in rows[("dtype_checked_target", "cpu")]["error"]

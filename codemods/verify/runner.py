@@ -383,13 +383,16 @@ class _Evidence:
     def __init__(self, sites_by_file: dict[str, list[Site]]) -> None:
         self.sites_by_file = sites_by_file
         self.modules: list[ModuleOutcome] = []
-        self.outcome: dict[tuple[Site, str], list[tuple[str, Optional[str]]]] = {}
+        #: (status, error, guessed) per site and platform; ``guessed``: a failure of an
+        #: automatic probe raised off the custom-call builder (its inputs were made up).
+        self.outcome: dict[tuple[Site, str], list[tuple[str, Optional[str], bool]]] = {}
         self.file_failure: dict[str, str] = {}
         self.stubbed: dict[str, list[str]] = {}
         self.rule_platforms: list[dict] = []
         self.preserved: dict[tuple[Site, str], list[Optional[bool]]] = {}
         self.notes: dict[tuple[Site, str], list[str]] = {}
-        self.reasons: dict[str, list[str]] = {}
+        #: Why automatic probes of a file failed without blaming a site: (text, frames).
+        self.reasons: dict[str, list[tuple[str, list]]] = {}
         self.job_platforms: list[str] = []
 
     # -- intake -----------------------------------------------------------------
@@ -456,11 +459,16 @@ class _Evidence:
                 # called from a helper given arrays where it takes a lowering context or
                 # objects: the guess was wrong, which says nothing about the site.
                 blamed = [site for site in blamed if kind_of(site.builder) == "ffi_call"]
+            if probe.get("rejected"):
+                # The project's own raise/assert turned down the probe's guessed arrays
+                # ("Unsupported dtype float32"): nothing was learnt about the sites.
+                blamed = []
             if blamed:
                 for site in blamed:
-                    self._record(site, platform, FAILED, error)
+                    self._record(site, platform, FAILED, error, guessed=bool(probe.get("auto")))
             elif job.get("path"):
-                self.reasons.setdefault(job["path"], []).append(f"{probe['entry']} ({platform}): {error}")
+                self.reasons.setdefault(job["path"], []).append(
+                    (f"{probe['entry']} ({platform}): {error}", probe.get("frames", ())))
         return emitted
 
     def _blame(self, probe: dict, emitted: list[Site]) -> list[Site]:
@@ -516,8 +524,8 @@ class _Evidence:
                 return site
         return None
 
-    def _record(self, site: Site, platform: str, status: str, error: Optional[str]) -> None:
-        self.outcome.setdefault((site, platform), []).append((status, error))
+    def _record(self, site: Site, platform: str, status: str, error: Optional[str], guessed: bool = False) -> None:
+        self.outcome.setdefault((site, platform), []).append((status, error, guessed))
 
     def _note(self, site: Site, platform: str, note: str) -> None:
         notes = self.notes.setdefault((site, platform), [])
@@ -580,12 +588,15 @@ class _Evidence:
         if path in self.stubbed:
             notes.insert(0, f"with stubs ({', '.join(self.stubbed[path])})")
         note = "; ".join(notes) or None
-        failures = [e for s, e in evidence if s == FAILED]
+        verified = any(s == VERIFIED for s, _, _ in evidence)
+        # A site one probe lowered is not failed by another probe's made-up inputs (a
+        # primitive bound without the params its rule needs) failing before its builder.
+        failures = [e for s, e, guessed in evidence if s == FAILED and not (guessed and verified)]
         verdicts = [v for v in self.preserved.get((site, platform), ()) if v is not None]
         preserved = None if not verdicts else all(verdicts)
         if failures:
             return SiteStatus(site, platform, FAILED, failures[0], preserved, note)
-        if any(s == VERIFIED for s, _ in evidence):
+        if verified:
             return SiteStatus(site, platform, VERIFIED, None, preserved, note)
         if path in self.file_failure:
             return SiteStatus(site, platform, FAILED, self.file_failure[path], None, note)
@@ -595,7 +606,11 @@ class _Evidence:
         )
         reasons = self.reasons.get(path)
         if reasons:
-            hint += f" (automatic probes failed: {reasons[0]})"
+            # The failure raised in the site's own function, when there is one.
+            own = [text for text, frames in reasons if site.function_start and any(
+                frame_path == site.path and site.function_start <= line <= site.function_end
+                for frame_path, line in frames)]
+            hint += f" (automatic probes failed: {(own or [reasons[0][0]])[0]})"
         return SiteStatus(site, platform, UNREACHED, hint, None, note)
 
 

@@ -20,6 +20,7 @@ import dataclasses
 import functools
 import importlib
 import inspect
+import linecache
 import json
 import os
 import resource
@@ -33,14 +34,16 @@ from typing import Any, Callable, Optional
 from codemods.verify import configs, stubs
 
 #: Ranks of the float32 arrays automatic probes try, smallest first.
-PROBE_SHAPES = ((8,), (8, 8))
-MAX_PROBE_ARITY = 6
+PROBE_SHAPES = ((8,), (8, 8), ())
+MAX_PROBE_ARITY = 16
 ERROR_CHARS = 400
 #: Lowerings that share one MLIR context before a fresh one is made. Making a context
 #: (loading every dialect) costs more than lowering a small module; a context keeps
 #: every type and attribute it ever uniqued, so it is renewed now and then.
 CONTEXT_REUSE = 64
 NON_ARRAY_ANNOTATIONS = frozenset({"int", "float", "str", "bool", "bytes", "dict", "list", "tuple", "Callable", "type"})
+#: What jax chains to an error as its ``__cause__`` only to show a traceback.
+JAX_TRACEBACK_NOTES = frozenset({"UnfilteredStackTrace", "JaxStackTraceBeforeTransformation"})
 #: What a probe passes a required parameter annotated with one of these (``eps: float``).
 SCALAR_PROBES = {"float": 0.5, "int": 1, "bool": False}
 
@@ -292,6 +295,24 @@ class Worker:
             frames.extend(reversed(chain))
             current = current.__cause__ or current.__context__
         return frames
+
+    def raised_by_project(self, exc: BaseException) -> bool:
+        """Whether ``exc`` comes from a ``raise`` or ``assert`` of a verified file itself,
+        not caused by another error: the project turning down what it was given."""
+        cause = exc.__cause__
+        if cause is not None and type(cause).__name__ not in JAX_TRACEBACK_NOTES:
+            return False
+        if cause is None and exc.__context__ is not None and not exc.__suppress_context__:
+            return False
+        tb = exc.__traceback__
+        if tb is None:
+            return False
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        filename = tb.tb_frame.f_code.co_filename
+        if not self._user_path(filename):
+            return False
+        return linecache.getline(filename, tb.tb_lineno).lstrip().startswith(("raise", "assert"))
 
     # -- one job -----------------------------------------------------------------
     def run(self, job: dict, progress: Callable[[str], None]) -> dict:
@@ -555,7 +576,8 @@ class Worker:
             raise
         except Exception as exc:  # noqa: BLE001 - a probe that fails is evidence, not a crash
             return [{**base, "platform": "*", "phase": "trace", "error": one_line(exc),
-                     "frames": self.error_frames(exc), "emissions": []}]
+                     "frames": self.error_frames(exc), "emissions": [],
+                     "rejected": base["auto"] and self.raised_by_project(exc)}]
         probes = []
         for platform in platforms:
             probe = {**base, "platform": platform, "phase": "lower", "error": None, "frames": [], "emissions": []}
@@ -566,6 +588,7 @@ class Worker:
                 raise
             except Exception as exc:  # noqa: BLE001
                 probe["error"], probe["frames"] = one_line(exc), self.error_frames(exc)
+                probe["rejected"] = base["auto"] and self.raised_by_project(exc)
                 lowered = None
             finally:
                 self.events = None
