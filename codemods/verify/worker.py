@@ -555,13 +555,15 @@ class Worker:
         if entry["kind"] == "primitive" and None not in entry["platforms"]:
             covered = _expand_platforms(entry["platforms"])
             wanted = [p for p in platforms if p in covered]
-        best: Optional[tuple[int, Any, list]] = None
+        best: Optional[tuple[tuple[int, int], Any, list]] = None
         for shape in candidates:
             probes = self._lower_all(entry, module, shape, wanted, job)
-            score = sum(p["error"] is None for p in probes)
+            # Most platforms lowered; on a tie, most failures the project raised itself
+            # ("Unsupported dtype float32" tells more than an IndexError on a shape).
+            score = (sum(p["error"] is None for p in probes), sum(bool(p.get("rejected")) for p in probes))
             if best is None or score > best[0]:
                 best = (score, shape, probes)
-            if score == len(probes):
+            if score[0] == len(probes):
                 break
         assert best is not None
         out.extend(best[2])
