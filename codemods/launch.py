@@ -10,6 +10,7 @@ Everything else goes straight to :func:`codemods.cli.main`.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -69,11 +70,9 @@ def libcst_problem() -> Optional[str]:
     spec = importlib.util.find_spec("libcst")
     if spec is None:
         return "libcst is not installed: python -m pip install 'libcst>={}.{}'".format(*MIN_LIBCST)
-    import os
-
     # The metadata beside the package that import would load, not another install's.
     site = os.path.dirname(os.path.dirname(spec.origin or ""))
-    found = [d for d in metadata.distributions(name="libcst", path=[site])] if site else []
+    found = list(metadata.distributions(name="libcst", path=[site])) if site else []
     if not found:
         return None  # a source checkout of LibCST, or no metadata beside it: nothing to compare
     version = found[0].version

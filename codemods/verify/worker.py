@@ -20,8 +20,8 @@ import dataclasses
 import functools
 import importlib
 import inspect
-import linecache
 import json
+import linecache
 import os
 import resource
 import sys
@@ -33,7 +33,8 @@ from typing import Any, Callable, Optional
 
 from codemods.verify import configs, stubs
 
-#: Ranks of the float32 arrays automatic probes try, smallest first.
+#: Shapes of the float32 arrays automatic probes try, in this order: vectors, matrices,
+#: then scalars (kernels whose operands are all scalars).
 PROBE_SHAPES = ((8,), (8, 8), ())
 MAX_PROBE_ARITY = 16
 ERROR_CHARS = 400
