@@ -179,4 +179,7 @@ def test_a_rule_turning_down_a_probes_made_up_inputs_fails_nothing(tmp_path):
         ("scaled_target", "cpu"): "verified",
         ("scaled_target", "cuda"): "unreached",
     }
-    assert "NotImplementedError: Unsupported dtype float32" in rows[("dtype_checked_target", "cpu")]["error"]
+    hint = rows[("dtype_checked_target", "cpu")]["error"]
+    assert "NotImplementedError: Unsupported dtype float32" in hint
+    # The public function the probe went through, ready to be given the right dtypes.
+    assert '[tool.ccmigrate.verify] "hostile.turns_down:solve" = ["f32[8]"]' in hint

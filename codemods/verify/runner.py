@@ -468,7 +468,7 @@ class _Evidence:
                     self._record(site, platform, FAILED, error, guessed=bool(probe.get("auto")))
             elif job.get("path"):
                 self.reasons.setdefault(job["path"], []).append(
-                    (f"{probe['entry']} ({platform}): {error}", probe.get("frames", ())))
+                    (f"{probe['entry']} ({platform}): {error}", probe.get("frames", ()), probe))
         return emitted
 
     def _blame(self, probe: dict, emitted: list[Site]) -> list[Site]:
@@ -600,17 +600,21 @@ class _Evidence:
             return SiteStatus(site, platform, VERIFIED, None, preserved, note)
         if path in self.file_failure:
             return SiteStatus(site, platform, FAILED, self.file_failure[path], None, note)
-        hint = (
-            f"no entry point reached this site; declare one in pyproject.toml: "
-            f'[tool.ccmigrate.verify] "{module}:<function>" = ["f32[8]"]'
-        )
-        reasons = self.reasons.get(path)
+        reasons = self.reasons.get(path) or []
+        # The failure raised in the site's own function, when there is one.
+        own = [(text, probe) for text, frames, probe in reasons if site.function_start and any(
+            frame_path == site.path and site.function_start <= line <= site.function_end
+            for frame_path, line in frames)]
+        spec = f'"{module}:<function>" = ["f32[8]"]'
+        if own and own[0][1].get("arity"):
+            # The public function whose probe got there: its entry, for the user to fix the
+            # dtypes and shapes of (and to add its other arguments).
+            probe = own[0][1]
+            arrays = ", ".join(['"f32[8]"'] * probe["arity"])
+            spec = f'"{probe["entry"]}" = [{arrays}]'
+        hint = f"no entry point reached this site; declare one in pyproject.toml: [tool.ccmigrate.verify] {spec}"
         if reasons:
-            # The failure raised in the site's own function, when there is one.
-            own = [text for text, frames in reasons if site.function_start and any(
-                frame_path == site.path and site.function_start <= line <= site.function_end
-                for frame_path, line in frames)]
-            hint += f" (automatic probes failed: {(own or [reasons[0][0]])[0]})"
+            hint += f" (automatic probes failed: {(own or [(reasons[0][0], None)])[0][0]})"
         return SiteStatus(site, platform, UNREACHED, hint, None, note)
 
 

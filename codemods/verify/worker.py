@@ -571,7 +571,8 @@ class Worker:
         return best[1]
 
     def _lower_all(self, entry: dict, module, shape, platforms: list, job: dict) -> list:
-        base = {"entry": entry["name"], "auto": entry["kind"] != "explicit", "shape": list(shape) if shape else None}
+        base = {"entry": entry["name"], "auto": entry["kind"] != "explicit", "shape": list(shape) if shape else None,
+                "arity": entry.get("arity") if entry["kind"] == "function" else None}
         try:
             function, arrays = self._callable(entry, module, shape)
             traced = self.jax.jit(function).trace(*arrays)
