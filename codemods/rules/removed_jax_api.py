@@ -1855,24 +1855,23 @@ class RemovedJaxApi(Rule):
         if self.ctx.qualified_name(target.value) != "jax.interpreters.ad.primitive_jvps" \
                 or self.ctx.qualified_name(value.func) != "functools.partial":
             return
-        if len(value.args) == 2:
-            self._linear_jvp(node, target, value)
-            return
-        jvp, rules, primitive = (a.value for a in value.args)
-        if self.ctx.qualified_name(jvp) != "jax.interpreters.ad.standard_jvp" or not self.missing("jax.interpreters.ad.standard_jvp"):
-            return
+        # partial(ad.linear_jvp, p) or partial(ad.standard_jvp, rules, p), registered for p.
+        jvp, primitive = value.args[0].value, value.args[-1].value
+        wanted = "jax.interpreters.ad.linear_jvp" if len(value.args) == 2 else "jax.interpreters.ad.standard_jvp"
         code = self.ctx.module.code_for_node
-        if code(primitive) != code(target.slice[0].slice.value) or compatibility_guard(self.ctx, node):
+        if self.ctx.qualified_name(jvp) != wanted or not self.missing(wanted) \
+                or code(primitive) != code(target.slice[0].slice.value) or compatibility_guard(self.ctx, node):
             return
         self.handled.add(id(jvp))
+        if len(value.args) == 2:
+            self._linear_jvp(node, target, value, primitive)
+            return
+        rules = value.args[1].value
         drop_binding_if_unused(self.ctx, head_name(value.func) or "")
         registry = target.value
 
         def edit(_updated: cst.CSTNode) -> cst.CSTNode:
-            if isinstance(registry, cst.Attribute):
-                defjvp = registry.with_changes(attr=cst.Name("defjvp"))
-            else:
-                defjvp = cst.parse_expression(self.ctx.name_for("jax.interpreters.ad.defjvp"))
+            defjvp = self._ad_function(registry, "defjvp")
             comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
             if isinstance(rules, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in rules.elements):
                 rest = [cst.Arg(e.value) for e in rules.elements]
@@ -1886,7 +1885,13 @@ class RemovedJaxApi(Rule):
                     "registers the same partial(standard_jvp, rules, p) for a single-result primitive",
                     edit, kernel_receives="unchanged (not a custom call)")
 
-    def _linear_jvp(self, node: cst.Assign, target: cst.Subscript, value: cst.Call) -> None:
+    def _ad_function(self, registry: cst.BaseExpression, name: str) -> cst.BaseExpression:
+        """``ad.<name>`` spelt as the registry (``ad.primitive_jvps``) was read, else imported."""
+        if isinstance(registry, cst.Attribute):
+            return registry.with_changes(attr=cst.Name(name))
+        return cst.parse_expression(self.ctx.name_for(f"jax.interpreters.ad.{name}"))
+
+    def _linear_jvp(self, node: cst.Assign, target: cst.Subscript, value: cst.Call, primitive: cst.BaseExpression) -> None:
         """``ad.primitive_jvps[p] = partial(ad.linear_jvp, p)`` beside ``ad.primitive_transposes[p]
         = T`` -> ``ad.deflinear2(p, T)``.
 
@@ -1896,13 +1901,7 @@ class RemovedJaxApi(Rule):
         where ``T`` would have been handed an ``ad.Zero``). The call takes the place of the
         later of the two statements, where ``T`` is defined; the other goes. Without the
         transpose beside it the site is manual: no public function registers the jvp alone."""
-        jvp, primitive = (a.value for a in value.args)
-        if self.ctx.qualified_name(jvp) != "jax.interpreters.ad.linear_jvp" or not self.missing("jax.interpreters.ad.linear_jvp"):
-            return
         code = self.ctx.module.code_for_node
-        if code(primitive) != code(target.slice[0].slice.value) or compatibility_guard(self.ctx, node):
-            return
-        self.handled.add(id(jvp))
         line = self.ctx.parents.get(node)
         block = self.ctx.parents.get(line)
         partners = []
@@ -1928,11 +1927,7 @@ class RemovedJaxApi(Rule):
         registry = target.value
 
         def combined(updated: cst.CSTNode) -> cst.CSTNode:
-            if isinstance(registry, cst.Attribute):
-                func = registry.with_changes(attr=cst.Name("deflinear2"))
-            else:
-                func = cst.parse_expression(self.ctx.name_for("jax.interpreters.ad.deflinear2"))
-            call = cst.Call(func=func, args=[cst.Arg(primitive, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+            call = cst.Call(func=self._ad_function(registry, "deflinear2"), args=[cst.Arg(primitive, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
                                              cst.Arg(rule)])
             return updated.with_changes(body=[cst.Expr(call)])
 

@@ -142,8 +142,7 @@ def missing_native(exc: ImportError, package_dirs: Iterable[str], roots: Iterabl
     if module_dir is None:
         return None
     last = name.rpartition(".")[2]
-    has_python = os.path.exists(os.path.join(module_dir, last + ".py")) or os.path.isdir(os.path.join(module_dir, last))
-    if has_python:
+    if _has_python_source(module_dir, last):
         return None
     inside = any(_within(module_dir, d) for d in package_dirs)
     native_source = any(os.path.exists(os.path.join(module_dir, last + ext)) for ext in NATIVE_SOURCES)
@@ -166,9 +165,7 @@ class ExtensionFinder(importlib.abc.MetaPathFinder):
         else:
             folders = [str(p) for p in path]
             native = any(
-                any(_within(folder, d) for d in self.package_dirs)
-                and not os.path.exists(os.path.join(folder, last + ".py"))
-                and not os.path.isdir(os.path.join(folder, last))
+                any(_within(folder, d) for d in self.package_dirs) and not _has_python_source(folder, last)
                 for folder in folders
             )
         if not native:
@@ -298,6 +295,11 @@ def _directory_of_package(package: str) -> Optional[str]:
             directory = os.path.join(directory, part)
         return directory if os.path.isdir(directory) else None
     return paths[0]
+
+
+def _has_python_source(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds module ``name`` as Python: ``name.py`` or a package folder."""
+    return os.path.exists(os.path.join(folder, name + ".py")) or os.path.isdir(os.path.join(folder, name))
 
 
 def _within(path: str, directory: str) -> bool:

@@ -493,9 +493,10 @@ class Worker:
             function = inspect.unwrap(value) if callable(value) and not isinstance(value, type) else None
             if name.startswith("_") or not inspect.isfunction(function) or function.__module__ != module.__name__:
                 continue
-            arity = _array_arity(value)
-            if arity:
-                entries.append({"name": f"{module.__name__}:{name}", "kind": "function", "attr": name, "arity": arity})
+            plan = _probe_plan(value)
+            if plan:
+                entries.append({"name": f"{module.__name__}:{name}", "kind": "function", "attr": name,
+                                "arity": len(plan[0]), "plan": plan})
         seen: dict = {}
         for reg in self._own_registrations(module):
             entry = seen.get(id(reg.primitive))
@@ -536,9 +537,8 @@ class Worker:
         sds = [jax.ShapeDtypeStruct(shape, jnp.float32)] * entry["arity"]
         if entry["kind"] == "function":
             function = getattr(module, entry["attr"])
-            plan = _probe_plan(function)
-            if plan and plan[1]:
-                names, statics = plan
+            names, statics = entry["plan"]
+            if statics:
 
                 def call(*values):
                     return function(**dict(zip(names, values)), **statics)
@@ -751,12 +751,6 @@ def _attr_value(value: Any) -> Any:
     """A StringAttr's bytes; any other value as it is."""
     raw = getattr(value, "value_bytes", None)
     return raw if isinstance(raw, bytes) else value
-
-
-def _array_arity(function: Callable) -> int:
-    """How many parameters a probe passes arrays to (0: not a probe candidate)."""
-    plan = _probe_plan(function)
-    return len(plan[0]) if plan else 0
 
 
 def _probe_plan(function: Callable) -> Optional[tuple[list, dict]]:
