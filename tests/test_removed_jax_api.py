@@ -525,3 +525,38 @@ def test_deflinear2_registers_what_the_linear_jvp_pair_did() -> None:
     neg_p.def_abstract_eval(lambda x: x)
     namespace["register_linear"](neg_p, lambda ct, x: [neg_p.bind(ct)])
     np.testing.assert_allclose(jax.grad(lambda x: neg_p.bind(x).sum())(x), [-1.0, -1.0, -1.0])
+
+
+def _old_flatten_lowering_ir_args(xs):
+    """jax.interpreters.mlir.flatten_lowering_ir_args as jax 0.6.2 served it
+    (``flatten_ir_values``, read in its source)."""
+    from jax._src.lib.mlir import ir
+
+    out = []
+    for x in xs:
+        if isinstance(x, ir.Value):
+            out.append(x)
+        else:
+            out.extend(x)
+    return out
+
+
+def test_flatten_lowering_ir_args_rewrite_flattens_and_lowers_as_before(tmp_path) -> None:
+    import jax
+    import numpy as np
+    from jax._src.lib.mlir import ir
+    from jax.interpreters import mlir
+
+    result = _run("flatten_lowering_ir_args.py")
+    assert result.error is None and b"flatten_lowering_ir_args(" not in result.updated
+    path = tmp_path / "flatten_rewritten.py"
+    path.write_bytes(result.updated)
+    namespace: dict = {"__name__": "flatten_rewritten"}
+    exec(compile(result.updated, str(path), "exec"), namespace)
+    text = jax.jit(namespace["barrier"]).lower(np.ones(3, np.float32), np.ones(2, np.int32)).as_text()
+    assert "stablehlo.optimization_barrier" in text and "tensor<3xf32>, tensor<2xi32>" in text
+    with mlir.make_ir_context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func @f(%a: tensor<2xf32>, %b: tensor<2xf32>) { return }")
+        a, b = module.body.operations[0].regions[0].blocks[0].arguments
+        values = [a, b]
+        assert namespace["doubled"](values) == _old_flatten_lowering_ir_args((v, v) for v in values) == [a, a, b, b]

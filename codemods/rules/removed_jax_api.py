@@ -196,6 +196,9 @@ Removed helpers rewritten as calls
     transposes[p] = T``
     ``mlir.full_like_aval([ctx,] v, aval)``    ``mlir.ir_constant(np.broadcast_to(     <0.4.28  any     safe
                                                np.array(v, aval.dtype), aval.shape))``
+    ``mlir.flatten_lowering_ir_args(xs)``      ``mlir.ir_tree_registry.flatten(xs)     0.7.0    0.4.31  safe
+    (``jax._src``'s: removed 0.4.31)           [0]`` (target < 0.10.2: ``mlir.
+                                               flatten_ir_values(xs)``)
     =========================================  ======================================  =======  ======  ======
 
     * ``moveaxis``: the batching helper returned ``x`` when ``src == dst`` and otherwise
@@ -246,6 +249,14 @@ Removed helpers rewritten as calls
       ``x[i]`` is read twice; any other expression is manual.
     * ``zeros_like_array(x)`` was defined as ``full_like(x, 0)`` up to its removal (jax's
       message suggests ``jax.numpy.zeros_like``; ``full_like`` is the body itself).
+    * ``flatten_lowering_ir_args`` was, from jax 0.4.31 until its removal, an alias of
+      ``flatten_ir_values`` (a loop appending each ``ir.Value`` and extending by any other
+      element); the private function of that name, a ``util.flatten`` of the same, went in
+      0.4.31. jax 0.10.2 deprecates ``flatten_ir_values`` for ``ir_tree_registry.flatten``
+      (which it now calls, flattening lists, tuples and op result lists): the same for
+      what lowering rules hold (values, and lists or tuples of them), but a lazy iterator
+      would be one leaf there, so a generator or ``map(...)`` argument is wrapped in
+      ``list(...)``.
 
     ``jax.extend.core.ShapedArray`` never existed (``from jax.extend import core`` then
     ``core.ShapedArray`` raises ``AttributeError`` on every release, typically once
@@ -1057,6 +1068,46 @@ def _plan_zeros_like_array(rule, call, args):
     return Safety.SAFE, "lax.zeros_like_array was removed in jax 0.9.0; it was full_like(x, 0)", edit
 
 
+#: Builtins whose result is a lazy iterator: ``ir_tree_registry`` takes it for one leaf.
+_LAZY = frozenset({"map", "filter", "zip", "reversed", "iter", "enumerate"})
+
+
+def _plan_flatten_lowering_ir_args(rule, call, args):
+    """``mlir.flatten_lowering_ir_args(xs)``: from jax 0.4.31 the public name was an alias
+    of ``flatten_ir_values``, the same loop (a value appended, any other element
+    extended). jax 0.10.2 deprecates ``flatten_ir_values`` for ``ir_tree_registry.flatten``,
+    which it now calls: the same for lists and tuples of values and of lists and tuples
+    (``IrValues``, what lowering rules receive), while a lazy iterator would be one leaf, so
+    a generator or ``map(...)`` argument is wrapped in ``list(...)``."""
+    if set(args) != {"xs"}:
+        return "mlir.flatten_lowering_ir_args takes one sequence"
+    module = (rule.ctx.qualified_name(call.func) or "jax.interpreters.mlir.x").rpartition(".")[0]
+    if module.startswith("jax._src."):
+        module = "jax.interpreters.mlir"
+    registry = tuple(rule.ctx.options.target_jax) >= (0, 10, 2)
+    value = args["xs"].value
+    lazy = isinstance(value, cst.GeneratorExp) or (
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in _LAZY)
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        arg = updated.args[0].value
+        if not registry:
+            func = cst.parse_expression(rule.ctx.name_for(f"{module}.flatten_ir_values"))
+            return updated.with_changes(func=func, args=[cst.Arg(arg)])
+        if lazy:
+            arg = cst.Call(func=cst.Name("list"), args=[cst.Arg(arg)])
+        func = cst.parse_expression(rule.ctx.name_for(f"{module}.ir_tree_registry") + ".flatten")
+        return cst.Subscript(value=cst.Call(func=func, args=[cst.Arg(arg)]),
+                             slice=[cst.SubscriptElement(cst.Index(cst.Integer("0")))])
+
+    if registry:
+        return (Safety.SAFE, "mlir.flatten_lowering_ir_args was removed in jax 0.7.0 (from 0.4.31 an alias of "
+                "flatten_ir_values, which jax 0.10.2 deprecates for ir_tree_registry.flatten): the same flattening of "
+                "values and sequences of them" + (", the iterator made a list first" if lazy else ""), edit)
+    return (Safety.SAFE, "mlir.flatten_lowering_ir_args was removed in jax 0.7.0; from 0.4.31 on it was "
+            "flatten_ir_values itself", edit)
+
+
 def _plan_zeros_like_jaxval(rule, call, args):
     if set(args) != {"val"}:
         return "ad_util.zeros_like_jaxval takes one value"
@@ -1215,6 +1266,10 @@ CALLS: dict[str, CallRewrite] = {
     "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
     "jax.interpreters.xla.abstractify": CallRewrite((0, 6, 0), "0.7.0", ("x",), _plan_abstractify),
     "jax.lax.zeros_like_array": CallRewrite(ANY, "0.9.0", ("x",), _plan_zeros_like_array),
+    "jax.interpreters.mlir.flatten_lowering_ir_args": CallRewrite((0, 4, 31), "0.7.0", ("xs",),
+                                                                  _plan_flatten_lowering_ir_args),
+    "jax._src.interpreters.mlir.flatten_lowering_ir_args": CallRewrite((0, 4, 31), "0.4.31", ("xs",),
+                                                                       _plan_flatten_lowering_ir_args),
     "jax.ad_util.zeros_like_jaxval": CallRewrite(ANY, "0.4.24 or earlier", ("val",), _plan_zeros_like_jaxval),
     "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
     "jax.interpreters.mlir.full_like_aval": CallRewrite(ANY, "<0.4.28", ("ctx", "value", "aval"), _plan_full_like_aval),
