@@ -560,3 +560,19 @@ def test_flatten_lowering_ir_args_rewrite_flattens_and_lowers_as_before(tmp_path
         a, b = module.body.operations[0].regions[0].blocks[0].arguments
         values = [a, b]
         assert namespace["doubled"](values) == _old_flatten_lowering_ir_args((v, v) for v in values) == [a, a, b, b]
+
+
+def test_config_members_are_checked_on_the_installed_config_object() -> None:
+    import jax
+
+    # The premise: the installed config object has neither switch, and has the options read.
+    assert not hasattr(jax.config, "enable_omnistaging") and not hasattr(jax.config, "disable_omnistaging")
+    result = _run("config_members.py")
+    assert result.error is None, result.error
+    manual = [c for c in result.changes if c.safety is Safety.MANUAL]
+    assert [c.line for c in manual] == [16] and "disable_omnistaging" in manual[0].message
+    assert sorted(c.line for c in result.changes if c.applied) == [7, 21]
+    source = b"from jax.config import config\n\nconfig.enable_omnistaging()\nconfig.disable_omnistaging()\nconfig.update('jax_enable_x64', 1)\n"
+    moved = rewrite_source(source, "c.py", ["--select", "removed-jax-api"])
+    assert moved.updated == b"from jax import config\n\nconfig.disable_omnistaging()\nconfig.update('jax_enable_x64', 1)\n"
+    assert [c.line for c in moved.changes if c.safety is Safety.MANUAL] == [4]

@@ -88,6 +88,14 @@ Moved names (safe: the same object under another name)
     import for a module-level call; these two configured only xmap, which is gone, so the
     statement is dropped (safe). Any other option jax does not know is reported by name.
 
+    ``jax.config`` is an object, not a module: its members (methods, and the options set
+    on it when jax is imported) are checked on the installed jax's config object, the one
+    place where this rule imports jax. A member it lacks is reported
+    (``jax.config.disable_omnistaging()``, which raised from jax 0.2.12 on), except
+    ``jax.config.enable_omnistaging()`` as a statement of its own: a no-op (it only
+    warned) from 0.2.12 until its removal, the call goes (safe; ``pass`` when alone in
+    its block).
+
     A lowering registered for a platform jax no longer knows
     (``mlir.register_lowering(p, rule, platform="interpreter")``) raises
     NotImplementedError at import; no backend of that name can run the rule, so the
@@ -303,7 +311,8 @@ Everything else (manual)
     ``jax.interpreters.mlir.hlo``, the translation-rule names of ``jax.interpreters.xla``)
     are left to them.
 
-    Existence is decided from the installed jax's *source*, never by importing it: the
+    Existence is decided from the installed jax's *source*, never by importing it (but for
+    the members of the ``jax.config`` object, above): the
     package directory comes from ``importlib.util.find_spec`` (which does not import
     jax), ``jax.a.b`` maps to ``jax/a/b.py`` or ``jax/a/b/__init__.py``, and a module's
     names are what it binds at top level (``def``, ``class``, assignments, imports,
@@ -515,6 +524,42 @@ def _config_option_exists(option: str) -> bool:
     return option in holders if isinstance(holders, dict) else True
 
 
+@lru_cache(maxsize=None)
+def _config_lacks(attribute: str) -> bool:
+    """Whether the installed ``jax.config`` object lacks ``attribute``. It is an instance
+    whose options are set on it when jax is imported, so its source cannot tell."""
+    if attribute in MODULE_DUNDERS or attribute.startswith("__"):
+        return False
+    try:
+        import jax
+    except Exception:  # noqa: BLE001 - without jax nothing can be told
+        return False
+    return not hasattr(jax.config, attribute)
+
+
+#: ``jax.config`` methods that did nothing for years before jax removed them: a statement
+#: calling one goes (its reason).
+NO_OP_CONFIG_CALLS = {
+    "jax.config.enable_omnistaging": "a no-op (it only warned) from jax 0.2.12 on, removed by 0.4.20",
+}
+
+
+_NO_OP_NAMES = frozenset(name.rsplit(".", 1)[1] for name in NO_OP_CONFIG_CALLS)
+#: The config object as ``from jax.config import config`` reached it.
+_OLD_CONFIG = "jax.config.config."
+
+
+def _config_canonical(qualified: str) -> str:
+    return "jax.config." + qualified[len(_OLD_CONFIG):] if qualified.startswith(_OLD_CONFIG) else qualified
+
+
+def _config_member_gone(qualified: str) -> Optional[str]:
+    """``jax.config.enable_omnistaging``: a member the installed config object lacks."""
+    parts = qualified.split(".")
+    if parts[:2] != ["jax", "config"] or len(parts) < 3 or not _config_lacks(parts[2]):
+        return None
+    return ".".join(parts[:3])
+
 #: Modules whose uses, once all rewritten, let their import go.
 MOVED_MODULES = ("jax.abstract_arrays", "jax._src.lib.xla_bridge", "jax.experimental.maps", "jax.api")
 
@@ -555,6 +600,8 @@ EXTENSION_GUIDANCE = {
     for member in ("ArrayImpl", "DeviceArray")
 }
 GUIDANCE = {
+    "jax.config.disable_omnistaging": "it raised an Exception from jax 0.2.12 on (omnistaging can no longer be "
+                                      "disabled): delete the call",
     "jax.core.ConcreteArray": "avals are never concrete any more: use jax.core.ShapedArray, and "
                               "jax.extend.core.concrete_or_error to read a concrete value",
     "jax.core.Shape": "it was an alias of a sequence of dimensions: annotate with Sequence[int] or tuple[int, ...]",
@@ -1403,13 +1450,22 @@ class RemovedJaxApi(Rule):
     def missing(self, qualified: str) -> Optional[str]:
         if not self.check_all or _owned(qualified):
             return None
+        if qualified.startswith(_OLD_CONFIG):
+            # ``from jax.config import config`` (moved by this rule): its members are
+            # checked as ``jax.config``'s, and reported in the spelling the code has.
+            gone = _config_member_gone(_config_canonical(qualified))
+            return None if gone is None else _OLD_CONFIG + gone[len("jax.config."):]
         gone = first_missing(qualified)
+        if gone is None:
+            gone = _config_member_gone(qualified)
         if gone is None or _owned(gone):
             return None
         return gone
 
     def manual(self, node: cst.CSTNode, gone: str, why: str = "") -> None:
-        hint = why or next((text for name, text in GUIDANCE.items() if gone == name or gone.startswith(name + ".")), "")
+        canonical = _config_canonical(gone)
+        hint = why or next((text for name, text in GUIDANCE.items()
+                            if canonical == name or canonical.startswith(name + ".")), "")
         self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {self._version()}" + (f" ({hint})" if hint else ""))
 
     def unsafe_as_manual(self, node: cst.CSTNode, qualified: str, message: str) -> None:
@@ -1865,6 +1921,8 @@ class RemovedJaxApi(Rule):
             self._gone_platform(node)
         if last == "update":
             self._gone_option(node)
+        if last in _NO_OP_NAMES:
+            self._no_op_config_call(node)
         if any(a.keyword is not None and a.keyword.value in _DROPPED_KEYWORD_NAMES for a in node.args):
             self._dropped_keywords(node)
         if last not in self.call_names:
@@ -2098,6 +2156,34 @@ class RemovedJaxApi(Rule):
         else:
             self.report(node, Safety.MANUAL, f"{why}: drop the call, or set the option that replaced it")
 
+    def _no_op_config_call(self, node: cst.Call) -> None:
+        """``jax.config.enable_omnistaging()``: a method that did nothing long before jax
+        removed it; on the target the statement only raises AttributeError (at import for a
+        module-level call). A statement that is the call alone goes (``pass`` when alone in
+        its block); a call inside a larger expression is left to the manual report."""
+        canonical = _config_canonical(self.ctx.qualified_name(node.func) or "")
+        why = NO_OP_CONFIG_CALLS.get(canonical)
+        if why is None or not self.check_all or node.args or _config_member_gone(canonical) is None:
+            return
+        expr = self.ctx.parents.get(node)
+        line = self.ctx.parents.get(expr)
+        if not isinstance(expr, cst.Expr) or not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+            return
+        if compatibility_guard(self.ctx, node):
+            return
+        self.handled.add(id(node.func))
+        drop_binding_if_unused(self.ctx, head_name(node.func) or "")
+        block = self.ctx.parents.get(line)
+        alone = isinstance(block, cst.IndentedBlock) and len(block.body) == 1
+        name = canonical.rsplit(".", 1)[1]
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            return cst.SimpleStatementLine(body=[cst.Pass()], leading_lines=updated.leading_lines) if alone \
+                else cst.RemoveFromParent()
+
+        self.report(line, Safety.SAFE, f"jax.config.{name} does not exist in the installed jax {self._version()}; it was "
+                    f"{why}: the call is removed", edit, kernel_receives="unchanged (not a custom call)")
+
     def _dropped_keywords(self, node: cst.Call) -> None:
         qualified = self.ctx.qualified_name(node.func)
         if not qualified:
@@ -2190,7 +2276,8 @@ class RemovedJaxApi(Rule):
         if gone != qualified:
             return None  # the missing part is further in (reported there) or nothing is missing
         binding = self.ctx.names.binding_and_prefix(qualified)
-        if binding is not None and self.missing(binding[1]) and binding[0].split(".")[0] == head:
+        if binding is not None and self.missing(binding[1]) and binding[0].split(".")[0] == head \
+                and binding[1] != _OLD_CONFIG[:-1]:  # that import is moved, not reported
             return None  # the import itself is reported (``jax.xla_computation`` beside
             # ``from jax import xla_computation`` reads through ``jax``: reported here)
         if not compatibility_guard(self.ctx, node):
