@@ -638,3 +638,33 @@ def test_a_namespace_package_is_read_from_its_relative_imports(tmp_path) -> None
     assert done.returncode == 0, done.stderr
     expected = {k: v for k, v in tree(BUILDER_HELPERS + ".expected").items() if not k.endswith("__init__.py")}
     assert tree(repo) == expected
+
+
+def test_sibling_scripts_importing_the_builder_from_jax_each_drop_their_unused_import(tmp_path) -> None:
+    """Two scripts of one folder each import ``custom_call`` from jax without using it: the
+    other's mention of the name is its own import from jax, no read of this module's."""
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    script = ("import jax\nfrom jax.interpreters.mlir import custom_call\n\n\n"
+              "def f(x):\n    return jax.numpy.sin(x)\n")
+    (folder / "solver_v3.py").write_text(script)
+    (folder / "solver_v7.py").write_text(script)
+    done = ccmigrate("apply", "-q", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    for name in ("solver_v3.py", "solver_v7.py"):
+        assert (folder / name).read_text() == "import jax\n\n\ndef f(x):\n    return jax.numpy.sin(x)\n"
+
+
+def test_a_module_reading_the_name_as_an_attribute_keeps_the_reexport(tmp_path) -> None:
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "compat.py").write_text("from jax.interpreters.mlir import custom_call\n")
+    (folder / "user.py").write_text("from . import compat\n\nbuild = compat.custom_call\n")
+    report = tmp_path / "report.json"
+    done = ccmigrate("apply", "-q", "--report", str(report), str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert (folder / "compat.py").read_text() == "from jax.interpreters.mlir import custom_call\n"
+    changes = {os.path.basename(f["path"]): f["changes"] for f in json.loads(report.read_text())["files"]}
+    assert "`user.py` also refers to `custom_call`" in changes["compat.py"][0]["message"]

@@ -200,6 +200,51 @@ def package_files_mentioning(path: str, package: Optional[str], name: str) -> tu
     return tuple(found)
 
 
+def package_files_reading(path: str, package: Optional[str], name: str) -> tuple[str, ...]:
+    """Those of ``package_files_mentioning`` that may read ``name`` from another project
+    module: import it by name (from a module outside jax), star-import a module outside
+    jax, read it as an attribute of something that is no jax module, or spell it in a
+    string. A module that imports ``name`` from jax itself (two scripts each importing
+    ``custom_call`` from ``jax.interpreters.mlir``) reads no other module's."""
+    found = []
+    for other in package_files_mentioning(path, package, name):
+        try:
+            with open(other, "rb") as fh:
+                tree = ast.parse(fh.read())
+        except (OSError, SyntaxError, ValueError):
+            found.append(other)  # unreadable: it may well read it
+            continue
+        if _may_read(tree, name):
+            found.append(other)
+    return tuple(found)
+
+
+def _is_jax(module: Optional[str]) -> bool:
+    return bool(module) and module.split(".")[0] in ("jax", "jaxlib")
+
+
+def _may_read(tree: ast.AST, name: str) -> bool:
+    jax_names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            jax_names.update((a.asname or a.name).split(".")[0] for a in node.names if _is_jax(a.name))
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _is_jax(node.module):
+            jax_names.update(a.asname or a.name for a in node.names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not (node.level == 0 and _is_jax(node.module)):
+            if any(a.name == name or a.name == "*" for a in node.names):
+                return True
+        elif isinstance(node, ast.Attribute) and node.attr == name:
+            head = node.value
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if not (isinstance(head, ast.Name) and head.id in jax_names):
+                return True
+        elif isinstance(node, ast.Constant) and node.value == name:
+            return True
+    return False
+
+
 def is_private_module(path: str, package: Optional[str]) -> bool:
     """Whether the module at ``path`` is private to its project: its name, or one of its
     packages' (``_src``), starts with an underscore."""

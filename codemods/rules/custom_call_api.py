@@ -186,7 +186,8 @@ from libcst.helpers import get_full_name_for_node
 from codemods import walk
 from codemods.names import iter_statements, resolve_relative
 from codemods.rule import IndexEntry, Rule, Safety
-from codemods.rules._crossmodule import defining_file, is_private_module, package_files_mentioning, where_text
+from codemods.rules._crossmodule import (defining_file, is_private_module, package_files_mentioning, package_files_reading,
+                                         where_text)
 from codemods.rules._shared import (
     LoweringRule,
     added_terms,
@@ -944,7 +945,7 @@ class CustomCallApi(Rule):
                     or any(self.ctx.options.target_jax < REMOVED_IN[b.qualified] for b in legacy)):
                 continue
             importers = sorted(p for p, f in project.of(self.name).items() if (here, local) in f.imports)
-            others = [p for p in package_files_mentioning(self.ctx.path, self.ctx.package, local) if p not in importers]
+            others = [p for p in package_files_reading(self.ctx.path, self.ctx.package, local) if p not in importers]
             tops = self._top_statements(legacy)
             if not importers and not others and all(isinstance(t, cst.SimpleStatementLine) for t in tops):
                 continue  # a plain unused import, dropped as such
