@@ -40,6 +40,10 @@ def exists(qualified: str) -> bool:
         except Exception:  # noqa: BLE001 - any failure means "not importable here"
             continue
         for attr in parts[i:]:
+            if obj is None or isinstance(obj, (bool, int, float, str, bytes)):
+                # A value, such as a config option's (``jax.config.jax_default_device``
+                # is None unless set): what it holds at run time is not an API of jax.
+                return True
             try:
                 obj = getattr(obj, attr)
             except Exception:  # noqa: BLE001
@@ -90,7 +94,8 @@ def _is_guard_try(node: ast.Try) -> bool:
 
 def _is_guard_if(node: ast.If) -> bool:
     text = ast.unparse(node.test)
-    return any(key in text for key in ("__version", "version_info", "hasattr(", "jax_version", "jaxlib_version"))
+    return any(key in text for key in ("__version", "version_info", "hasattr(", "jax_version", "jaxlib_version",
+                                       "mlir_api_version", "xla_extension_version"))
 
 
 class Finder(ast.NodeVisitor):

@@ -53,6 +53,10 @@ ORIGINS = {
         "Jaxpr", "ClosedJaxpr", "JaxprEqn", "Literal", "Var", "jaxpr_as_fun", "call_p", "closed_call_p",
         "ConcretizationTypeError", "mapped_aval", "unmapped_aval", "AbstractToken", "TraceTag",
         "call_impl", "subjaxprs", "set_current_trace", "take_current_trace")},
+    # jax/__init__.py up to 0.2.20: ``from .api import partial`` (api.py: ``from functools import partial``).
+    "jax.partial": "functools.partial",
+    # jax/__init__.py (0.4.13: deprecated): ``from jax.interpreters import pxla``.
+    "jax.pxla": "jax.interpreters.pxla",
     "jax.core.get_aval": "jax._src.core.typeof",
     "jax._src.core.get_aval": "jax._src.core.typeof",
     # jax/abstract_arrays.py re-exported core's singleton.
@@ -103,7 +107,8 @@ ORIGINS = {
         "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
 }
 #: Not the same object by construction; why each is equivalent is in the rule's docstring.
-FORWARDERS = {"jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util"}
+FORWARDERS = {"jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
+              "jax.interpreters.mlir.func_dialect"}
 
 
 def test_every_move_is_gone_here_and_names_the_same_object() -> None:
@@ -576,3 +581,12 @@ def test_config_members_are_checked_on_the_installed_config_object() -> None:
     moved = rewrite_source(source, "c.py", ["--select", "removed-jax-api"])
     assert moved.updated == b"from jax import config\n\nconfig.disable_omnistaging()\nconfig.update('jax_enable_x64', 1)\n"
     assert [c.line for c in moved.changes if c.safety is Safety.MANUAL] == [4]
+
+
+def test_func_dialect_members_are_the_ones_mlir_func_dialect_held() -> None:
+    """jax.interpreters.mlir.func_dialect was jaxlib.mlir.dialects.func itself (read in jax
+    0.5.3); its replacement star-imports that module: every public member is the same."""
+    module = importlib.import_module("jaxlib.mlir.dialects.func")
+    replacement = _resolve(rule.MOVED["jax.interpreters.mlir.func_dialect"].new)
+    public = [n for n in dir(module) if not n.startswith("_")]
+    assert "CallOp" in public and [n for n in public if getattr(replacement, n, None) is not getattr(module, n)] == []

@@ -48,6 +48,7 @@ Moved names (safe: the same object under another name)
     ``jax.numpy.round_``, ``row_stack``              ``jax.numpy.round``, ``vstack``             0.6.0,   any
                                                                                                  <=0.4.24
     ``jax.treedef_is_leaf``                          ``jax.tree_util.treedef_is_leaf``           0.6.0    any
+    ``jax.partial``                                  ``functools.partial`` (jax re-exported it)  0.2.21   any
     ``jax.experimental.pjit.with_sharding_           ``jax.lax.with_sharding_constraint``        <=0.4.24 any
     constraint``
     ``jax.core.AbstractToken`` ``TraceTag``          ``jax.extend.core.*``                       0.10.0   0.10.0
@@ -65,6 +66,9 @@ Moved names (safe: the same object under another name)
     ``alltrue`` ``sometrue``                         ``any`` (jax bound the aliases to them)
     ``jax.experimental.optimizers`` ``stax``         ``jax.example_libraries.*`` (modules)       <=0.3.16 0.2.25
     ``jax.lax_linalg`` (module)                      ``jax.lax.linalg``                          0.2.x    any
+    ``jax.pxla`` (module)                            ``jax.interpreters.pxla``                   <=0.4.20 any
+    ``jax.interpreters.mlir.func_dialect``           ``jax.extend.mlir.dialects.func`` (its      0.6.0    0.4.25
+    (module)                                         star import of that module)
     ``jax.interpreters.xla.Token``                   ``jax.extend.core.Token`` (the class moved  <=0.4.28 0.4.36
                                                      to jax.core in 0.2.26)
     ``jax.random.threefry2x32_p``                    ``jax.extend.random.threefry2x32_p``        <=0.4.28 0.4.16
@@ -430,6 +434,13 @@ MOVED: dict[str, Move] = {
     "jax.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "0.4.14"),
     # ``from jax.api import *`` re-exported the interpreter module api.py imported.
     "jax.batching": Move("jax.interpreters.batching", ANY, "0.2.x", module=True),
+    # jax/interpreters/mlir.py: ``from jax._src.lib.mlir.dialects import func as func_dialect``,
+    # jaxlib's module, whose public members jax.extend.mlir.dialects.func star-imports.
+    "jax.interpreters.mlir.func_dialect": Move("jax.extend.mlir.dialects.func", (0, 4, 25), "0.6.0 (after 0.5.3)",
+                                               module=True, note="it star-imports the func dialect module "
+                                               "mlir.func_dialect was: the same ops"),
+    # jax/__init__.py: ``from jax.interpreters import pxla as pxla`` (deprecated in 0.4.x).
+    "jax.pxla": Move("jax.interpreters.pxla", ANY, "0.4.20 or earlier", module=True),
     # jax/ad_util.py's members, which jax.interpreters.ad imports (the same objects).
     **{f"jax.ad_util.{n}": Move(f"jax.interpreters.ad.{n}", ANY, "0.4.24 or earlier") for n in (
         "Zero", "add_jaxvals", "add_jaxvals_p", "zeros_like_aval")},
@@ -476,6 +487,9 @@ MOVED: dict[str, Move] = {
     "jax.numpy.round_": Move("jax.numpy.round", ANY, "0.6.0"),
     "jax.numpy.row_stack": Move("jax.numpy.vstack", ANY, "0.4.24 or earlier"),
     "jax.treedef_is_leaf": Move("jax.tree_util.treedef_is_leaf", ANY, "0.6.0"),
+    # jax/__init__.py exported api.py's ``from functools import partial`` ("TODO(phawkins):
+    # update callers to use functools.partial") until 0.2.21.
+    "jax.partial": Move("functools.partial", ANY, "0.2.21", note="jax re-exported functools.partial itself"),
     "jax.experimental.pjit.with_sharding_constraint": Move("jax.lax.with_sharding_constraint", ANY,
                                                            "0.4.24 or earlier"),
     "jax.extend.core.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "", note=(
