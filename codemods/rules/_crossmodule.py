@@ -200,23 +200,29 @@ def package_files_mentioning(path: str, package: Optional[str], name: str) -> tu
     return tuple(found)
 
 
-def package_files_reading(path: str, package: Optional[str], name: str) -> tuple[str, ...]:
-    """Those of ``package_files_mentioning`` that may read ``name`` from another project
-    module: import it by name (from a module outside jax), star-import a module outside
-    jax, read it as an attribute of something that is no jax module, or spell it in a
-    string. A module that imports ``name`` from jax itself (two scripts each importing
-    ``custom_call`` from ``jax.interpreters.mlir``) reads no other module's."""
+def package_files_parsed(path: str, package: Optional[str], name: str, reads) -> tuple[str, ...]:
+    """Those of ``package_files_mentioning`` whose parsed module ``reads(tree)`` accepts; a
+    file that cannot be read or parsed counts (it may well read the name)."""
     found = []
     for other in package_files_mentioning(path, package, name):
         try:
             with open(other, "rb") as fh:
                 tree = ast.parse(fh.read())
         except (OSError, SyntaxError, ValueError):
-            found.append(other)  # unreadable: it may well read it
+            found.append(other)
             continue
-        if _may_read(tree, name):
+        if reads(tree):
             found.append(other)
     return tuple(found)
+
+
+def package_files_reading(path: str, package: Optional[str], name: str) -> tuple[str, ...]:
+    """Those of ``package_files_mentioning`` that may read ``name`` from another project
+    module: import it by name (from a module outside jax), star-import a module outside
+    jax, read it as an attribute of something that is no jax module, or spell it in a
+    string. A module that imports ``name`` from jax itself (two scripts each importing
+    ``custom_call`` from ``jax.interpreters.mlir``) reads no other module's."""
+    return package_files_parsed(path, package, name, lambda tree: _may_read(tree, name))
 
 
 def _is_jax(module: Optional[str]) -> bool:

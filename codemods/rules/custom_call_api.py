@@ -186,7 +186,7 @@ from libcst.helpers import get_full_name_for_node
 from codemods import walk
 from codemods.names import iter_statements, resolve_relative
 from codemods.rule import IndexEntry, Rule, Safety
-from codemods.rules._crossmodule import (defining_file, is_private_module, package_files_mentioning, package_files_reading,
+from codemods.rules._crossmodule import (defining_file, is_private_module, package_files_parsed, package_files_reading,
                                          where_text)
 from codemods.rules._shared import (
     LoweringRule,
@@ -1373,22 +1373,15 @@ def _helper_importers(path: str, package: Optional[str], name: str) -> list[str]
     (a public name) star-import any module. Only files holding the word are parsed; a
     module defining a helper of its own under that name (``_foo_hlo`` copied from
     module to module) imports nothing."""
-    importers = []
-    for other in package_files_mentioning(path, package, name):
-        try:
-            with open(other, "rb") as fh:
-                tree = ast.parse(fh.read())
-        except (OSError, SyntaxError, ValueError):
-            importers.append(other)  # unreadable: it may well import it
-            continue
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.ImportFrom) and any(a.name == name or (a.name == "*" and not name.startswith("_"))
-                                                         for a in node.names)) \
-                    or (isinstance(node, ast.Attribute) and node.attr == name) \
-                    or (isinstance(node, ast.Constant) and node.value == name):
-                importers.append(other)
-                break
-    return importers
+
+    def imports_it(tree: ast.AST) -> bool:
+        return any((isinstance(node, ast.ImportFrom)
+                    and any(a.name == name or (a.name == "*" and not name.startswith("_")) for a in node.names))
+                   or (isinstance(node, ast.Attribute) and node.attr == name)
+                   or (isinstance(node, ast.Constant) and node.value == name)
+                   for node in ast.walk(tree))
+
+    return list(package_files_parsed(path, package, name, imports_it))
 
 
 RESULT_COUNT = (
