@@ -193,3 +193,20 @@ def test_two_packages_of_one_name_at_two_roots_are_each_verified(tmp_path):
     proc = ccmigrate("verify", "old", "src", "--platforms", "cpu", "--workers", "1", "--report", report, cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert sorted((r["target"], r["status"]) for r in _rows(report)) == [("twin_old", "verified"), ("twin_src", "verified")]
+
+
+def test_a_file_with_dots_in_its_name_is_imported_from_its_file(tmp_path):
+    """``kernel.v2.py`` (a kept variant of a module): no import statement names it, so it
+    is imported from its file, and says so, instead of failing with ModuleNotFoundError."""
+    (tmp_path / "kernel.v2.py").write_text(
+        "import jax\nfrom jax.extend.core import Primitive\nfrom jax.interpreters import mlir\n\n"
+        'p = Primitive("dotted_kernel")\np.def_abstract_eval(lambda x: x)\n\n\n'
+        "def _lowering(ctx, x):\n"
+        '    return jax.ffi.ffi_lowering("dotted_kernel", api_version=1, backend_config=b"")(ctx, x)\n\n\n'
+        'mlir.register_lowering(p, _lowering, platform="cpu")\n\n\n'
+        "def run(x):\n    return p.bind(x)\n")
+    report = str(tmp_path / "report.json")
+    proc = ccmigrate("verify", ".", "--platforms", "cpu", "--report", report, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [(r["target"], r["status"]) for r in _rows(report)] == [("dotted_kernel", "verified")]
+    assert "has dots in its name" in proc.stdout + proc.stderr

@@ -143,7 +143,9 @@ class VerifyReport:
 def module_location(path: str) -> tuple[str, str, list[str]]:
     """(import root, dotted module name, package directories) of a source file."""
     path = os.path.abspath(path)
-    stem = os.path.splitext(os.path.basename(path))[0]
+    # ``kernel.v2.py``: no import statement can name it; the worker imports the file
+    # itself under this name.
+    stem = os.path.splitext(os.path.basename(path))[0].replace(".", "_")
     package = package_of(path)
     if package:
         top = os.path.dirname(path)

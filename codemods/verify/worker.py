@@ -436,13 +436,18 @@ class Worker:
             job["import_name"] = name = alias
         elif path and loaded_from and os.path.realpath(loaded_from) != os.path.realpath(path):
             del sys.modules[name]  # another project's module of the same name, from an earlier job
+        stem = os.path.splitext(os.path.basename(path))[0] if path else ""
+        dotted = "." in stem
+        if dotted and not shadowing:
+            result["notes"].append(f"`{os.path.basename(path)}` has dots in its name, which no import statement can "
+                                   f"name: imported from its file as `{name}`")
         if path and not shadowing:
             _evict_foreign_packages(name, path)
         attempts = 0
         while True:
             before = set(sys.modules)
             try:
-                module = _import_from_file(name, path) if shadowing else importlib.import_module(name)
+                module = _import_from_file(name, path) if shadowing or dotted else importlib.import_module(name)
                 break
             except ImportError as exc:
                 missing = None
