@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import shutil
 
 import pytest
 
@@ -32,7 +33,7 @@ def run(tmp_path_factory):
 def test_the_run_reports_failures_and_exits_1(run):
     proc, sites, _ = run
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert len(sites) == 21
+    assert len(sites) == 22
 
 
 @pytest.mark.parametrize(
@@ -183,3 +184,23 @@ def test_a_rule_turning_down_a_probes_made_up_inputs_fails_nothing(tmp_path):
     assert "NotImplementedError: Unsupported dtype float32" in hint
     # The public function the probe went through, ready to be given the right dtypes.
     assert '[tool.ccmigrate.verify] "hostile.turns_down:solve" = ["f32[8]"]' in hint
+
+
+def test_a_rule_unpacking_a_shape_of_another_rank_than_the_probe_is_not_blamed(tmp_path):
+    """``n, h, w, c = ctx.avals_in[0].shape`` given the probe's (8,) array: unreached, with
+    the error in the hint; the entry point the hint asks for lowers it."""
+    report = tmp_path / "report.json"
+    proc = ccmigrate("verify", os.path.join(HOSTILE, "hostile", "image_rank.py"), "--report", str(report))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    with open(report) as fh:
+        (row,) = json.load(fh)["sites"]
+    assert row["status"] == "unreached" and "not enough values to unpack (expected 4, got 1)" in row["error"]
+    assert '"hostile.image_rank:blur" = ["f32[8]"]' in row["error"]
+
+    repo = tmp_path / "repo"
+    shutil.copytree(os.path.join(HOSTILE, "hostile"), repo / "hostile")
+    (repo / "pyproject.toml").write_text('[tool.ccmigrate.verify]\n"hostile.image_rank:blur" = ["f32[2,8,8,3]"]\n')
+    proc = ccmigrate("verify", str(repo / "hostile" / "image_rank.py"), "--report", str(report))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    with open(report) as fh:
+        assert [r["status"] for r in json.load(fh)["sites"]] == ["verified"]

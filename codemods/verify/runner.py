@@ -17,6 +17,7 @@ import dataclasses
 import importlib.util
 import io
 import os
+import re
 import subprocess
 import sys
 import tokenize
@@ -379,6 +380,10 @@ def _jobs(sites_by_file: dict[str, list[Site]], options: VerifyOptions, original
     return jobs, errors
 
 
+#: A lowering rule unpacking a shape of another rank than the probe's guess.
+_UNPACKED_SHAPE = re.compile(r"ValueError: (not enough|too many) values to unpack")
+
+
 class _Evidence:
     """What the workers saw, mapped onto the static sites."""
 
@@ -464,6 +469,11 @@ class _Evidence:
             if probe.get("rejected"):
                 # The project's own raise/assert turned down the probe's guessed arrays
                 # ("Unsupported dtype float32"): nothing was learnt about the sites.
+                blamed = []
+            elif probe.get("auto") and probe["phase"] == "lower" and _UNPACKED_SHAPE.match(error) \
+                    and not any(self._site_at(path, line) for path, line in probe.get("frames", ())):
+                # ``N, H, W, C = ctx.avals_in[0].shape`` in the rule, before its custom call,
+                # given a guessed (8,) array: the guess had the wrong rank.
                 blamed = []
             if blamed:
                 for site in blamed:
