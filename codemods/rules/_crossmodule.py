@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Optional
 
 from codemods.names import resolve_relative
-from codemods.rules._shared import project_module_ast, project_module_file
+from codemods.rules._shared import is_jax, project_module_ast, project_module_file
 
 #: Bytes a module registering a translation rule holds (a superset test).
 REGISTERS = (b"register_translation", b"translations[")
@@ -225,19 +225,15 @@ def package_files_reading(path: str, package: Optional[str], name: str) -> tuple
     return package_files_parsed(path, package, name, lambda tree: _may_read(tree, name))
 
 
-def _is_jax(module: Optional[str]) -> bool:
-    return bool(module) and module.split(".")[0] in ("jax", "jaxlib")
-
-
 def _may_read(tree: ast.AST, name: str) -> bool:
     jax_names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            jax_names.update((a.asname or a.name).split(".")[0] for a in node.names if _is_jax(a.name))
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _is_jax(node.module):
+            jax_names.update((a.asname or a.name).split(".")[0] for a in node.names if is_jax(a.name))
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and is_jax(node.module):
             jax_names.update(a.asname or a.name for a in node.names)
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and not (node.level == 0 and _is_jax(node.module)):
+        if isinstance(node, ast.ImportFrom) and not (node.level == 0 and is_jax(node.module)):
             if any(a.name == name or a.name == "*" for a in node.names):
                 return True
         elif isinstance(node, ast.Attribute) and node.attr == name:

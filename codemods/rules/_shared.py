@@ -571,18 +571,18 @@ def _mentions_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
     Not a substring test: ``jax_finufft_gpu = None`` after a failed import of an optional
     extension module is no jax spelling.
     """
-    jax_locals = {b.local for b in ctx.names.imports if _is_jax(b.qualified)}
+    jax_locals = {b.local for b in ctx.names.imports if is_jax(b.qualified)}
     found = False
 
     class _Refs(cst.CSTVisitor):
         def visit_Import(self, imp: cst.Import) -> bool:
             nonlocal found
-            found = found or any(_is_jax(get_full_name_for_node(a.name) or "") for a in imp.names)
+            found = found or any(is_jax(get_full_name_for_node(a.name) or "") for a in imp.names)
             return False
 
         def visit_ImportFrom(self, imp: cst.ImportFrom) -> bool:
             nonlocal found
-            found = found or (not imp.relative and _is_jax(get_full_name_for_node(imp.module) or ""))
+            found = found or (not imp.relative and is_jax(get_full_name_for_node(imp.module) or ""))
             return False
 
         def visit_Name(self, name: cst.Name) -> None:
@@ -620,8 +620,9 @@ def _tests_jax_release(ctx: FileContext, test: cst.BaseExpression) -> bool:
     return False
 
 
-def _is_jax(qualified: str) -> bool:
-    return qualified.split(".", 1)[0] in ("jax", "jaxlib")
+def is_jax(qualified: Optional[str]) -> bool:
+    """Whether a dotted name is jax's or jaxlib's."""
+    return bool(qualified) and qualified.split(".", 1)[0] in ("jax", "jaxlib")
 
 
 def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:

@@ -34,8 +34,8 @@ Replacement
     ...)``, which restores the concrete class (``maybe_downcast`` exists on every release
     the rule targets). Values (``ir.OpResult``, ``ir.BlockArgument``) are handed out
     as their concrete class only from jax 0.10.0 on (0.9.0 returns plain ``ir.Value``
-    operands), so those sites are rewritten for a target of 0.10.0 or later and left
-    alone (reported) below. Affine expressions and dialect classes (``hlo.TokenType``
+    operands), so those sites are rewritten for a target of 0.10.0 or later, reported
+    for a 0.9 target, and left alone below (where the method still works). Affine expressions and dialect classes (``hlo.TokenType``
     still has ``isinstance`` and is not downcast) are not touched.
 
     The method used as a value (``filter(ir.F32Type.isinstance, types)``) is reported:
@@ -96,11 +96,14 @@ BASES = frozenset({"Type", "Attribute", "ShapedType", "FloatType", "DenseElement
 NO_EQUIVALENT = {"DenseResourceElementsAttr": "a dense_resource attribute comes back as a plain ir.Attribute, which "
                  "isinstance cannot tell apart: compare `a.typeid` with the class's, or test the attribute's text"}
 REMOVED = "jaxlib 0.9.0"
+REMOVED_IN = (0, 9, 0)
 #: The first releases checked to hand out types and attributes, and values, as their
 #: concrete classes.
 TYPES_SINCE = (0, 4, 20)
 VALUES_SINCE = (0, 10, 0)
 KERNEL = "unchanged (only the lowering rule's branch is decided here, the same way)"
+#: Every class whose static method the rule rewrites or reports.
+HANDLED = TYPES | ATTRIBUTES | VALUES | frozenset(NO_EQUIVALENT)
 
 
 class MlirIsinstance(Rule):
@@ -123,14 +126,11 @@ class MlirIsinstance(Rule):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         cls = self._method(node)
-        if cls is None or compatibility_guard(self.ctx, node) is not None:
+        if cls not in HANDLED or compatibility_guard(self.ctx, node) is not None:
             return
-        known = cls in TYPES or cls in ATTRIBUTES or cls in VALUES or cls in NO_EQUIVALENT
-        if not known:
-            return
-        since = VALUES_SINCE if cls in VALUES else TYPES_SINCE
-        if tuple(self.ctx.options.target_jax) < since:
-            if cls in VALUES and tuple(self.ctx.options.target_jax) >= (0, 9):
+        target = tuple(self.ctx.options.target_jax)
+        if target < (VALUES_SINCE if cls in VALUES else TYPES_SINCE):
+            if cls in VALUES and target >= REMOVED_IN:
                 self.report(node, Safety.MANUAL, f"ir.{cls}.isinstance was removed in {REMOVED}, and jax 0.9 hands out "
                             "operands as plain ir.Value: test `v.owner` or compare types instead (from jax 0.10.0 on "
                             f"`isinstance(v, ir.{cls})` works)")

@@ -542,7 +542,7 @@ def _config_option_exists(option: str) -> bool:
 def _config_lacks(attribute: str) -> bool:
     """Whether the installed ``jax.config`` object lacks ``attribute``. It is an instance
     whose options are set on it when jax is imported, so its source cannot tell."""
-    if attribute in MODULE_DUNDERS or attribute.startswith("__"):
+    if attribute.startswith("__"):
         return False
     try:
         import jax
@@ -1142,9 +1142,7 @@ def _plan_flatten_lowering_ir_args(rule, call, args):
     a generator or ``map(...)`` argument is wrapped in ``list(...)``."""
     if set(args) != {"xs"}:
         return "mlir.flatten_lowering_ir_args takes one sequence"
-    module = (rule.ctx.qualified_name(call.func) or "jax.interpreters.mlir.x").rpartition(".")[0]
-    if module.startswith("jax._src."):
-        module = "jax.interpreters.mlir"
+    module = "jax.interpreters.mlir"  # also for the private jax._src spelling
     registry = tuple(rule.ctx.options.target_jax) >= (0, 10, 2)
     value = args["xs"].value
     lazy = isinstance(value, cst.GeneratorExp) or (
@@ -2103,17 +2101,9 @@ class RemovedJaxApi(Rule):
         head = head_name(target.value)
         if head:
             drop_binding_if_unused(self.ctx, head)
-        block = self.ctx.parents.get(line)
-        alone = isinstance(block, cst.IndentedBlock) and len(block.body) == 1
-
-        def edit(updated: cst.CSTNode) -> cst.CSTNode:
-            if alone:
-                return updated.with_changes(body=[cst.Pass()])
-            return cst.RemoveFromParent()
-
         self.report(line, Safety.SAFE, "jax.core.raise_to_shaped_mappings was removed in jax 0.6.0 and jax has not read it "
                     "since 0.4.36 (raise_to_shaped is a no-op): the registration had no effect and is removed",
-                    edit, kernel_receives="unchanged (not a custom call)")
+                    self._line_removal(line), kernel_receives="unchanged (not a custom call)")
         return True
 
     def _gone_platform(self, node: cst.Call) -> None:
@@ -2187,16 +2177,17 @@ class RemovedJaxApi(Rule):
             return
         self.handled.add(id(node.func))
         drop_binding_if_unused(self.ctx, head_name(node.func) or "")
-        block = self.ctx.parents.get(line)
-        alone = isinstance(block, cst.IndentedBlock) and len(block.body) == 1
         name = canonical.rsplit(".", 1)[1]
-
-        def edit(updated: cst.CSTNode) -> cst.CSTNode:
-            return cst.SimpleStatementLine(body=[cst.Pass()], leading_lines=updated.leading_lines) if alone \
-                else cst.RemoveFromParent()
-
         self.report(line, Safety.SAFE, f"jax.config.{name} does not exist in the installed jax {self._version()}; it was "
-                    f"{why}: the call is removed", edit, kernel_receives="unchanged (not a custom call)")
+                    f"{why}: the call is removed", self._line_removal(line), kernel_receives="unchanged (not a custom call)")
+
+    def _line_removal(self, line: cst.SimpleStatementLine) -> Callable:
+        """The edit removing a statement line: ``pass``, with the line's comments, when it
+        is alone in its block (nothing after it would take them)."""
+        block = self.ctx.parents.get(line)
+        if isinstance(block, cst.IndentedBlock) and len(block.body) == 1:
+            return lambda updated: updated.with_changes(body=[cst.Pass()])
+        return lambda _updated: cst.RemoveFromParent()
 
     def _dropped_keywords(self, node: cst.Call) -> None:
         qualified = self.ctx.qualified_name(node.func)

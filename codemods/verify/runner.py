@@ -398,8 +398,8 @@ class _Evidence:
         self.rule_platforms: list[dict] = []
         self.preserved: dict[tuple[Site, str], list[Optional[bool]]] = {}
         self.notes: dict[tuple[Site, str], list[str]] = {}
-        #: Why automatic probes of a file failed without blaming a site: (text, frames).
-        self.reasons: dict[str, list[tuple[str, list]]] = {}
+        #: The automatic probes of a file that failed without blaming a site.
+        self.reasons: dict[str, list[dict]] = {}
         self.job_platforms: list[str] = []
 
     # -- intake -----------------------------------------------------------------
@@ -459,29 +459,30 @@ class _Evidence:
             error = probe.get("error")
             if not error:
                 continue
-            blamed = self._blame(probe, sites_here)
+            blamed = [] if self._guess_turned_down(probe) else self._blame(probe, sites_here)
             if probe.get("auto") and probe["phase"] == "trace":
                 # An automatic probe passes an array for every parameter. Only ffi_call builds
                 # its custom call while tracing; a lowering-time builder reached then was
                 # called from a helper given arrays where it takes a lowering context or
                 # objects: the guess was wrong, which says nothing about the site.
                 blamed = [site for site in blamed if kind_of(site.builder) == "ffi_call"]
-            if probe.get("rejected"):
-                # The project's own raise/assert turned down the probe's guessed arrays
-                # ("Unsupported dtype float32"): nothing was learnt about the sites.
-                blamed = []
-            elif probe.get("auto") and probe["phase"] == "lower" and _UNPACKED_SHAPE.match(error) \
-                    and not any(self._site_at(path, line) for path, line in probe.get("frames", ())):
-                # ``N, H, W, C = ctx.avals_in[0].shape`` in the rule, before its custom call,
-                # given a guessed (8,) array: the guess had the wrong rank.
-                blamed = []
             if blamed:
                 for site in blamed:
                     self._record(site, platform, FAILED, error, guessed=bool(probe.get("auto")))
             elif job.get("path"):
-                self.reasons.setdefault(job["path"], []).append(
-                    (f"{probe['entry']} ({platform}): {error}", probe.get("frames", ()), probe))
+                self.reasons.setdefault(job["path"], []).append(probe)
         return emitted
+
+    def _guess_turned_down(self, probe: dict) -> bool:
+        """Whether an automatic probe failed only because its made-up arrays were not what
+        the project takes, which says nothing about its sites: the project's own
+        raise/assert turned them down ("Unsupported dtype float32"), or a rule unpacked a
+        shape of another rank before its custom call (``N, H, W, C = ctx.avals_in[0].shape``
+        given the guessed (8,) array)."""
+        if probe.get("rejected"):
+            return True
+        return bool(probe.get("auto")) and probe["phase"] == "lower" and bool(_UNPACKED_SHAPE.match(probe["error"])) \
+            and not any(self._site_at(path, line) for path, line in probe.get("frames", ()))
 
     def _blame(self, probe: dict, emitted: list[Site]) -> list[Site]:
         frames = probe.get("frames", ())
@@ -614,19 +615,19 @@ class _Evidence:
             return SiteStatus(site, platform, FAILED, self.file_failure[path], None, note)
         reasons = self.reasons.get(path) or []
         # The failure raised in the site's own function, when there is one.
-        own = [(text, probe) for text, frames, probe in reasons if site.function_start and any(
+        own = [probe for probe in reasons if site.function_start and any(
             frame_path == site.path and site.function_start <= line <= site.function_end
-            for frame_path, line in frames)]
+            for frame_path, line in probe.get("frames", ()))]
         spec = f'"{module}:<function>" = ["f32[8]"]'
-        if own and own[0][1].get("arity"):
+        if own and own[0].get("arity"):
             # The public function whose probe got there: its entry, for the user to fix the
             # dtypes and shapes of (and to add its other arguments).
-            probe = own[0][1]
-            arrays = ", ".join(['"f32[8]"'] * probe["arity"])
-            spec = f'"{probe["entry"]}" = [{arrays}]'
+            arrays = ", ".join(['"f32[8]"'] * own[0]["arity"])
+            spec = f'"{own[0]["entry"]}" = [{arrays}]'
         hint = f"no entry point reached this site; declare one in pyproject.toml: [tool.ccmigrate.verify] {spec}"
         if reasons:
-            hint += f" (automatic probes failed: {(own or [(reasons[0][0], None)])[0][0]})"
+            probe = (own or reasons)[0]
+            hint += f" (automatic probes failed: {probe['entry']} ({probe['platform']}): {probe['error']})"
         return SiteStatus(site, platform, UNREACHED, hint, None, note)
 
 
