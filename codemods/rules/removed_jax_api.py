@@ -620,7 +620,6 @@ GUIDANCE = {
                               "jax.extend.core.concrete_or_error to read a concrete value",
     "jax.core.Shape": "it was an alias of a sequence of dimensions: annotate with Sequence[int] or tuple[int, ...]",
     "jax.core.concrete_aval": "use jax.typeof",
-    "jax.util": "jax.util's helpers have no public replacement: define them in the package",
     "jax.interpreters.xla.canonicalize_dtype": "it canonicalized values, not dtypes: jax.dtypes.canonicalize_dtype "
                                                "for a dtype, jax.core.valid_jaxtype to check a value",
     "jax.interpreters.xla.pytype_aval_mappings": "jax.core.pytype_aval_mappings in most cases",
@@ -675,6 +674,8 @@ OWNED = (
     "jax.interpreters.mlir.custom_call",
     # host-callback rewrites its calls and reports the rest.
     "jax.experimental.host_callback",
+    # jax-util defines its helpers in the module and reports the rest.
+    "jax.util",
     # stablehlo-custom-call-op moves the dialect modules.
     "jax.interpreters.mlir.hlo",
     "jax._src.lib.mlir.dialects.mhlo",

@@ -1,0 +1,357 @@
+"""``jax-util``: the small helpers of ``jax.util`` (removed in jax 0.7.0) written into the module.
+
+Legacy form
+    ``from jax.util import safe_map, safe_zip, unzip2, split_list`` (often followed by
+    ``map, unsafe_map = safe_map, map``), ``jax.util.safe_zip(...)``, ``from jax import
+    util``. Code that walks jaxprs or writes custom primitives borrowed these helpers
+    from jax. jax deprecated the module's last members in **0.6.0** and **removed them in
+    0.7.0**: ``ModuleNotFoundError: No module named 'jax.util'`` at import, before any
+    lowering. Much older code imports ``partial`` and ``prod`` from it, which the module
+    re-exported (``functools.partial``) or defined until the helpers moved to
+    ``jax._src.util`` (2021).
+
+Replacement (every jax release)
+    jax named none. The helpers are a few lines each, so the module gets its own
+    definition, under the name it imported (``safe_map as map`` defines ``map``), after
+    its imports:
+
+    ==================  ===================================================================
+    ``safe_map``        ``f`` over sequences of one length, as a list (ValueError otherwise)
+    ``safe_zip``        ``zip`` over sequences of one length, as a list of tuples
+    ``unzip2/unzip3``   a sequence of pairs/triples as two/three tuples
+    ``split_list``      a sequence cut into lists of the given lengths, and the rest
+    ``split_dict``      a dict's values for the given names (nothing else may be left)
+    ``subvals``         a tuple with the given ``(index, value)`` pairs replaced
+    ``split_merge``     items split by a predicate, and the function merging them back
+    ``concatenate``     a sequence of sequences flattened into one list
+    ``partition_list``  items split by a list of flags, and ``merge_lists`` inverting it
+    ==================  ===================================================================
+
+    ``partial`` is ``functools.partial`` (the very object jax re-exported) and ``prod``
+    ``math.prod`` (jax's loop multiplied from 1 as math.prod does). The definitions read
+    no builtin a module commonly rebinds (``map``, ``zip``), so ``map = safe_map`` after
+    them stays what it was. Their behaviour is checked against jax's private copies in
+    ``tests/test_jax_util.py``, error types included.
+
+    The import goes when nothing else is left in it; ``import jax.util`` or ``from jax
+    import util`` goes once no use of it is left. Other members (``cache``, ``memoize``,
+    ``wraps``, ``toposort``, ``HashableFunction``, ``curry``...) are reported manual with
+    what to use instead; a helper whose name the module already binds otherwise, reached
+    as ``jax.util.safe_map``, is reported too. Sites in a compatibility guard (``try:
+    from jax.util import safe_map / except ImportError: ...``) are left alone. For a
+    ``--target-jax`` below 0.6.0 the helpers are left where they are (``partial`` and
+    ``prod``, gone long before, move on every target).
+
+What the kernel receives afterwards
+    Unchanged: only Python-side bookkeeping moves.
+
+Safety
+    Safe: the definitions return what jax's did for every input jax accepted (a length
+    mismatch is still a ValueError).
+
+Before::
+
+    from jax.util import safe_map, safe_zip, partial
+    map = safe_map
+
+After::
+
+    from functools import partial
+
+
+    def safe_map(f, *args):
+        ...
+
+
+    def safe_zip(*args):
+        ...
+    map = safe_map
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codemods.rule import Rule, Safety
+from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, import_without, member_spelling
+
+MODULE = "jax.util"
+#: jax.util's members deprecated in 0.6.0 and gone in 0.7.0.
+DEPRECATED_IN = (0, 6, 0)
+
+#: Members that are another library's object, or the same function under its name there.
+MOVES = {
+    "partial": ("functools", "partial", "jax.util re-exported functools.partial itself"),
+    "prod": ("math", "prod", "jax.util.prod multiplied the items from 1, as math.prod does"),
+}
+
+#: ``def NAME`` source of each helper, written for this rule; ``NAME`` becomes the local name.
+HELPERS = {
+    "safe_map": '''
+def NAME(f, *args):
+    """f applied across sequences of one length, as a list (jax.util.safe_map, removed in jax 0.7.0)."""
+    if not args:
+        raise TypeError("safe_map requires at least 2 arguments")
+    args = [list(arg) for arg in args]
+    n = len(args[0])
+    if any(len(arg) != n for arg in args):
+        raise ValueError(f"safe_map() arguments of lengths {tuple(len(arg) for arg in args)}")
+    return [f(*[arg[i] for arg in args]) for i in range(n)]
+''',
+    "safe_zip": '''
+def NAME(*args):
+    """zip over sequences of one length, as a list of tuples (jax.util.safe_zip, removed in jax 0.7.0)."""
+    if not args:
+        raise TypeError("safe_zip requires at least 1 argument")
+    args = [list(arg) for arg in args]
+    n = len(args[0])
+    if any(len(arg) != n for arg in args):
+        raise ValueError(f"safe_zip() arguments of lengths {tuple(len(arg) for arg in args)}")
+    return [tuple(arg[i] for arg in args) for i in range(n)]
+''',
+    "unzip2": '''
+def NAME(pairs):
+    """A sequence of pairs as two tuples (jax.util.unzip2, removed in jax 0.7.0)."""
+    firsts, seconds = [], []
+    for first, second in pairs:
+        firsts.append(first)
+        seconds.append(second)
+    return tuple(firsts), tuple(seconds)
+''',
+    "unzip3": '''
+def NAME(triples):
+    """A sequence of triples as three tuples (jax.util.unzip3, removed with jax.util)."""
+    firsts, seconds, thirds = [], [], []
+    for first, second, third in triples:
+        firsts.append(first)
+        seconds.append(second)
+        thirds.append(third)
+    return tuple(firsts), tuple(seconds), tuple(thirds)
+''',
+    "split_list": '''
+def NAME(items, sizes):
+    """items cut into lists of the given sizes, then the rest (jax.util.split_list, removed in jax 0.7.0)."""
+    items = list(items)
+    parts = []
+    for size in sizes:
+        parts.append(items[:size])
+        items = items[size:]
+    parts.append(items)
+    return parts
+''',
+    "split_dict": '''
+def NAME(mapping, names):
+    """The values of mapping for names, which must be all its keys (jax.util.split_dict, removed in jax 0.7.0)."""
+    rest = dict(mapping)
+    values = [rest.pop(name) for name in names]
+    assert not rest
+    return values
+''',
+    "subvals": '''
+def NAME(items, replace):
+    """items as a tuple with each (index, value) of replace put in (jax.util.subvals, removed in jax 0.7.0)."""
+    items = list(items)
+    for index, value in replace:
+        items[index] = value
+    return tuple(items)
+''',
+    "split_merge": '''
+def NAME(predicate, items):
+    """The items predicate holds for, the others, and a function merging two such lists back in the original
+    order (jax.util.split_merge, removed in jax 0.7.0)."""
+    sides = [predicate(item) for item in items]
+    kept = [items[i] for i, side in enumerate(sides) if side]
+    others = [items[i] for i, side in enumerate(sides) if not side]
+
+    def merge(new_kept, new_others):
+        new_kept, new_others = list(new_kept), list(new_others)
+        merged = [new_kept.pop(0) if side else new_others.pop(0) for side in sides]
+        assert not new_kept and not new_others
+        return merged
+
+    return kept, others, merge
+''',
+    "concatenate": '''
+def NAME(sequences):
+    """A sequence of sequences flattened into one list (jax.util.concatenate, removed with jax.util)."""
+    return [item for sequence in sequences for item in sequence]
+''',
+    "partition_list": '''
+def NAME(flags, items):
+    """items split by flags: those with a false flag, then those with a true one (jax.util.partition_list,
+    removed with jax.util)."""
+    assert len(flags) == len(items)
+    parts = [], []
+    for i, item in enumerate(items):
+        parts[flags[i]].append(item)
+    return parts
+''',
+    "merge_lists": '''
+def NAME(flags, falses, trues):
+    """The inverse of partition_list: items taken from falses or trues by flags (jax.util.merge_lists,
+    removed with jax.util)."""
+    assert sum(flags) == len(trues) and len(flags) - sum(flags) == len(falses)
+    falses, trues = iter(falses), iter(trues)
+    return [next(trues) if flag else next(falses) for flag in flags]
+''',
+}
+
+#: What to use instead of the members without a faithful stand-in.
+GUIDANCE = {
+    "cache": "use functools.lru_cache (jax's also keyed on its trace state)",
+    "memoize": "use functools.lru_cache(maxsize=None)",
+    "wraps": "use functools.wraps (jax's also formatted the docstring with the wrapped name)",
+    "curry": "use functools.partial(functools.partial, f)",
+    "toposort": "use graphlib.TopologicalSorter, or copy the function from the jax release you used",
+    "HashableFunction": "use a functools.partial, or a small class with __eq__/__hash__ on the closure's values",
+    "as_hashable_function": "use a functools.partial, or a small class with __eq__/__hash__ on the closure's values",
+    "wrap_name": "write f'{transform_name}({name})'",
+    "split_list_checked": "use split_list and assert that the sizes add up",
+}
+_FALLBACK_GUIDANCE = "copy the helper from the jax release you used into the package"
+
+
+def _definition(name: str, local: str) -> str:
+    return re.sub(r"\bdef NAME\(", f"def {local}(", HELPERS[name])
+
+
+class JaxUtil(Rule):
+    __doc__ = __doc__
+    name = "jax-util"
+    summary = "Define jax.util's helpers (removed in jax 0.7.0) in the module; partial and prod from the stdlib."
+    # `from jax.util import ...`, `jax.util.x`, `from jax import util` / `lax, util`.
+    triggers = (b"jax.util", b" util")
+    statement_scoped = True
+
+    def _active_for(self, member: str) -> bool:
+        return member in MOVES or self.ctx.options.target_jax >= DEPRECATED_IN
+
+    # -- from jax.util import a, b as c --------------------------------------------
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> Optional[bool]:
+        if node.relative or isinstance(node.names, cst.ImportStar) or get_full_name_for_node(node.module) != MODULE:
+            return False
+        if compatibility_guard(self.ctx, node) is not None:
+            return False
+        handled: dict[str, str] = {}  # local name -> member
+        for alias in node.names:
+            member = get_full_name_for_node(alias.name) or ""
+            local = get_full_name_for_node(alias.asname.name) if alias.asname else member
+            if not self._active_for(member):
+                continue
+            if member in MOVES or member in HELPERS:
+                handled[local] = member
+            else:
+                self._report_manual(alias, member)
+        if not handled:
+            return False
+        top_level = self._top_level(node)
+        if not top_level and any(m in HELPERS for m in handled.values()):
+            # A helper imported inside a function becomes a module-level definition, unless
+            # the module binds that name to something else.
+            for local, member in list(handled.items()):
+                if member in HELPERS and self._module_binds(local, node):
+                    del handled[local]
+                    self._report_manual(node, member, why=f"the module binds {local} otherwise")
+            if not handled:
+                return False
+        self.report(node, Safety.SAFE, self._message(handled), self._import_edit(handled))
+        return False
+
+    def _top_level(self, node: cst.CSTNode) -> bool:
+        return not any(isinstance(a, (cst.FunctionDef, cst.ClassDef)) for a in self.ctx.ancestors_of(node))
+
+    def _message(self, handled: dict[str, str]) -> str:
+        parts = []
+        moved = sorted(m for m in handled.values() if m in MOVES)
+        defined = sorted(local for local, m in handled.items() if m in HELPERS)
+        if moved:
+            parts.append(", ".join(f"{m} is {MOVES[m][0]}.{MOVES[m][1]}" for m in moved))
+        if defined:
+            parts.append(f"{', '.join(defined)} defined in this module")
+        return f"jax.util is gone (its last helpers removed in jax 0.7.0): {'; '.join(parts)}"
+
+    def _import_edit(self, handled: dict[str, str]):
+        def edit(updated: cst.CSTNode):
+            assert isinstance(updated, cst.ImportFrom)
+            for local, member in handled.items():
+                if member in MOVES:
+                    module, obj, _why = MOVES[member]
+                    self.ctx.add_import(module, obj, None if local == obj else local)
+                else:
+                    self.ctx.add_helper(local, _definition(member, local))
+
+            def drop(alias: cst.ImportAlias) -> bool:
+                local = get_full_name_for_node(alias.asname.name if alias.asname else alias.name)
+                return local in handled
+
+            return import_without(updated, drop)
+
+        return edit
+
+    # -- jax.util.safe_map(...), util.partial -----------------------------------------
+    def visit_Attribute(self, node: cst.Attribute) -> Optional[bool]:
+        member = node.attr.value
+        if self.ctx.qualified_name(node) != f"{MODULE}.{member}" or not self._active_for(member):
+            return None
+        if compatibility_guard(self.ctx, node) is not None:
+            return False
+        head = (get_full_name_for_node(node.value) or "").split(".")[0]
+        if member in MOVES:
+            module, obj, why = MOVES[member]
+            message = f"jax.util.{member} is gone: {module}.{obj} ({why})"
+
+            def move(_updated: cst.CSTNode) -> cst.CSTNode:
+                self._drop_util_import(head)
+                return cst.parse_expression(member_spelling(self.ctx, module, obj))
+
+            self.report(node, Safety.SAFE, message, move)
+            return False
+        if member in HELPERS:
+            if self._module_binds(member):
+                self._report_manual(node, member, why=f"the module binds {member} otherwise")
+                return False
+
+            def define(_updated: cst.CSTNode) -> cst.CSTNode:
+                self._drop_util_import(head)
+                self.ctx.add_helper(member, _definition(member, member))
+                return cst.Name(member)
+
+            self.report(node, Safety.SAFE, f"jax.util is gone (removed in jax 0.7.0): {member} defined in this module",
+                        define)
+            return False
+        self._report_manual(node, member)
+        return False
+
+    def _module_binds(self, name: str, besides: Optional[cst.CSTNode] = None) -> bool:
+        """Whether module-level code binds ``name`` (other than the import ``besides``)."""
+        if any(b.local == name and b.top_level and b.statement is not besides for b in self.ctx.names.imports):
+            return True
+        for stmt in self.ctx.module.body:
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and stmt.name.value == name:
+                return True
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+                        [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
+                    for target in targets:
+                        elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]
+                        if any(isinstance(getattr(e, "value", e), cst.Name) and getattr(e, "value", e).value == name
+                               for e in elements):
+                            return True
+        return False
+
+    def _drop_util_import(self, head: str) -> None:
+        if head == "jax":
+            # ``import jax.util`` fails once the module is gone: it goes with its last use.
+            self.ctx.remove_dotted_import_if_unused(MODULE)
+        else:
+            drop_binding_if_unused(self.ctx, head)
+
+    def _report_manual(self, node: cst.CSTNode, member: str, why: str = "") -> None:
+        instead = GUIDANCE.get(member, _FALLBACK_GUIDANCE)
+        reason = f" ({why})" if why else ""
+        self.report(node, Safety.MANUAL, f"jax.util.{member} is gone (jax.util removed in jax 0.7.0){reason}; {instead}")

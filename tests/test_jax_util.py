@@ -1,0 +1,125 @@
+"""jax-util: the definitions written into a module behave as jax.util's helpers did.
+
+jax still keeps private copies of most of them (``jax._src.util``): each definition is
+run beside its copy on the same inputs, failures included. ``split_dict`` and
+``split_merge`` have no copy left; they are checked against what they did.
+"""
+
+from __future__ import annotations
+
+import os
+import types
+
+import pytest
+
+from codemods.rules.jax_util import HELPERS, _definition
+from tests.helpers import TESTDATA, rewrite_source
+
+jax = pytest.importorskip("jax")
+from jax._src import util as private  # noqa: E402
+
+FIXTURES = os.path.join(TESTDATA, "rules", "jax-util")
+
+
+def _defined(name: str, local: str | None = None):
+    namespace: dict = {}
+    exec(compile(_definition(name, local or name), f"<{name}>", "exec"), namespace)
+    return namespace[local or name]
+
+
+def _outcome(f, *args):
+    try:
+        return "ok", f(*args)
+    except Exception as error:  # noqa: BLE001 - the kind of failure is what is compared
+        return "raised", type(error)
+
+
+class Once(list):
+    """Handed to each side as a fresh iterator over these items."""
+
+
+SAMPLES = {
+    "safe_map": [(lambda a, b: a * b, [1, 2, 3], (4, 5, 6)), (str, range(3)), (lambda a: a, Once([7, 8])),
+                 (lambda a, b: a, [1], [1, 2]), (lambda: 1,), (lambda a, b: a, [], [])],
+    "safe_zip": [([1, 2], "ab"), (range(3), range(3), range(3)), ([1], [1, 2]), (), ([],)],
+    "unzip2": [([(1, "a"), (2, "b")],), ([],), (Once([(1, 2)]),), ([(1, 2, 3)],)],
+    "unzip3": [([(1, 2, 3), (4, 5, 6)],), ([],), ([(1, 2)],)],
+    "split_list": [([1, 2, 3, 4, 5], [2, 1]), ((1, 2), [0, 0]), ([1, 2], [3]), (range(4), [])],
+    "subvals": [([1, 2, 3], [(0, "x"), (2, "y")]), ((1,), []), ([1], [(3, 0)])],
+    "concatenate": [([[1, 2], (3,), []],), ([],)],
+    "partition_list": [([True, False, True], ["a", "b", "c"]), ([], []), ([True], [1, 2])],
+    "merge_lists": [([True, False, True], ["b"], ["a", "c"]), ([], [], []), ([True], [1], [2])],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_definition_behaves_as_jaxs_private_copy(name: str) -> None:
+    ours, theirs = _defined(name), getattr(private, name)
+    for args in SAMPLES[name]:
+        fresh = lambda: [iter(a) if isinstance(a, Once) else a for a in args]  # noqa: E731
+        assert _outcome(ours, *fresh()) == _outcome(theirs, *fresh()), (name, args)
+
+
+def test_split_dict_and_split_merge_do_what_they_did() -> None:
+    split_dict = _defined("split_dict")
+    assert split_dict({"a": 1, "b": 2}, ["b", "a"]) == [2, 1]
+    with pytest.raises(AssertionError):
+        split_dict({"a": 1, "b": 2}, ["a"])  # every key must be asked for
+    split_merge = _defined("split_merge")
+    evens, odds, merge = split_merge(lambda x: x % 2 == 0, [1, 2, 3, 4, 5])
+    assert (evens, odds) == ([2, 4], [1, 3, 5])
+    assert merge(["A", "B"], ["a", "b", "c"]) == ["a", "A", "b", "B", "c"]
+    with pytest.raises(AssertionError):
+        merge(["A", "B", "C"], ["a", "b", "c"])
+
+
+def test_every_helper_is_tested() -> None:
+    assert set(HELPERS) == set(SAMPLES) | {"split_dict", "split_merge"}
+
+
+def test_a_definition_under_another_name_does_not_call_itself_through_map() -> None:
+    """``map = safe_map`` after the definition: its body must not read ``map``/``zip``."""
+    source = _definition("safe_map", "safe_map") + _definition("safe_zip", "safe_zip") + "map = safe_map\nzip = safe_zip\n"
+    namespace: dict = {}
+    exec(compile(source, "<aliases>", "exec"), namespace)
+    assert namespace["map"](lambda a, b: a + b, [1, 2], [3, 4]) == [4, 6]
+    assert namespace["zip"]([1, 2], [3, 4]) == [(1, 3), (2, 4)]
+
+
+def _rewritten_module(case: str) -> types.ModuleType:
+    path = os.path.join(FIXTURES, case)
+    with open(path, "rb") as fh:
+        source = fh.read()
+    result = rewrite_source(source, path, [])
+    assert result.error is None and result.updated is not None
+    module = types.ModuleType(case[:-3])
+    exec(compile(result.updated, path, "exec"), module.__dict__)
+    return module
+
+
+def test_rewritten_jaxpr_interpreter_runs_on_the_installed_jax() -> None:
+    import jax.numpy as jnp
+
+    module = _rewritten_module("jaxpr_interpreter.py")
+
+    def f(x, y):
+        return jnp.sin(x) * y + 2.0, jnp.cumsum(x)
+
+    x, y = jnp.arange(3.0), jnp.float32(1.5)
+    got = module.interpret(f)(x, y)
+    want = f(x, y)
+    assert len(got) == len(want)
+    for a, b in zip(got, want):
+        assert jnp.allclose(a, b)
+    assert module.pairs_of([1, 2], "ab") == ((1, 2), ("a", "b"))
+    with pytest.raises(ValueError):
+        module.pairs_of([1, 2], "abc")
+
+
+def test_moved_members_and_dotted_uses_work_after_the_rewrite() -> None:
+    module = _rewritten_module("dotted_and_module_import.py")
+    assert module.combine([1, 2], [3, 4])() == 10
+    module = _rewritten_module("names_under_other_names.py")
+    heads, rest, pairs = module.split_shapes([(2, 3), (4,), ()], [1])
+    assert (heads, rest) == ([6], [4, 1])
+    assert pairs == [((2, 3), 6), ((4,), 4), ((), 1)]
