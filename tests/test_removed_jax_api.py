@@ -108,7 +108,7 @@ ORIGINS = {
 }
 #: Not the same object by construction; why each is equivalent is in the rule's docstring.
 FORWARDERS = {"jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
-              "jax.interpreters.mlir.func_dialect"}
+              "jax.interpreters.mlir.func_dialect", "jax.ops.index"}
 
 
 def test_every_move_is_gone_here_and_names_the_same_object() -> None:
@@ -590,3 +590,53 @@ def test_func_dialect_members_are_the_ones_mlir_func_dialect_held() -> None:
     replacement = _resolve(rule.MOVED["jax.interpreters.mlir.func_dialect"].new)
     public = [n for n in dir(module) if not n.startswith("_")]
     assert "CallOp" in public and [n for n in public if getattr(replacement, n, None) is not getattr(module, n)] == []
+
+
+def _exec_expected(case: str) -> dict:
+    path = os.path.join(TESTDATA, "rules", "removed-jax-api", f"{case}.expected.py")
+    namespace: dict = {"__name__": case}
+    with open(path) as fh:
+        exec(compile(fh.read(), path, "exec"), namespace)
+    return namespace
+
+
+def test_index_helpers_rewritten_scatter_as_the_helpers_did() -> None:
+    """What jax.ops.index_update/add/mul/min/max computed, written with NumPy."""
+    import jax.numpy as jnp
+
+    module = _exec_expected("jax_ops_index_helpers")
+    state = np.arange(16, dtype=np.uint32)
+    want = state.copy()
+    want[0] += want[1]
+    want[3] = want[3] ^ want[0]
+    want[2] = want[2] + want[3]
+    got = module["quarter_round"](jnp.asarray(state), 0, 1, 2, 3)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    # A NumPy array as x: the helpers accepted it, and so does the rewrite.
+    tripled, block = module["counter_block"](np.arange(8, dtype=np.uint32), np.uint32(7))
+    want_tripled = np.arange(16, dtype=np.uint32)
+    want_tripled[::2] *= 3
+    np.testing.assert_array_equal(np.asarray(tripled), want_tripled)
+    want_block = np.zeros(16, np.uint32)
+    want_block[4:12] = np.arange(8)
+    want_block[12] = 7
+    np.testing.assert_array_equal(np.asarray(block), want_block)
+    np.testing.assert_array_equal(np.asarray(module["scaled_rows"](np.zeros(4), np.array([1, 3]), 0.5)),
+                                  [1.0, 0.5, 1.0, 0.5])
+
+
+def test_make_shaped_array_of_an_expression_evaluates_it_once() -> None:
+    import jax.numpy as jnp
+
+    module = _exec_expected("make_shaped_array_of_expression")
+    calls = []
+
+    def fem_eval(templates, *args):
+        calls.append(args)
+        return (jnp.zeros((3, 2), jnp.float32),)
+
+    prim = module["define"](fem_eval, None)
+    aval = prim.abstract_eval(jnp.ones(2))[0]
+    assert (aval.shape, aval.dtype) == ((3, 2), np.float32) and len(calls) == 1
+    aval = module["aval_of"](np.float64(1.0))
+    assert aval.shape == () and aval.dtype == jnp.dtype("float32")  # canonicalized without x64

@@ -66,6 +66,8 @@ Moved names (safe: the same object under another name)
     ``alltrue`` ``sometrue``                         ``any`` (jax bound the aliases to them)
     ``jax.experimental.optimizers`` ``stax``         ``jax.example_libraries.*`` (modules)       <=0.3.16 0.2.25
     ``jax.lax_linalg`` (module)                      ``jax.lax.linalg``                          0.2.x    any
+    ``jax.ops.index`` (``index[i, 1:3]``)            ``jax.numpy.s_`` (NumPy's ``s_``; both      0.3.2    any
+                                                     return the index as written)
     ``jax.pxla`` (module)                            ``jax.interpreters.pxla``                   <=0.4.20 any
     ``jax.interpreters.mlir.func_dialect``           ``jax.extend.mlir.dialects.func`` (its      0.6.0    0.4.25
     (module)                                         star import of that module)
@@ -199,6 +201,9 @@ Removed helpers rewritten as calls
     ``jax.abstract_arrays.make_shaped_array    ``ShapedArray(np.shape(x), dtypes.      0.4.14   0.4.0   safe [2]
     (x)``                                      canonicalize_dtype(dtypes.result_type
                                                (x)))``, its definition
+    ``jax.ops.index_update(x, idx, y)``        ``jnp.asarray(x).at[idx].set(y)``       0.3.2    0.4.0   safe [3]
+    ``index_add`` ``index_mul`` ``index_min``  ``.add`` ``.multiply`` ``.min`` ``.max``
+    ``index_max``
     ``with jax.experimental.enable_x64(v):``   ``with jax.enable_x64(v):`` (``True``   0.9.0    0.8.0   safe
     ``with ...disable_x64():``                 when absent; ``False`` for disable)
     ``ad.primitive_jvps[p] = partial(ad.       ``ad.defjvp(p, *rules)``                0.10.0   any     safe
@@ -232,7 +237,14 @@ Removed helpers rewritten as calls
     * [1] ``tie_in`` ignored ``x``: dropping it is safe when ``x`` is a name, attribute or
       literal; another expression is evaluated no more, so that site is unsafe.
     * [2] ``make_shaped_array`` read its argument twice; written out, it is read twice
-      too, so only a name, attribute or literal (or one subscripted by such) is expanded.
+      too, so only a name, attribute or literal (or one subscripted by such) is expanded;
+      another argument (``make_shaped_array(f(*args)[0])`` in an abstract evaluation
+      rule) goes to a module-level helper with that body, which evaluates it once.
+    * [3] jax 0.2.22 deprecated the ``jax.ops.index_*`` helpers for ``x.at[idx].<op>(y)``;
+      they accepted any array-like ``x`` (a NumPy array too), so the rewrite converts it
+      with ``jnp.asarray`` unless it is the result of a ``jax.numpy``/``lax`` call.
+      ``indices_are_sorted=``/``unique_indices=`` carry over; an index written
+      ``jax.ops.index[...]`` goes into ``.at[...]`` as written.
     * ``abstractify`` raised ``TypeError`` for a tracer, ``jax.typeof`` returns its aval;
       jax's removal message offers it "in most cases", hence unsafe.
     * ``enable_x64(new_val=True)``/``disable_x64()`` were generator context managers
@@ -513,6 +525,9 @@ MOVED: dict[str, Move] = {
     **{f"jax.experimental.{n}": Move(f"jax.example_libraries.{n}", (0, 2, 25), "0.3.16 or earlier", module=True)
        for n in ("optimizers", "stax")},
     "jax.lax_linalg": Move("jax.lax.linalg", ANY, "0.2.x", module=True),
+    # ``jax.ops.index`` was an object whose ``[...]`` returned the index as written, as
+    # NumPy's ``s_`` (jax.numpy.s_ is that object) does.
+    "jax.ops.index": Move("jax.numpy.s_", ANY, "0.3.2", note="it returned the index as written, as numpy's s_ does"),
     "jax.random.threefry2x32_p": Move("jax.extend.random.threefry2x32_p", (0, 4, 16), "0.4.28 or earlier"),
     # Re-exports of the classes jax.sharding has held since 0.4.1.
     "jax.experimental.maps.Mesh": Move("jax.sharding.Mesh", (0, 4, 1), "0.4.28 or earlier"),
@@ -616,8 +631,9 @@ EXTENSION_GUIDANCE = {
 GUIDANCE = {
     "jax.config.disable_omnistaging": "it raised an Exception from jax 0.2.12 on (omnistaging can no longer be "
                                       "disabled): delete the call",
-    "jax.core.ConcreteArray": "avals are never concrete any more: use jax.core.ShapedArray, and "
-                              "jax.extend.core.concrete_or_error to read a concrete value",
+    **{f"{module}.ConcreteArray": "avals are never concrete any more: use jax.core.ShapedArray, and "
+                                  "jax.extend.core.concrete_or_error to read a concrete value"
+       for module in ("jax.core", "jax.abstract_arrays")},
     "jax.core.Shape": "it was an alias of a sequence of dimensions: annotate with Sequence[int] or tuple[int, ...]",
     "jax.core.concrete_aval": "use jax.typeof",
     "jax.interpreters.xla.canonicalize_dtype": "it canonicalized values, not dtypes: jax.dtypes.canonicalize_dtype "
@@ -1182,20 +1198,82 @@ def _plan_zeros_like_jaxval(rule, call, args):
             "of the value's aval (broadcast 0 of its dtype to its shape), as full_like(x, 0)", edit)
 
 
+MAKE_SHAPED_ARRAY_HELPER = "_ccmigrate_make_shaped_array"
+MAKE_SHAPED_ARRAY_CODE = f'''
+def {MAKE_SHAPED_ARRAY_HELPER}(x):
+    """jax.abstract_arrays.make_shaped_array (removed in jax 0.4.14) as it was defined (added by ccmigrate)."""
+    import numpy as np
+    from jax import dtypes
+    from jax.core import ShapedArray
+
+    return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(dtypes.result_type(x)))
+'''
+
+
 def _plan_make_shaped_array(rule, call, args):
     """``make_shaped_array(x)`` was ``ShapedArray(np.shape(x), canonicalize_dtype(result_type(x)))``."""
     if set(args) != {"x"}:
         return "abstract_arrays.make_shaped_array takes one value"
+    message = ("jax.abstract_arrays.make_shaped_array was removed in jax 0.4.14; written out as it was "
+               "defined: ShapedArray(np.shape(x), canonicalize_dtype(result_type(x)))")
     if not _reread_safely(args["x"].value):
-        return "its argument would be evaluated twice in the expanded form: bind it to a name first"
+        # Its argument is read twice: a helper with that body evaluates it once, as the call did.
+        def helper_edit(updated: cst.Call) -> cst.CSTNode:
+            name = rule.ctx.add_helper(MAKE_SHAPED_ARRAY_HELPER, MAKE_SHAPED_ARRAY_CODE)
+            return updated.with_changes(func=cst.Name(name), args=[updated.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)])
+
+        return Safety.SAFE, message + f" (in {MAKE_SHAPED_ARRAY_HELPER}, which evaluates the argument once)", helper_edit
 
     def edit(updated: cst.Call) -> cst.CSTNode:
         x = rule.ctx.module.code_for_node(updated.args[0].value)
         shaped, np_name, dtypes = (rule.ctx.name_for(n) for n in ("jax.core.ShapedArray", "numpy", "jax.dtypes"))
         return cst.parse_expression(f"{shaped}({np_name}.shape({x}), {dtypes}.canonicalize_dtype({dtypes}.result_type({x})))")
 
-    return (Safety.SAFE, "jax.abstract_arrays.make_shaped_array was removed in jax 0.4.14; written out as it was "
-            "defined: ShapedArray(np.shape(x), canonicalize_dtype(result_type(x)))", edit)
+    return Safety.SAFE, message, edit
+
+
+#: ``jax.ops.index_<op>(x, idx, y)`` -> ``.at[idx].<method>(y)`` (jax's deprecation message).
+INDEX_OPS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
+             "index_max": "max"}
+INDEX_PARAMS = ("x", "idx", "y", "indices_are_sorted", "unique_indices")
+
+
+def _plan_index_op(op: str):
+    method = INDEX_OPS[op]
+
+    def plan(rule, call, args):
+        if not {"x", "idx", "y"} <= set(args):
+            return f"jax.ops.{op} takes (x, idx, y)"
+        original_idx = args["idx"].value
+        inline_index = isinstance(original_idx, cst.Subscript) and \
+            rule.ctx.qualified_name(original_idx.value) == "jax.ops.index"
+
+        def edit(updated: cst.Call) -> cst.CSTNode:
+            bound = _bind(updated, INDEX_PARAMS)
+            code = rule.ctx.module.code_for_node
+            idx = bound["idx"].value
+            if inline_index and isinstance(idx, cst.Subscript):
+                index_text = ", ".join(code(element).rstrip().rstrip(",") for element in idx.slice)
+            else:
+                index_text = code(idx)
+            x = bound["x"].value
+            if jax_array:
+                receiver = code(_atom(x))
+            else:
+                receiver = f"{rule.ctx.name_for('jax.numpy.asarray')}({code(x)})"
+            extra = "".join(f", {name}={code(bound[name].value)}" for name in ("indices_are_sorted", "unique_indices")
+                            if name in bound)
+            return cst.parse_expression(f"{receiver}.at[{index_text}].{method}({code(bound['y'].value)}{extra})")
+
+        # The helper took any array-like x (NumPy arrays, lists) as jnp.asarray does; a
+        # value jax.numpy or lax just computed is a jax array already.
+        value = args["x"].value
+        jax_array = isinstance(value, cst.Call) and (rule.ctx.qualified_name(value.func) or "").startswith(
+            ("jax.numpy.", "jax.lax."))
+        return (Safety.SAFE, f"jax.ops.{op} was removed in jax 0.3.2 (deprecated in 0.2.22 for x.at[idx].{method}(y)); "
+                f"jnp.asarray(x).at[idx].{method}(y) scatters the same way, for any array-like x", edit)
+
+    return plan
 
 
 def _reread_safely(node: cst.BaseExpression) -> bool:
@@ -1332,6 +1410,9 @@ CALLS: dict[str, CallRewrite] = {
                                                                        _plan_flatten_lowering_ir_args),
     "jax.ad_util.zeros_like_jaxval": CallRewrite(ANY, "0.4.24 or earlier", ("val",), _plan_zeros_like_jaxval),
     "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
+    # ``.at[...]`` with every method and keyword below is in jax from 0.2.x; 0.4.0 is the
+    # oldest release these were checked on.
+    **{f"jax.ops.{op}": CallRewrite((0, 4, 0), "0.3.2", INDEX_PARAMS, _plan_index_op(op)) for op in INDEX_OPS},
     "jax.interpreters.mlir.full_like_aval": CallRewrite(ANY, "<0.4.28", ("ctx", "value", "aval"), _plan_full_like_aval),
     **{f"jax.experimental{m}.enable_x64": CallRewrite((0, 8, 0), "0.9.0", ("new_val",), _plan_x64(None))
        for m in ("", ".x64_context")},
