@@ -634,6 +634,9 @@ GUIDANCE = {
     **{f"{module}.ConcreteArray": "avals are never concrete any more: use jax.core.ShapedArray, and "
                                   "jax.extend.core.concrete_or_error to read a concrete value"
        for module in ("jax.core", "jax.abstract_arrays")},
+    "jax.interpreters.ad.defvjp_all": "wrap the function in jax.custom_vjp: its fwd returns (out, residuals) and bwd "
+                                      "maps them and the cotangent to input cotangents, the pair defvjp_all's rule "
+                                      "returned as (out, vjp)",
     "jax.core.Shape": "it was an alias of a sequence of dimensions: annotate with Sequence[int] or tuple[int, ...]",
     "jax.core.concrete_aval": "use jax.typeof",
     "jax.interpreters.xla.canonicalize_dtype": "it canonicalized values, not dtypes: jax.dtypes.canonicalize_dtype "
@@ -2385,7 +2388,10 @@ class RemovedJaxApi(Rule):
                             f"the {_ANNOTATED[type(owner)]} annotation naming it is dropped ({why})",
                             _without_annotation, kernel_receives="unchanged (not a custom call)")
             else:
-                self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified) else "")
+                up = parent(self.ctx, node)
+                member = f"{qualified}.{up.attr.value}" if isinstance(up, cst.Attribute) and up.value is node else ""
+                self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified)
+                            else GUIDANCE.get(member, ""))
         return False
 
     def _signature_annotation(self, node: cst.CSTNode) -> Union[cst.Param, cst.FunctionDef, None]:
