@@ -133,6 +133,37 @@ class Finder(ast.NodeVisitor):
         else:
             self.generic_visit(node)
 
+    def _visit_scope(self, node, params: ast.arguments, body) -> None:
+        """A function's parameters and assigned names hide the module's imports of those
+        names inside it (``def energy(model, config): config.shape`` reads no jax.config)."""
+        for default in [*params.defaults, *params.kw_defaults]:
+            if default is not None:
+                self.visit(default)
+        for decorator in getattr(node, "decorator_list", ()):
+            self.visit(decorator)
+        local = {a.arg for a in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
+        local |= {a.arg for a in (params.vararg, params.kwarg) if a is not None}
+        declared = set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                local.add(sub.id)
+            elif isinstance(sub, (ast.Global, ast.Nonlocal)):
+                declared.update(sub.names)
+        saved = dict(self.bindings)
+        for name in local - declared:
+            self.bindings.pop(name, None)
+        for stmt in body if isinstance(body, list) else [body]:
+            self.visit(stmt)
+        self.bindings = saved
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._visit_scope(node, node.args, node.body)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._visit_scope(node, node.args, node.body)
+
     def _ref(self, line: int, qualified: str) -> None:
         if qualified.split(".")[0] in ("jax", "jaxlib") and not exists(qualified):
             if not self.guard:

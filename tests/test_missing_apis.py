@@ -26,3 +26,23 @@ def test_references_in_version_tests_do_not_count(tmp_path) -> None:
         "g = ad.Zero.from_value\n"
     )
     assert missing_apis.scan(str(path)) == [(6, "jax.interpreters.ad.Zero.from_value")]
+
+
+def test_a_parameter_or_local_hides_the_import_of_its_name(tmp_path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        "from jax import config\n"
+        "import jax\n"
+        "def energy(model, config):\n"
+        "    return config.shape\n"
+        "def local():\n"
+        "    jax = object()\n"
+        "    return jax.abstract_arrays\n"
+        "def module_level():\n"
+        "    global config\n"
+        "    config = None\n"
+        "    return config.missing_member\n"
+        "energy_fn = lambda config: config.shape\n"
+        "gone = config.other_missing_member\n"
+    )
+    assert missing_apis.scan(str(path)) == [(11, "jax.config.missing_member"), (13, "jax.config.other_missing_member")]
