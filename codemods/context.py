@@ -183,6 +183,9 @@ class FileContext:
         self.moot: set[int] = set()
         self._codemod_context = None
         self.helpers: dict[str, str] = {}
+        #: Helpers defined even when this module never reads them (another module may
+        #: import them from it, as it imported the name they replace).
+        self.exported_helpers: set[str] = set()
         self._scopes: Optional[dict] = None
         # Parents are recorded by the engine's walk (codemods.walk) as it reaches each
         # node; a question about a node it has not reached yet completes the map first.
@@ -510,9 +513,14 @@ class FileContext:
         """Drop ``import a.b.module`` (no ``as``) once no ``a.b.module.x`` is left."""
         self.dotted_removals.add(module)
 
-    def add_helper(self, name: str, code: str) -> str:
-        """Ensure a module-level helper ``def name`` exists; returns the name to call."""
+    def add_helper(self, name: str, code: str, exported: bool = False) -> str:
+        """Ensure a module-level helper ``def name`` exists; returns the name to call.
+
+        A helper is defined only if the new text reads it, unless ``exported``: then it
+        stands for a module-level name other modules may import from this one."""
         self.helpers.setdefault(name, code)
+        if exported:
+            self.exported_helpers.add(name)
         return name
 
     # -- scopes (computed lazily: most files never need them) ---------------

@@ -476,6 +476,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
     scratch = ctx.codemod_context.scratch if had_context else {}
     saved_scratch = {key: list(value) if isinstance(value, list) else value for key, value in scratch.items()}
     saved_helpers = dict(ctx.helpers)
+    saved_exported = set(ctx.exported_helpers)
     saved_pending = set(ctx._pending_imports)
     saved_dotted = set(ctx.dotted_removals)
     try:
@@ -483,7 +484,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
             _drop_declined_imports(ctx, fixable, chosen)
         apply = _Apply(ctx, edits, notes, ctx.paths_to([*edits, *notes]))
         module = ctx.module.visit(apply)
-        module = _add_helpers(module, ctx.helpers)
+        module = _add_helpers(module, ctx.helpers, ctx.exported_helpers)
         if ctx.has_pending_imports:
             from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
@@ -501,7 +502,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
                     ctx.codemod_context.scratch[AddImportsVisitor.CONTEXT_KEY] = batch
                     module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
                 ctx.codemod_context.scratch[AddImportsVisitor.CONTEXT_KEY] = wanted
-                module = _drop_unread_additions(before, module)
+                module = _drop_unread_additions(before, module, _module_import_names(ctx.module))
                 module = _keep_after_prelude_code(before, module)
                 module = _into_import_guard(before, module)
             if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
@@ -518,6 +519,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
         else:
             ctx._codemod_context = None
         ctx.helpers = saved_helpers
+        ctx.exported_helpers = saved_exported
         ctx._pending_imports = saved_pending
         ctx.dotted_removals = saved_dotted
     return module, apply.removed
@@ -1002,15 +1004,15 @@ def _add_function_imports(function: cst.FunctionDef, original: cst.FunctionDef, 
     return function.with_changes(body=function.body.with_changes(body=[*body[:position], *new, *body[position:]]))
 
 
-def _add_helpers(module: cst.Module, helpers: dict[str, str]) -> cst.Module:
+def _add_helpers(module: cst.Module, helpers: dict[str, str], exported: frozenset[str] = frozenset()) -> cst.Module:
     """Define the helpers the new text calls (a rule asks for one while planning an edit
-    that may still be declined: an uncalled helper is not added), after the imports at
-    the top of the module."""
+    that may still be declined: an uncalled helper is not added), and the ``exported``
+    ones whatever reads them, after the imports at the top of the module."""
     defined = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef)}
     missing = {name: code for name, code in helpers.items() if name not in defined}
     if not missing:
         return module
-    called = _names_read(module)
+    called = _names_read(module) | set(exported)
     wanted: set[str] = set()
     pending = [name for name in missing if name in called]
     while pending:
@@ -1081,11 +1083,25 @@ def _alias_binding(alias: cst.ImportAlias) -> str:
     return (get_full_name_for_node(alias.name) or "").split(".")[0]
 
 
-def _drop_unread_additions(before: cst.Module, after: cst.Module) -> cst.Module:
+def _module_import_names(module: cst.Module) -> frozenset[str]:
+    """The names the module's top-level imports bind (what other modules may import from it)."""
+    names = set()
+    for stmt in module.body:
+        if import_line(stmt):
+            for small in stmt.body:
+                if not isinstance(small.names, cst.ImportStar):
+                    names.update(_alias_binding(alias) for alias in small.names)
+    return frozenset(names)
+
+
+def _drop_unread_additions(before: cst.Module, after: cst.Module, exported: frozenset[str] = frozenset()) -> cst.Module:
     """Module-level imports an edit asked for that nothing in the new text reads: an
     outer edit rebuilt the code an inner one had rewritten (a translation registration
     through ``jax.xla`` becomes ``mlir.register_lowering``, and the ``xla`` the move of
-    ``jax.xla`` wanted is read nowhere). An import this run added is never left unused."""
+    ``jax.xla`` wanted is read nowhere). An import this run added is never left unused,
+    except one binding a name the module's own imports bound (``exported``): it stands
+    for the moved import, which another module may import from this one
+    (``from .compat import ShapedArray``)."""
     def aliases(module: cst.Module):
         for stmt in module.body:
             if import_line(stmt):
@@ -1103,7 +1119,8 @@ def _drop_unread_additions(before: cst.Module, after: cst.Module) -> cst.Module:
     read = walk.reads_in(after)
     text = after.code
     unread = {id(alias) for alias in added
-              if (name := _alias_binding(alias)) not in read and f"'{name}'" not in text and f'"{name}"' not in text}
+              if (name := _alias_binding(alias)) not in read and name not in exported
+              and f"'{name}'" not in text and f'"{name}"' not in text}
     if not unread:
         return after
 

@@ -123,3 +123,34 @@ def test_moved_members_and_dotted_uses_work_after_the_rewrite() -> None:
     heads, rest, pairs = module.split_shapes([(2, 3), (4,), ()], [1])
     assert (heads, rest) == ([6], [4, 1])
     assert pairs == [((2, 3), 6), ((4,), 4), ((), 1)]
+
+
+def test_names_a_compatibility_module_reexports_still_import(tmp_path) -> None:
+    """``from .compat import safe_map, ShapedArray`` elsewhere: the compatibility module
+    reads none of them itself, and each must still be bound there after the migration."""
+    import subprocess
+    import sys
+
+    from tests.helpers import ccmigrate, child_env
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "compat.py").write_text(
+        "from jax.util import safe_map, safe_zip as szip, partial\n"
+        "from jax.abstract_arrays import ShapedArray\n"
+        "from jax import tree_multimap\n"
+    )
+    (package / "interp.py").write_text(
+        "from .compat import safe_map, szip, partial, ShapedArray, tree_multimap\n"
+        "def run(xs):\n"
+        "    return (safe_map(partial(max, 0), xs), szip(xs, xs), ShapedArray((2,), 'float32').shape,\n"
+        "            tree_multimap(lambda a, b: a + b, [1], [2]))\n"
+    )
+    result = ccmigrate("apply", "--allow-dirty", str(package), cwd=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "from jax.util" not in (package / "compat.py").read_text()
+    probe = subprocess.run([sys.executable, "-c", "from pkg.interp import run; print(run([-1, 2]))"],
+                           cwd=str(tmp_path), capture_output=True, text=True, env=child_env())
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.strip() == "([0, 2], [(-1, -1), (2, 2)], (2,), [3])"

@@ -258,7 +258,7 @@ class JaxUtil(Rule):
                     self._report_manual(node, member, why=f"the module binds {local} otherwise")
             if not handled:
                 return False
-        self.report(node, Safety.SAFE, self._message(handled), self._import_edit(handled))
+        self.report(node, Safety.SAFE, self._message(handled), self._import_edit(handled, exported=top_level))
         return False
 
     def _top_level(self, node: cst.CSTNode) -> bool:
@@ -274,7 +274,7 @@ class JaxUtil(Rule):
             parts.append(f"{', '.join(defined)} defined in this module")
         return f"jax.util is gone (its last helpers removed in jax 0.7.0): {'; '.join(parts)}"
 
-    def _import_edit(self, handled: dict[str, str]):
+    def _import_edit(self, handled: dict[str, str], exported: bool):
         def edit(updated: cst.CSTNode):
             assert isinstance(updated, cst.ImportFrom)
             for local, member in handled.items():
@@ -282,7 +282,9 @@ class JaxUtil(Rule):
                     module, obj, _why = MOVES[member]
                     self.ctx.add_import(module, obj, None if local == obj else local)
                 else:
-                    self.ctx.add_helper(local, _definition(member, local))
+                    # A module-level import may be re-exported (``from .util import safe_map``
+                    # elsewhere): its definition stays even where this module reads none.
+                    self.ctx.add_helper(local, _definition(member, local), exported=exported)
 
             def drop(alias: cst.ImportAlias) -> bool:
                 local = get_full_name_for_node(alias.asname.name if alias.asname else alias.name)
