@@ -749,3 +749,16 @@ def test_partial_builder_called_with_operands_only():
     )
     assert (call["target"], call["api_version"], call["operands"]) == ("cpu_norm_f32", 2, 1)
     assert call["operand_layouts"] == [[0]] and call["result_layouts"] == [[0]]
+
+
+def test_old_signature_value_handed_to_an_op_builder_is_the_one_result():
+    """``hlo.ReshapeOp(t, custom_call(..., out_types=[t]))``: the builder took one value,
+    what jaxlib <= 0.4.7 returned; the rewrite hands it the op's one result."""
+    migrated = migrated_module("custom-call-api", "old_signature_value_into_op_builder")
+    calls, text = lower(migrated._scatter_lowering, [((4, 3), "float32"), ((8, 8), "float32")], [((64,), "float32")],
+                        text=True)
+    (call,) = calls
+    assert (call["target"], call["api_version"], call["backend_config"]) == ("gpu_scatter_f32", 2, b"\x01\x02")
+    assert call["operand_layouts"] == [[1, 0], [1, 0]] and call["result_layouts"] == [[1, 0]]
+    assert call["aliases"] is not None and "output_tuple_indices = []" in call["aliases"]
+    assert "stablehlo.reshape" in text and "tensor<64xf32>" in text

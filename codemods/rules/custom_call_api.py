@@ -1099,11 +1099,43 @@ class CustomCallApi(Rule):
             return "result", node, ""
         if site.legacy == MHLO_HELPERS and count is not None and count > 1:
             return "list", node, ""
+        if count == 1 and self._feeds_op_builders(node, up):
+            # ``hlo.ReshapeOp(t, custom_call(...))``: an op builder takes one value there,
+            # which is what the call gave on jaxlib <= 0.4.7 (and the one result a builder
+            # would have taken from 0.4.8's list, had it accepted one): ``.result`` is it.
+            return "result", node, ""
         return None, node, (
             "it returned one value on jaxlib <= 0.4.7 but a list on 0.4.8-0.4.14, and this use "
             "does not tell which; use `jax.ffi.ffi_lowering(...)(ctx, *operands)` (a list) or "
             "`jax.ffi.build_ffi_lowering_function(...)(ctx, *operands).result` (one value)"
         )
+
+    def _feeds_op_builders(self, node: cst.Call, up: Optional[cst.CSTNode]) -> bool:
+        """The value is a positional operand of MLIR op builders (``hlo.ReshapeOp(t, v)``)
+        and nothing else, directly or through a local name bound once to it."""
+        if isinstance(up, cst.Arg):
+            return self._op_operand(up)
+        if not (isinstance(up, cst.Assign) and up.value is node and len(up.targets) == 1
+                and isinstance(up.targets[0].target, cst.Name)):
+            return False
+        scope = self.ctx.scopes.get(up)
+        if scope is None or scope is scope.globals:
+            return False
+        target = up.targets[0].target
+        assignments = [a for a in scope.assignments[target.value] if a.node is target]
+        if len(assignments) != 1 or not assignments[0].references:
+            return False
+        return all(isinstance(ref.node, cst.Name) and isinstance(arg := parent(self.ctx, ref.node), cst.Arg)
+                   and arg.value is ref.node and self._op_operand(arg) for ref in assignments[0].references)
+
+    def _op_operand(self, arg: cst.Arg) -> bool:
+        call = parent(self.ctx, arg)
+        if not isinstance(call, cst.Call) or arg.keyword is not None or arg.star:
+            return False
+        qualified = self.ctx.qualified_name(call.func) or ""
+        module, _, op = qualified.rpartition(".")
+        return op.endswith("Op") and op[:1].isupper() and (
+            ".dialects." in module or module in ("jax.interpreters.mlir.hlo", "jax.interpreters.mlir.mhlo"))
 
     def _assigned_then_returned(self, node: cst.Call, up: Optional[cst.CSTNode], wrapped: bool = True) -> bool:
         """``name = node`` whose only binding is read only by ``return name`` (or, with
