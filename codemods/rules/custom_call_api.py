@@ -1115,18 +1115,25 @@ class CustomCallApi(Rule):
         and nothing else, directly or through a local name bound once to it."""
         if isinstance(up, cst.Arg):
             return self._op_operand(up)
+        reads = self._reads_of_local(node, up)
+        return bool(reads) and all(isinstance(read, cst.Name) and isinstance(arg := parent(self.ctx, read), cst.Arg)
+                                   and arg.value is read and self._op_operand(arg) for read in reads)
+
+    def _reads_of_local(self, node: cst.Call, up: Optional[cst.CSTNode]) -> list[cst.CSTNode]:
+        """Where ``name = node`` (a function's local, bound there) is read; none otherwise.
+        Other bindings of the name (``ret = custom_call(...)`` in each platform branch) do
+        not matter: only where this value goes does."""
         if not (isinstance(up, cst.Assign) and up.value is node and len(up.targets) == 1
                 and isinstance(up.targets[0].target, cst.Name)):
-            return False
+            return []
         scope = self.ctx.scopes.get(up)
         if scope is None or scope is scope.globals:
-            return False
+            return []
         target = up.targets[0].target
         assignments = [a for a in scope.assignments[target.value] if a.node is target]
-        if len(assignments) != 1 or not assignments[0].references:
-            return False
-        return all(isinstance(ref.node, cst.Name) and isinstance(arg := parent(self.ctx, ref.node), cst.Arg)
-                   and arg.value is ref.node and self._op_operand(arg) for ref in assignments[0].references)
+        if len(assignments) != 1:
+            return []
+        return [ref.node for ref in assignments[0].references]
 
     def _op_operand(self, arg: cst.Arg) -> bool:
         call = parent(self.ctx, arg)
@@ -1140,20 +1147,8 @@ class CustomCallApi(Rule):
     def _assigned_then_returned(self, node: cst.Call, up: Optional[cst.CSTNode], wrapped: bool = True) -> bool:
         """``name = node`` whose only binding is read only by ``return name`` (or, with
         ``wrapped``, by returns of ``(name,)`` / ``[name]``, also as a conditional's branch)."""
-        if not (isinstance(up, cst.Assign) and up.value is node and len(up.targets) == 1
-                and isinstance(up.targets[0].target, cst.Name)):
-            return False
-        name = up.targets[0].target.value
-        scope = self.ctx.scopes.get(up)
-        if scope is None or scope is scope.globals:
-            return False
-        # Other bindings of the name (``ret = custom_call(...)`` in each platform branch) do
-        # not matter: only where this value goes does.
-        target = up.targets[0].target
-        assignments = [a for a in scope.assignments[name] if a.node is target]
-        if len(assignments) != 1 or not assignments[0].references:
-            return False
-        return all(self._returned_alone_or_wrapped(ref.node, wrapped) for ref in assignments[0].references)
+        reads = self._reads_of_local(node, up)
+        return bool(reads) and all(self._returned_alone_or_wrapped(read, wrapped) for read in reads)
 
     def _returned_alone_or_wrapped(self, read: cst.CSTNode, wrapped: bool) -> bool:
         """``return read``, ``return (read,)`` / ``[read]``, or either as a branch of a
