@@ -255,7 +255,7 @@ class JaxUtil(Rule):
             for local, member in list(handled.items()):
                 if member in HELPERS and self._module_binds(local, node):
                     del handled[local]
-                    self._report_manual(node, member, why=f"the module binds {local} otherwise")
+                    self._report_manual(node, member, why=f"`{local}` names something else in this module")
             if not handled:
                 return False
         self.report(node, Safety.SAFE, self._message(handled), self._import_edit(handled, exported=top_level))
@@ -313,8 +313,10 @@ class JaxUtil(Rule):
             self.report(node, Safety.SAFE, message, move)
             return False
         if member in HELPERS:
-            if self._module_binds(member):
-                self._report_manual(node, member, why=f"the module binds {member} otherwise")
+            scope = self.ctx.scopes.get(node)
+            if self._module_binds(member) or (scope is not None and scope is not scope.globals
+                                              and member in scope.assignments):
+                self._report_manual(node, member, why=f"`{member}` names something else here")
                 return False
 
             def define(_updated: cst.CSTNode) -> cst.CSTNode:
@@ -354,6 +356,7 @@ class JaxUtil(Rule):
             drop_binding_if_unused(self.ctx, head)
 
     def _report_manual(self, node: cst.CSTNode, member: str, why: str = "") -> None:
-        instead = GUIDANCE.get(member, _FALLBACK_GUIDANCE)
+        instead = ("define the helper under a name that is free here (what it did: jax-util's table)"
+                   if member in HELPERS else GUIDANCE.get(member, _FALLBACK_GUIDANCE))
         reason = f" ({why})" if why else ""
         self.report(node, Safety.MANUAL, f"jax.util.{member} is gone (jax.util removed in jax 0.7.0){reason}; {instead}")
