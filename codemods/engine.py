@@ -918,12 +918,30 @@ class _Apply(cst.CSTTransformer):
             self.carried[original_node] = lines
         if self.carried and isinstance(original_node, (cst.Module, cst.IndentedBlock)) and isinstance(node, type(original_node)):
             node = _carry_comments(original_node, node, self.carried)
+        if isinstance(original_node, cst.IndentedBlock) and isinstance(node, cst.IndentedBlock):
+            node = _no_blank_block_top(original_node, node)
         if isinstance(original_node, cst.FunctionDef) and isinstance(node, cst.FunctionDef):
             # Every edit inside the function has run: the imports they need are known.
             wanted = self.ctx.function_imports(original_node)
             if wanted:
                 node = _add_function_imports(node, original_node, wanted, self.ctx.import_position(original_node))
         return node
+
+
+def _blank_first(stmt: cst.CSTNode) -> bool:
+    lines = getattr(stmt, "leading_lines", ())
+    return bool(lines) and lines[0].comment is None
+
+
+def _no_blank_block_top(original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+    """A block whose first statement an edit removed (``from jax.util import ...`` at the
+    top of a function) does not start with the blank line that followed it."""
+    if not updated.body or not original.body or _blank_first(original.body[0]) or not _blank_first(updated.body[0]):
+        return updated
+    lines = list(updated.body[0].leading_lines)
+    while lines and lines[0].comment is None:
+        lines.pop(0)
+    return updated.with_changes(body=[updated.body[0].with_changes(leading_lines=lines), *updated.body[1:]])
 
 
 def _carry_comments(original, updated, carried: dict):

@@ -15,7 +15,6 @@ def subvals(items, replace):
 
 
 def flatten_all(groups):
-
     flat = concatenate(groups)
     return subvals(flat, [(0, jnp.zeros(()))])
 
