@@ -640,3 +640,18 @@ def test_make_shaped_array_of_an_expression_evaluates_it_once() -> None:
     assert (aval.shape, aval.dtype) == ((3, 2), np.float32) and len(calls) == 1
     aval = module["aval_of"](np.float64(1.0))
     assert aval.shape == () and aval.dtype == jnp.dtype("float32")  # canonicalized without x64
+
+
+def test_private_lax_numpy_members_move_to_the_same_public_objects() -> None:
+    import jax.numpy as jnp
+
+    for member in ("zeros_like", "newaxis", "inf"):
+        entry = rule.MOVED.get(f"jax._src.numpy.lax_numpy.{member}")
+        assert entry is not None and entry.new == f"jax.numpy.{member}"
+    # Still in the private module, or private: not moved.
+    assert rule.MOVED.get("jax._src.numpy.lax_numpy.asarray") is None
+    assert rule.MOVED.get("jax._src.numpy.lax_numpy._promote_dtypes") is None
+    module = _exec_expected("private_lax_numpy_members")
+    mask, eji = module["degenerate_mask"](jnp.array([1.0, 2.0, 2.0]), jnp.ones((3, 3)), 0.5)
+    np.testing.assert_array_equal(np.asarray(mask), np.zeros((3, 3)))  # every entry is now over the threshold
+    assert np.isinf(np.asarray(eji)).sum() == 5

@@ -68,6 +68,9 @@ Moved names (safe: the same object under another name)
     ``jax.lax_linalg`` (module)                      ``jax.lax.linalg``                          0.2.x    any
     ``jax.ops.index`` (``index[i, 1:3]``)            ``jax.numpy.s_`` (NumPy's ``s_``; both      0.3.2    any
                                                      return the index as written)
+    ``jax._src.numpy.lax_numpy.<name>`` that the     ``jax.numpy.<name>`` (checked on 0.4.30,     <=0.10.2 any
+    installed jax's module lacks, ``jax.numpy``      0.5.3, 0.6.2: every public name lax_numpy
+    has (``zeros_like``, ``newaxis``, ``inf``)       had was jax.numpy's very object)
     ``jax.pxla`` (module)                            ``jax.interpreters.pxla``                   <=0.4.20 any
     ``jax.interpreters.mlir.func_dialect``           ``jax.extend.mlir.dialects.func`` (its      0.6.0    0.4.25
     (module)                                         star import of that module)
@@ -440,7 +443,45 @@ _KEY_GUIDANCE = ("outside annotations jax.Array also matches tracers and raw uin
 _DEVICE_ARRAY_GUIDANCE = ("outside annotations jax.Array also matches tracers; "
                           "use isinstance(x, jax.Array) only if tracers may pass")
 
-MOVED: dict[str, Move] = {
+#: jax.numpy's implementation module, which held most of its functions until they moved
+#: to other private modules (identity checked on jax 0.4.30, 0.5.3 and 0.6.2: every public
+#: jax.numpy name lax_numpy had was the very object jax.numpy exported).
+PRIVATE_NUMPY = "jax._src.numpy.lax_numpy"
+
+
+@lru_cache(maxsize=None)
+def _private_numpy_move(legacy: str) -> Optional[Move]:
+    """``jax._src.numpy.lax_numpy.zeros_like`` (gone from that module) -> ``jax.numpy.zeros_like``."""
+    member = legacy[len(PRIVATE_NUMPY) + 1:]
+    if not legacy.startswith(PRIVATE_NUMPY + ".") or "." in member or member.startswith("_"):
+        return None
+    if first_missing(legacy) != legacy or first_missing(f"jax.numpy.{member}") is not None:
+        return None
+    return Move(f"jax.numpy.{member}", ANY, "0.10.2 or earlier",
+                note="the object jax.numpy exports, which jax's private lax_numpy held until it moved inside jax")
+
+
+class _Moves(dict):
+    """The table, plus the members jax.numpy's private implementation module lost (found
+    on the installed jax when asked for; iterating gives the table alone)."""
+
+    def get(self, key, default=None):
+        found = super().get(key)
+        return found if found is not None else (_private_numpy_move(key) or default)
+
+    def __contains__(self, key) -> bool:
+        return super().__contains__(key) or _private_numpy_move(key) is not None
+
+    def __getitem__(self, key):
+        found = super().get(key)
+        if found is None:
+            found = _private_numpy_move(key)
+            if found is None:
+                raise KeyError(key)
+        return found
+
+
+MOVED: dict[str, Move] = _Moves({
     "jax.abstract_arrays.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "0.4.14"),
     # The top-level alias jax 0.4.7 deprecated (jax#15263) in favour of jax.core.ShapedArray.
     "jax.ShapedArray": Move("jax.core.ShapedArray", (0, 4, 0), "0.4.14"),
@@ -541,7 +582,7 @@ MOVED: dict[str, Move] = {
     "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE) for name in (
         "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
-}
+})
 @lru_cache(maxsize=None)
 def _config_option_exists(option: str) -> bool:
     """Whether the installed jax has config option ``option`` (jax's own registry)."""
