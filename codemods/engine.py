@@ -502,7 +502,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
                     ctx.codemod_context.scratch[AddImportsVisitor.CONTEXT_KEY] = batch
                     module = AddImportsVisitor(ctx.codemod_context).transform_module(module)
                 ctx.codemod_context.scratch[AddImportsVisitor.CONTEXT_KEY] = wanted
-                module = _drop_unread_additions(before, module, _module_import_names(ctx.module))
+                module = _drop_unread_additions(before, module, frozenset(b.local for b in ctx.names.imports if b.top_level))
                 module = _keep_after_prelude_code(before, module)
                 module = _into_import_guard(before, module)
             if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
@@ -1099,17 +1099,6 @@ def _alias_binding(alias: cst.ImportAlias) -> str:
     if alias.asname is not None:
         return get_full_name_for_node(alias.asname.name) or ""
     return (get_full_name_for_node(alias.name) or "").split(".")[0]
-
-
-def _module_import_names(module: cst.Module) -> frozenset[str]:
-    """The names the module's top-level imports bind (what other modules may import from it)."""
-    names = set()
-    for stmt in module.body:
-        if import_line(stmt):
-            for small in stmt.body:
-                if not isinstance(small.names, cst.ImportStar):
-                    names.update(_alias_binding(alias) for alias in small.names)
-    return frozenset(names)
 
 
 def _drop_unread_additions(before: cst.Module, after: cst.Module, exported: frozenset[str] = frozenset()) -> cst.Module:

@@ -34,7 +34,9 @@ Replacement (every jax release)
     ``tests/test_jax_util.py``, error types included.
 
     The import goes when nothing else is left in it; ``import jax.util`` or ``from jax
-    import util`` goes once no use of it is left. Other members (``cache``, ``memoize``,
+    import util`` goes once no use of it is left. A module-level import's helpers are
+    defined even where the module reads none of them: another module may import them
+    from it (``from .compat import safe_map``), as it imported the names before. Other members (``cache``, ``memoize``,
     ``wraps``, ``toposort``, ``HashableFunction``, ``curry``...) are reported manual with
     what to use instead; a helper whose name the module already binds otherwise, reached
     as ``jax.util.safe_map``, is reported too. Sites in a compatibility guard (``try:
@@ -253,7 +255,7 @@ class JaxUtil(Rule):
             # A helper imported inside a function becomes a module-level definition, unless
             # the module binds that name to something else.
             for local, member in list(handled.items()):
-                if member in HELPERS and self._module_binds(local, node):
+                if member in HELPERS and self._bound_elsewhere(local, node, module_only=True):
                     del handled[local]
                     self._report_manual(node, member, why=f"`{local}` names something else in this module")
             if not handled:
@@ -313,9 +315,7 @@ class JaxUtil(Rule):
             self.report(node, Safety.SAFE, message, move)
             return False
         if member in HELPERS:
-            scope = self.ctx.scopes.get(node)
-            if self._module_binds(member) or (scope is not None and scope is not scope.globals
-                                              and member in scope.assignments):
+            if self._bound_elsewhere(member, node):
                 self._report_manual(node, member, why=f"`{member}` names something else here")
                 return False
 
@@ -330,23 +330,15 @@ class JaxUtil(Rule):
         self._report_manual(node, member)
         return False
 
-    def _module_binds(self, name: str, besides: Optional[cst.CSTNode] = None) -> bool:
-        """Whether module-level code binds ``name`` (other than the import ``besides``)."""
-        if any(b.local == name and b.top_level and b.statement is not besides for b in self.ctx.names.imports):
-            return True
-        for stmt in self.ctx.module.body:
-            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and stmt.name.value == name:
-                return True
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
-                        [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
-                    for target in targets:
-                        elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]
-                        if any(isinstance(getattr(e, "value", e), cst.Name) and getattr(e, "value", e).value == name
-                               for e in elements):
-                            return True
-        return False
+    def _bound_elsewhere(self, name: str, node: cst.CSTNode, module_only: bool = False) -> bool:
+        """Whether ``name`` is bound at module level, or (unless ``module_only``) in the
+        function scope around ``node``, by something other than ``node`` itself (LibCST's
+        scope analysis; the defining import of a helper is ``node``)."""
+        scope = self.ctx.scopes.get(node)
+        if scope is None:
+            return True  # unknown: keep the site as it is
+        scopes = {scope.globals} if module_only else {scope.globals, scope}
+        return any(a.node is not node for s in scopes for a in s.assignments[name])
 
     def _drop_util_import(self, head: str) -> None:
         if head == "jax":

@@ -452,8 +452,10 @@ PRIVATE_NUMPY = "jax._src.numpy.lax_numpy"
 @lru_cache(maxsize=None)
 def _private_numpy_move(legacy: str) -> Optional[Move]:
     """``jax._src.numpy.lax_numpy.zeros_like`` (gone from that module) -> ``jax.numpy.zeros_like``."""
+    if not legacy.startswith(PRIVATE_NUMPY + "."):
+        return None
     member = legacy[len(PRIVATE_NUMPY) + 1:]
-    if not legacy.startswith(PRIVATE_NUMPY + ".") or "." in member or member.startswith("_"):
+    if "." in member or member.startswith("_"):
         return None
     if first_missing(legacy) != legacy or first_missing(f"jax.numpy.{member}") is not None:
         return None
@@ -1288,6 +1290,11 @@ def _plan_index_op(op: str):
     def plan(rule, call, args):
         if not {"x", "idx", "y"} <= set(args):
             return f"jax.ops.{op} takes (x, idx, y)"
+        # The helper took any array-like x (NumPy arrays, lists) as jnp.asarray does; a
+        # value jax.numpy or lax just computed is a jax array already.
+        value = args["x"].value
+        jax_array = isinstance(value, cst.Call) and (rule.ctx.qualified_name(value.func) or "").startswith(
+            ("jax.numpy.", "jax.lax."))
         original_idx = args["idx"].value
         inline_index = isinstance(original_idx, cst.Subscript) and \
             rule.ctx.qualified_name(original_idx.value) == "jax.ops.index"
@@ -1309,11 +1316,6 @@ def _plan_index_op(op: str):
                             if name in bound)
             return cst.parse_expression(f"{receiver}.at[{index_text}].{method}({code(bound['y'].value)}{extra})")
 
-        # The helper took any array-like x (NumPy arrays, lists) as jnp.asarray does; a
-        # value jax.numpy or lax just computed is a jax array already.
-        value = args["x"].value
-        jax_array = isinstance(value, cst.Call) and (rule.ctx.qualified_name(value.func) or "").startswith(
-            ("jax.numpy.", "jax.lax."))
         return (Safety.SAFE, f"jax.ops.{op} was removed in jax 0.3.2 (deprecated in 0.2.22 for x.at[idx].{method}(y)); "
                 f"jnp.asarray(x).at[idx].{method}(y) scatters the same way, for any array-like x", edit)
 
