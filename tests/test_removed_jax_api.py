@@ -3,8 +3,10 @@ installed jax; missing names are reported manual on their line; others' names ar
 
 import ctypes
 import importlib
+import importlib.util
 import os
 
+import jax
 import numpy as np
 import pytest
 
@@ -347,11 +349,29 @@ def test_old_jax_ad_members_move_but_the_new_namespace_stays() -> None:
     assert b"jax.ad.GradRef" in result.updated and b"jax.ad.JVPTracer" not in result.updated
 
 
-def test_abstract_arrays_helper_passed_as_a_value_keeps_the_import_reported() -> None:
+def test_abstract_arrays_helper_passed_as_a_value_becomes_the_identity() -> None:
     result = _run("abstract_arrays_helper_as_value.py")
-    assert result.updated is None
-    assert [(c.line, c.safety, c.message.split(" ")[0]) for c in result.changes] == [
-        (3, Safety.MANUAL, "jax.abstract_arrays")]
+    assert b"map(lambda aval: aval, args)" in result.updated and b"abstract_arrays" not in result.updated.split(b'"""')[2]
+    assert {c.safety for c in result.changes} == {Safety.SAFE}
+    # Before jax 0.4.36 raise_to_shaped was no identity: an older target keeps the reference.
+    older = _run("abstract_arrays_helper_as_value.py", "--target-jax", "0.4.30")
+    assert older.updated is None
+
+
+def test_identity_helpers_read_as_values_behave_as_their_calls(tmp_path) -> None:
+    result = _run("identity_helpers_as_values.py")
+    assert {c.safety for c in result.changes} == {Safety.SAFE}
+    # A conditional expression keeps its meaning: the lambda is parenthesised there.
+    assert b"pick = (lambda x: x) if lower else (lambda x: x)" in result.updated
+    module = tmp_path / "identity_values.py"
+    module.write_bytes(result.updated)
+    spec = importlib.util.spec_from_file_location("identity_values", module)
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    x = jax.numpy.ones(3)
+    assert loaded.input_avals([x]) == [jax.typeof(x)]
+    assert loaded.lowered([1, 2]) == [1, 2] and loaded.lowered([3], lower=False) == [3]
+    assert loaded.to_shaped(5) == 5
 
 
 def test_a_member_gone_from_the_moved_module_is_reported_not_half_moved() -> None:

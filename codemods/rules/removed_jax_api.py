@@ -136,9 +136,8 @@ Moved names (safe: the same object under another name)
     only ``wrap_init`` is now a wrapper that supplies the ``debug_info`` jax's own
     function requires, so the legacy call ``wrap_init(f, params)`` keeps working.
     ``from jax import abstract_arrays`` is dropped only when every use of it is
-    ``abstract_arrays.ShapedArray`` or a rewritten ``abstract_arrays.raise_to_shaped(...)``
-    call; otherwise (the helper passed as a value, ``map(abstract_arrays.raise_to_shaped,
-    avals)``) the import is reported. ``from jax import
+    ``abstract_arrays.ShapedArray`` or a rewritten ``abstract_arrays.raise_to_shaped``
+    (called, or read as a value); otherwise the import is reported. ``from jax import
     xla`` used only to register translation rules is left to xla-translation-rule, which
     converts them through it and drops it (or reports it, kept for the rules it could not
     convert); with other uses it moves like any other name.
@@ -236,7 +235,10 @@ Removed helpers rewritten as calls
       become ``Zero(jax.typeof(v).to_tangent_aval())``, its own body with ``get_aval``
       spelt ``jax.typeof``).
     * ``raise_to_shaped`` and ``full_lower`` are no-ops from jax 0.4.36 on (their
-      deprecation messages); a ``weak_type`` argument makes the site manual.
+      deprecation messages); a ``weak_type`` argument makes the site manual. Read as a
+      value, not called (``map(core.raise_to_shaped, avals)``), each becomes the identity
+      its calls are: ``lambda aval: aval`` / ``lambda x: x``, parenthesised inside a larger
+      expression.
     * [1] ``tie_in`` ignored ``x``: dropping it is safe when ``x`` is a name, attribute or
       literal; another expression is evaluated no more, so that site is unsafe.
     * [2] ``make_shaped_array`` read its argument twice; written out, it is read twice
@@ -1079,6 +1081,9 @@ class CallRewrite:
     params: tuple[str, ...]
     #: (rule, call, bound args) -> (safety, message, edit) or a reason the site is manual.
     plan: Callable
+    #: What a reference that is not called becomes (``map(core.raise_to_shaped, avals)``),
+    #: when one expression does what every call did; None leaves such a reference manual.
+    value: Optional[str] = None
 
 
 def _plan_moveaxis(rule, call, args):
@@ -1439,14 +1444,17 @@ CALLS: dict[str, CallRewrite] = {
     "jax.interpreters.ad.Zero.from_primal_value": CallRewrite((0, 6, 0), "0.10.0", ("val",),
                                                               _plan_zero_from_primal_value),
     "jax.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
-                                            _plan_identity("jax.core.raise_to_shaped", "0.6.0", "aval")),
+                                            _plan_identity("jax.core.raise_to_shaped", "0.6.0", "aval"),
+                                            value="lambda aval: aval"),
     "jax._src.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
-                                                 _plan_identity("jax._src.core.raise_to_shaped", "0.6.0", "aval")),
+                                                 _plan_identity("jax._src.core.raise_to_shaped", "0.6.0", "aval"),
+                                                 value="lambda aval: aval"),
     # jax/abstract_arrays.py: ``raise_to_shaped = core.raise_to_shaped``.
-    "jax.abstract_arrays.raise_to_shaped": CallRewrite((0, 4, 36), "0.4.14", ("aval", "weak_type"),
-                                                       _plan_identity("jax.abstract_arrays.raise_to_shaped", "0.4.14", "aval")),
+    "jax.abstract_arrays.raise_to_shaped": CallRewrite(
+        (0, 4, 36), "0.4.14", ("aval", "weak_type"),
+        _plan_identity("jax.abstract_arrays.raise_to_shaped", "0.4.14", "aval"), value="lambda aval: aval"),
     "jax.core.full_lower": CallRewrite((0, 4, 36), "0.6.0", ("x",),
-                                       _plan_identity("jax.core.full_lower", "0.6.0", "x")),
+                                       _plan_identity("jax.core.full_lower", "0.6.0", "x"), value="lambda x: x"),
     "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
     "jax.interpreters.xla.abstractify": CallRewrite((0, 6, 0), "0.7.0", ("x",), _plan_abstractify),
     "jax.lax.zeros_like_array": CallRewrite(ANY, "0.9.0", ("x",), _plan_zeros_like_array),
@@ -1623,8 +1631,8 @@ class RemovedJaxApi(Rule):
         return all(self._member_calls_rewritable(local, member, CALLS[f"{module}.{member}"]) for member in helpers)
 
     def _member_calls_rewritable(self, local: str, member: str, entry: "CallRewrite") -> bool:
-        """Every ``local.member`` is the callee of a call this rule rewrites (a helper
-        passed as a value, ``map(abstract_arrays.raise_to_shaped, avals)``, keeps the import)."""
+        """Every ``local.member`` is the callee of a call this rule rewrites, or a reference
+        the helper's ``value`` replaces (``map(abstract_arrays.raise_to_shaped, avals)``)."""
         found: list[cst.Attribute] = []
 
         class _Members(cst.CSTVisitor):
@@ -1635,6 +1643,8 @@ class RemovedJaxApi(Rule):
         walk.read(self.ctx.module, _Members())
         for attribute in found:
             call = parent(self.ctx, attribute)
+            if entry.value is not None and not self._called(attribute) and not compatibility_guard(self.ctx, attribute):
+                continue  # ``map(abstract_arrays.raise_to_shaped, avals)``: its value replaces it
             if not (isinstance(call, cst.Call) and call.func is attribute) or compatibility_guard(self.ctx, call):
                 return False
             args = _bind(call, entry.params)
@@ -1661,26 +1671,53 @@ class RemovedJaxApi(Rule):
         walk.read(self.ctx.module, uses)
         return uses
 
-    def _imported_call_rewritable(self, node: cst.ImportFrom, local: str, entry: CallRewrite) -> bool:
-        """Every use of an imported helper is a call this rule rewrites."""
+    def _imported_call_rewritable(self, node: cst.ImportFrom, local: str, entry: CallRewrite) -> Optional[list]:
+        """Every use of an imported helper is a call this rule rewrites, or a reference
+        that the helper's ``value`` replaces: those references (None when some use is
+        neither)."""
         reads = self._reads_of_import(node, local)
         if reads is None:
             if self.ctx.names._maybe_rebound(local):
-                return False
+                return None
             uses = self._uses(local)
+            if entry.value is not None and any(annotated for _, annotated in uses.names):
+                return None
             reads, calls = [name for name, _ in uses.names], uses.calls
+            calls = [call for call in calls if any(call.func is name for name in reads)]
         else:
             # Locals of the same name (``enable_x64 = factory()`` in a function) are not
             # reads of the import: the scopes tell them apart.
-            calls = [call for name in reads if isinstance(call := self.ctx.parents.get(name), cst.Call)]
+            calls = [call for name in reads if isinstance(call := self.ctx.parents.get(name), cst.Call)
+                     and call.func is name]
         callees = {id(call.func) for call in calls}
-        if not reads or any(id(name) not in callees for name in reads):
-            return False
+        uncalled = [name for name in reads if id(name) not in callees]
+        if not reads or uncalled and (entry.value is None or not all(isinstance(n, cst.Name) for n in uncalled)):
+            return None
         for call in calls:
             args = _bind(call, entry.params)
             if args is None or not isinstance(entry.plan(self, call, args), tuple):
-                return False
-        return True
+                return None
+        return uncalled
+
+    def _called(self, node: cst.BaseExpression) -> bool:
+        up = self.ctx.parents.get(node)
+        return isinstance(up, cst.Call) and up.func is node
+
+    def _helper_value(self, node: cst.BaseExpression, qualified: str, entry: CallRewrite) -> None:
+        """A removed helper read as a value (``map(core.raise_to_shaped, avals)``) becomes
+        the expression that does what each of its calls now does."""
+        up = self.ctx.parents.get(node)
+        bare = isinstance(up, cst.Arg) and up.value is node and not up.star or \
+            isinstance(up, (cst.Assign, cst.Return)) and up.value is node
+
+        def edit(_updated: cst.CSTNode) -> cst.CSTNode:
+            value = cst.parse_expression(entry.value)
+            return value if bare else value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+        self.report(node, Safety.SAFE, f"{qualified} was removed in jax {entry.removed}; read as a value, not called, it "
+                    f"becomes `{entry.value}`, which does what its calls do (they are rewritten to their argument: it "
+                    f"has returned it unchanged since jax {version_text(entry.since)})", edit,
+                    kernel_receives="unchanged (not a custom call)")
 
     def _named_in_string(self, local: str) -> bool:
         """``local`` appears as a whole string (``__all__``, ``getattr``)."""
@@ -1956,6 +1993,7 @@ class RemovedJaxApi(Rule):
         drops: list[str] = []
         said: list[str] = []
         reports: list[tuple[str, str]] = []
+        values: list[tuple[cst.Name, str, CallRewrite]] = []  # reads of a helper that are not calls
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""
             asname = get_full_name_for_node(alias.asname.name) if alias.asname else None
@@ -1988,9 +2026,11 @@ class RemovedJaxApi(Rule):
                 said.append(f"{qualified} was removed (its uses now name the same objects elsewhere)")
                 continue
             entry = self.call_rewrite(qualified)
-            if entry is not None and self._imported_call_rewritable(node, local, entry):
+            uncalled = self._imported_call_rewritable(node, local, entry) if entry is not None else None
+            if uncalled is not None:
                 drops.append(name)
                 said.append(f"{qualified} was removed (its calls are rewritten)")
+                values.extend((read, qualified, entry) for read in uncalled)
                 continue
             gone = self.missing(qualified)
             # An owner rule's name: dropped here when unused, otherwise left to the owner.
@@ -2005,6 +2045,8 @@ class RemovedJaxApi(Rule):
             return False
         for gone, why in reports:
             self.manual(node, gone, why)
+        for read, qualified, entry in values:
+            self._helper_value(read, qualified, entry)
         if moves or drops:
             self.report(node, Safety.SAFE, "; ".join(said), self._import_edit(moves, drops, node),
                         kernel_receives="unchanged (the same objects)")
@@ -2371,6 +2413,15 @@ class RemovedJaxApi(Rule):
             drop_binding_if_unused(self.ctx, head)
             self.report(node, Safety.SAFE, f"{qualified} was removed in jax {removed}; {origin}: written as `{text}`",
                         lambda _updated: cst.parse_expression(text), kernel_receives="unchanged (not a custom call)")
+            return False
+        entry = self.call_rewrite(qualified)
+        if entry is not None and entry.value is not None and "." in (get_full_name_for_node(node) or "") \
+                and not self._called(node) and self.missing(canonical) and not self.annotation:
+            if compatibility_guard(self.ctx, node):
+                return False
+            self._handle_chain(node.value)
+            drop_binding_if_unused(self.ctx, head)
+            self._helper_value(node, qualified, entry)
             return False
         found = self.move_for(qualified)
         if found is not None and (not self._import_line_moves(head) or not found[1].module
