@@ -675,3 +675,32 @@ def test_private_lax_numpy_members_move_to_the_same_public_objects() -> None:
     mask, eji = module["degenerate_mask"](jnp.array([1.0, 2.0, 2.0]), jnp.ones((3, 3)), 0.5)
     np.testing.assert_array_equal(np.asarray(mask), np.zeros((3, 3)))  # every entry is now over the threshold
     assert np.isinf(np.asarray(eji)).sum() == 5
+
+
+def test_names_jaxlib_binds_only_with_a_gpu_plugin_are_found_from_its_source() -> None:
+    import ast
+
+    source = (
+        "from .plugin_support import import_from_plugin\n"
+        "_cuda_triton = import_from_plugin('cuda', '_triton')\n"
+        "_hip_triton = import_from_plugin('rocm', '_triton')\n"
+        "if _cuda_triton:\n    TritonKernel = _cuda_triton.TritonKernel\n    both = 1\n"
+        "if _hip_triton:\n    TritonKernel = _hip_triton.TritonKernel\n"
+        "both = 2\n"
+        "def helper():\n    pass\n")
+    modules, only = rule._plugin_bindings(ast.parse(source).body)
+    assert modules == {"_cuda_triton": (("cuda", "_triton"),), "_hip_triton": (("rocm", "_triton"),)}
+    # `both` is bound unconditionally too: it exists on every install.
+    assert only == {"TritonKernel": (("cuda", "_triton"), ("rocm", "_triton"))}
+
+
+@pytest.mark.skipif(rule._plugin_installed("cuda", "_triton") or rule._plugin_installed("rocm", "_triton"),
+                    reason="a GPU plugin is installed: jaxlib binds these names")
+def test_names_bound_only_with_a_gpu_plugin_are_reported_where_none_is() -> None:
+    result = _run("gpu_plugin_names.py")
+    assert result.updated is None
+    manual = sorted((c.line, c.message.split(" ")[0]) for c in result.changes if c.safety is Safety.MANUAL)
+    assert manual == [(8, "jax._src.lib.gpu_triton.TritonKernel"), (9, "jax._src.lib.gpu_triton.create_scalar_parameter"),
+                      (10, "jax._src.lib.gpu_triton.TritonKernelCall"),
+                      (14, "jaxlib.gpu_prng._cuda_prng.threefry2x32_descriptor")]
+    assert all("plugin is installed" in c.message for c in result.changes)

@@ -344,6 +344,11 @@ Everything else (manual)
     ``__getattr__``, a compiled module, or a file that does not parse counts as "the name
     exists": a doubt never produces a finding. The catch-all runs only when
     ``--target-jax`` is the installed release, the only one whose source is at hand.
+    jaxlib's ``gpu_*`` modules bind some names only when a GPU plugin is installed
+    (``_cuda_triton = import_from_plugin("cuda", "_triton")``, then ``if _cuda_triton:
+    TritonKernel = ...``): those names, and the members of the plugin module itself, are
+    missing where jaxlib finds no such plugin (it is asked, as those modules ask it), and
+    reported saying so; with the plugin installed they exist.
 
 Left alone
     Sites inside compatibility guards (``try``/``except ImportError``, version tests,
@@ -847,6 +852,83 @@ class _Names:
         self.imported = imported
         #: ``name = SimpleNamespace(a=..., b=...)``: the only attributes ``name`` has.
         self.namespaces = namespaces or {}
+        #: Names that exist only with a GPU plugin installed (jaxlib's ``gpu_*`` modules):
+        #: ``_cuda_triton = import_from_plugin("cuda", "_triton")`` (its members) and the
+        #: names bound only under ``if _cuda_triton:`` -> the (plugin, submodule) imports.
+        self.plugin_modules: dict[str, tuple[tuple[str, str], ...]] = {}
+        self.plugin_only: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
+def _plugin_bindings(body: list) -> tuple[dict, dict]:
+    """jaxlib's plugin-dependent names (see ``_Names.plugin_only``)."""
+    modules: dict[str, tuple[tuple[str, str], ...]] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, ast.Call) and getattr(stmt.value.func, "id", None) == "import_from_plugin" \
+                and len(stmt.value.args) == 2 and all(isinstance(a, ast.Constant) for a in stmt.value.args):
+            modules[stmt.targets[0].id] = ((stmt.value.args[0].value, stmt.value.args[1].value),)
+    guarded: dict[str, set] = {}
+    elsewhere: set = set()
+
+    def bound(stmts) -> set:
+        found = set()
+        for stmt in _top_statements(stmts):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found.add(stmt.name)
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                    found.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                found.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+        return found
+
+    for stmt in body:
+        if isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Name) and stmt.test.id in modules and not stmt.orelse:
+            for name in bound(stmt.body):
+                guarded.setdefault(name, set()).update(modules[stmt.test.id])
+        else:
+            elsewhere |= bound([stmt])
+    only = {name: tuple(sorted(deps)) for name, deps in guarded.items() if name not in elsewhere}
+    return modules, only
+
+
+@lru_cache(maxsize=None)
+def _plugin_installed(plugin: str, submodule: str) -> bool:
+    """Whether jaxlib finds that plugin submodule here (as its ``gpu_*`` modules ask)."""
+    try:
+        from jaxlib.plugin_support import import_from_plugin
+        return import_from_plugin(plugin, submodule) is not None
+    except Exception:  # noqa: BLE001 - no jaxlib, an unknown plugin, a broken install
+        return False
+
+
+def _plugin_hint(gone: str) -> str:
+    """Why a name of jaxlib's ``gpu_*`` modules is missing here: no GPU plugin."""
+    parts = gone.split(".")
+    module, i = parts[0], 1
+    if _module_file(module) is None:
+        return ""
+    deps = None
+    while i < len(parts):
+        part = parts[i]
+        if _module_file(f"{module}.{part}") is not None:
+            module, i = f"{module}.{part}", i + 1
+            continue
+        info = _names_of(module)
+        if info is None:
+            return ""
+        target = info.imported.get(part)
+        if target is not None and _module_file(target) is not None and i + 1 < len(parts):
+            module, i = target, i + 1  # ``from jaxlib import gpu_triton`` in jax._src.lib
+            continue
+        deps = info.plugin_only.get(part) if i + 1 == len(parts) else \
+            info.plugin_modules.get(part) if i + 2 == len(parts) else None
+        break
+    if not deps:
+        return ""
+    plugins = " or ".join(sorted({"CUDA" if plugin == "cuda" else "ROCm" for plugin, _ in deps}))
+    return (f"jaxlib binds it only when a {plugins} plugin is installed, and none is here: the code works "
+            "only where one is; verify it on such a machine")
 
 
 def _top_statements(body):
@@ -939,7 +1021,10 @@ def _names_of(module: str, follow_star: bool = True) -> Optional[_Names]:
                     names.discard(target.id)
                     namespaces.pop(target.id, None)
                     imported.pop(target.id, None)
-    return _Names(names, removed, deprecated, opaque, classes, imported, namespaces)
+    found = _Names(names, removed, deprecated, opaque, classes, imported, namespaces)
+    if module.split(".")[0] == "jaxlib":
+        found.plugin_modules, found.plugin_only = _plugin_bindings(tree.body)
+    return found
 
 
 def _namespace_members(value: Optional[ast.expr]) -> Optional[frozenset[str]]:
@@ -1005,6 +1090,11 @@ def first_missing(qualified: str, depth: int = 0) -> Optional[str]:
         prefix = ".".join(parts[: i + 1])
         if part in info.removed:
             return prefix
+        if part in info.plugin_only and not any(_plugin_installed(*d) for d in info.plugin_only[part]):
+            return prefix  # bound only with a GPU plugin, which is not installed here
+        if part in info.plugin_modules and len(parts) > i + 1 \
+                and not any(_plugin_installed(*d) for d in info.plugin_modules[part]):
+            return ".".join(parts[: i + 2])  # a member of the plugin's module, which is None here
         if part in info.deprecated:
             return None
         if part not in info.names:
@@ -1613,7 +1703,7 @@ class RemovedJaxApi(Rule):
     def manual(self, node: cst.CSTNode, gone: str, why: str = "") -> None:
         canonical = _config_canonical(gone)
         hint = why or next((text for name, text in GUIDANCE.items()
-                            if canonical == name or canonical.startswith(name + ".")), "")
+                            if canonical == name or canonical.startswith(name + ".")), "") or _plugin_hint(gone)
         self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {self._version()}" + (f" ({hint})" if hint else ""))
 
     def unsafe_as_manual(self, node: cst.CSTNode, qualified: str, message: str) -> None:
