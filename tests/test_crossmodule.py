@@ -668,3 +668,28 @@ def test_a_module_reading_the_name_as_an_attribute_keeps_the_reexport(tmp_path) 
     assert (folder / "compat.py").read_text() == "from jax.interpreters.mlir import custom_call\n"
     changes = {os.path.basename(f["path"]): f["changes"] for f in json.loads(report.read_text())["files"]}
     assert "`user.py` also refers to `custom_call`" in changes["compat.py"][0]["message"]
+
+
+def test_a_primitive_named_like_the_builder_reads_no_reexport(tmp_path) -> None:
+    """flash-attention bridge: one module imports ``custom_call`` without using it, a
+    sibling defines its own ``custom_call`` over ``Primitive("custom_call")``. That string
+    names a primitive, not the import: the unused import goes. A string in ``__all__``
+    or a ``getattr`` does read it, and keeps it."""
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "flash.py").write_text("import jax\nfrom jaxlib.hlo_helpers import custom_call\n\n\n"
+                                     "def f(x):\n    return jax.numpy.sin(x)\n")
+    (folder / "flash_hlo.py").write_text("from jax.extend.core import Primitive\n\n"
+                                         "_custom_call_p = Primitive(\"custom_call\")\n\n\n"
+                                         "def custom_call(*args, **params):\n"
+                                         "    return _custom_call_p.bind(*args, **params)\n")
+    done = ccmigrate("apply", "-q", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert (folder / "flash.py").read_text() == "import jax\n\n\ndef f(x):\n    return jax.numpy.sin(x)\n"
+    for reader in ("__all__ = [\"custom_call\"]\n", "from . import flash\n\nbuild = getattr(flash, \"custom_call\")\n"):
+        (folder / "flash.py").write_text("import jax\nfrom jaxlib.hlo_helpers import custom_call\n")
+        (folder / "flash_hlo.py").write_text(reader)
+        done = ccmigrate("apply", "-q", str(tmp_path))
+        assert done.returncode == 0, done.stderr
+        assert "custom_call" in (folder / "flash.py").read_text(), reader

@@ -219,8 +219,9 @@ def package_files_parsed(path: str, package: Optional[str], name: str, reads) ->
 def package_files_reading(path: str, package: Optional[str], name: str) -> tuple[str, ...]:
     """Those of ``package_files_mentioning`` that may read ``name`` from another project
     module: import it by name (from a module outside jax), star-import a module outside
-    jax, read it as an attribute of something that is no jax module, or spell it in a
-    string. A module that imports ``name`` from jax itself (two scripts each importing
+    jax, read it as an attribute of something that is no jax module, list it in
+    ``__all__`` or look it up with ``getattr``/``hasattr`` (another string, such as a
+    primitive's name ``Primitive("custom_call")``, reads nothing). A module that imports ``name`` from jax itself (two scripts each importing
     ``custom_call`` from ``jax.interpreters.mlir``) reads no other module's."""
     return package_files_parsed(path, package, name, lambda tree: _may_read(tree, name))
 
@@ -242,9 +243,18 @@ def _may_read(tree: ast.AST, name: str) -> bool:
                 head = head.value
             if not (isinstance(head, ast.Name) and head.id in jax_names):
                 return True
-        elif isinstance(node, ast.Constant) and node.value == name:
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and _assigns_all(node) \
+                and any(isinstance(c, ast.Constant) and c.value == name for c in ast.walk(node.value)):
+            return True  # ``__all__ = [..., "name"]``: re-exported from here, if imported
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("getattr", "hasattr") \
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value == name:
             return True
     return False
+
+
+def _assigns_all(node: ast.AST) -> bool:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
 
 
 def is_private_module(path: str, package: Optional[str]) -> bool:
