@@ -267,12 +267,13 @@ def test_dotted_import_inside_a_function_kept_for_its_manual_sites_is_reported()
 
 
 def test_deleted_module_kept_is_reported_beside_another_name_of_the_same_import() -> None:
-    # `from jax import abstract_arrays, xla`: the finding about abstract_arrays (passed as a
-    # value, so it stays) does not cover xla, which a manual translation rule keeps alive.
+    # `from jax import abstract_arrays, xla`: the finding about abstract_arrays (its
+    # ConcreteArray has no replacement, so it stays) does not cover xla, which a manual
+    # translation rule keeps alive.
     source = (
         "from jax import abstract_arrays, xla\n"
         "\n"
-        "avals = list(map(abstract_arrays.raise_to_shaped, []))\n"
+        "concrete = [a for a in [] if isinstance(a, abstract_arrays.ConcreteArray)]\n"
         "xla.backend_specific_translations['cpu'][p] = rule\n"
     )
     at_import = [c for c in _findings(source) if c.line == 1]

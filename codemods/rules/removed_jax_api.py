@@ -695,7 +695,11 @@ GUIDANCE = {
     "jax.interpreters.xla.xb": "use jax.extend.backend",
     "jax.xla_computation": "use jax.jit(f).lower(*args).compiler_ir('hlo')",
     "jax.experimental.host_callback": "use jax.pure_callback, jax.experimental.io_callback or jax.debug.callback",
-    "jax.experimental.maps": "xmap is gone: use jax.shard_map or jax.vmap(spmd_axis_name=...); Mesh is jax.sharding.Mesh",
+    "jax.experimental.maps": ("xmap is gone: `xmap(f, in_axes=(('x', None), (None,)), out_axes=('x', None), "
+                              "axis_resources={'x': 'x'})` under `with mesh:` is `jax.shard_map(jax.vmap(f, in_axes=(0, "
+                              "None)), mesh=mesh, in_specs=(P('x'), P()), out_specs=P('x'))`, P being "
+                              "jax.sharding.PartitionSpec (no batching rule is needed when each device holds one slice: "
+                              "call f on x[0] and add the axis back); Mesh is jax.sharding.Mesh"),
     "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
     "jax._src.lib.xla_bridge": "backends are in jax.extend.backend (get_backend, backends)",
