@@ -704,3 +704,14 @@ def test_names_bound_only_with_a_gpu_plugin_are_reported_where_none_is() -> None
                       (10, "jax._src.lib.gpu_triton.TritonKernelCall"),
                       (14, "jaxlib.gpu_prng._cuda_prng.threefry2x32_descriptor")]
     assert all("plugin is installed" in c.message for c in result.changes)
+
+
+def test_every_jax_name_the_guidance_recommends_exists() -> None:
+    import re
+
+    for key, text in rule.GUIDANCE.items():
+        for name in re.findall(r"(?<![\w.])(jax(?:lib)?(?:\.\w+)+)", text):
+            assert rule.first_missing(name.rstrip(".")) is None, (key, name)
+    # ...and the names the new entries speak of are gone.
+    for key in ("jax._src.pjit.pjit_p", "jax.lax.broadcast_p", "jax.sharding.PositionalSharding", "jax.core.unitvar"):
+        assert rule.first_missing(key) == key

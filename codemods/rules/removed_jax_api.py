@@ -704,6 +704,20 @@ GUIDANCE = {
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
     "jax._src.lib.xla_bridge": "backends are in jax.extend.backend (get_backend, backends)",
     "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
+    "jax.sharding.PositionalSharding": ("use jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(...)) over a "
+                                        "jax.sharding.Mesh of the same devices; no sharding jax makes is a "
+                                        "PositionalSharding any more"),
+    "jax._src.ad_checkpoint._optimization_barrier": "use jax.lax.optimization_barrier (public from jax 0.4.32)",
+    "jax.interpreters.mlir.mhlo": ("jax lowers to StableHLO: build the ops with jax.extend.mlir.dialects.stablehlo "
+                                   "(jaxlib.mlir.dialects.mhlo remains, with newer op builders)"),
+    **{name: "jit's primitive is jax.extend.core.primitives.jit_p (a jaxpr shows it as `jit`)"
+       for name in ("jax._src.pjit.pjit_p", "jax.interpreters.xla.xla_call_p")},
+    "jax.lax.broadcast_p": ("lax.broadcast binds broadcast_in_dim_p now (jax.extend.core.primitives."
+                            "broadcast_in_dim_p): a jaxpr holds no broadcast equation"),
+    "jax.core.UnshapedArray": "every array aval is a jax.core.ShapedArray now",
+    **{name: "units left jaxprs: no value or variable stands for them now, so drop the case that handled them"
+       for name in ("jax.core.unit", "jax.core.unitvar", "jax.core.Unit", "jax.core.abstract_unit")},
+    "jax._src.device_array": "DeviceArray is jax.Array now (isinstance(x, jax.Array))",
     **{f"jax.interpreters.batching.{name}": (
         f"no public replacement: the class lives on privately as jax._src.interpreters.batching.{name}, which a "
         "vmap-tracer test can import knowing it may change without notice; prefer a batching rule "
