@@ -645,6 +645,26 @@ def test_index_helpers_rewritten_scatter_as_the_helpers_did() -> None:
                                   [1.0, 0.5, 1.0, 0.5])
 
 
+def test_index_helpers_read_as_values_scatter_as_the_helpers_did() -> None:
+    result = _run("jax_ops_index_helpers_as_values.py")
+    assert {c.safety for c in result.changes} == {Safety.SAFE}
+    module = _exec_expected("jax_ops_index_helpers_as_values")
+    x = np.arange(9.0).reshape(3, 3)
+    want = x.copy()
+    want[1] = 5.0
+    np.testing.assert_array_equal(np.asarray(module["inc_subtensor"](True)(x, 5.0, 1)), want)
+    want = x.copy()
+    want[1, 2] += 5.0
+    np.testing.assert_array_equal(np.asarray(module["inc_subtensor"](False)(x, 5.0, 1, 2)), want)
+    # The keywords the helpers took still reach .at[...]: sorted, unique indices.
+    idx = np.array([0, 2])
+    np.testing.assert_array_equal(np.asarray(module["scatter"]("min", np.ones(3), idx, np.array([0.5, 3.0]))),
+                                  [0.5, 1.0, 1.0])
+    np.testing.assert_array_equal(np.asarray(module["scatter"]("max", np.ones(3), idx, np.array([0.5, 3.0]))),
+                                  [1.0, 1.0, 3.0])
+    assert float(module["scaled"](np.ones(4), np.array([1, 3]))) == 6.0
+
+
 def test_make_shaped_array_of_an_expression_evaluates_it_once() -> None:
     import jax.numpy as jnp
 

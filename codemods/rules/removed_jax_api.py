@@ -249,7 +249,10 @@ Removed helpers rewritten as calls
       they accepted any array-like ``x`` (a NumPy array too), so the rewrite converts it
       with ``jnp.asarray`` unless it is the result of a ``jax.numpy``/``lax`` call.
       ``indices_are_sorted=``/``unique_indices=`` carry over; an index written
-      ``jax.ops.index[...]`` goes into ``.at[...]`` as written.
+      ``jax.ops.index[...]`` goes into ``.at[...]`` as written. A helper read as a value
+      (``jax_fn = jax.ops.index_update``, aesara) becomes ``lambda x, idx, y,
+      indices_are_sorted=False, unique_indices=False: jnp.asarray(x).at[idx].set(y, ...)``,
+      the helper's signature and defaults.
     * ``abstractify`` raised ``TypeError`` for a tracer, ``jax.typeof`` returns its aval;
       jax's removal message offers it "in most cases", hence unsafe.
     * ``enable_x64(new_val=True)``/``disable_x64()`` were generator context managers
@@ -1190,8 +1193,11 @@ class CallRewrite:
     #: (rule, call, bound args) -> (safety, message, edit) or a reason the site is manual.
     plan: Callable
     #: What a reference that is not called becomes (``map(core.raise_to_shaped, avals)``),
-    #: when one expression does what every call did; None leaves such a reference manual.
-    value: Optional[str] = None
+    #: when one expression does what every call did (text, or rule -> text when it names
+    #: something the module must import); None leaves such a reference manual.
+    value: Union[str, Callable, None] = None
+    #: Why that expression does what the helper did.
+    value_why: str = ""
 
 
 def _plan_moveaxis(rule, call, args):
@@ -1266,6 +1272,9 @@ def _plan_identity(what: str, removed: str, param: str):
         return Safety.SAFE, f"{what} was removed in jax {removed}; it has returned its argument since jax 0.4.36", edit
 
     return plan
+
+
+_IDENTITY_WHY = "it has returned its argument unchanged since jax 0.4.36, as its rewritten calls show"
 
 
 def _plan_tie_in(rule, call, args):
@@ -1435,6 +1444,19 @@ def _plan_index_op(op: str):
     return plan
 
 
+def _index_op_value(op: str) -> Callable:
+    """``jax.ops.index_update`` read as a value: a lambda with its whole signature (the
+    keywords defaulted to False, as the helper's did)."""
+    method = INDEX_OPS[op]
+
+    def value(rule) -> str:
+        return (f"lambda x, idx, y, indices_are_sorted=False, unique_indices=False: "
+                f"{rule.ctx.name_for('jax.numpy.asarray')}(x).at[idx].{method}("
+                "y, indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)")
+
+    return value
+
+
 def _reread_safely(node: cst.BaseExpression) -> bool:
     """A name, attribute or literal, or one subscripted by such: reading it again reads
     the same value."""
@@ -1553,16 +1575,18 @@ CALLS: dict[str, CallRewrite] = {
                                                               _plan_zero_from_primal_value),
     "jax.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
                                             _plan_identity("jax.core.raise_to_shaped", "0.6.0", "aval"),
-                                            value="lambda aval: aval"),
+                                            value="lambda aval: aval", value_why=_IDENTITY_WHY),
     "jax._src.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
                                                  _plan_identity("jax._src.core.raise_to_shaped", "0.6.0", "aval"),
-                                                 value="lambda aval: aval"),
+                                                 value="lambda aval: aval", value_why=_IDENTITY_WHY),
     # jax/abstract_arrays.py: ``raise_to_shaped = core.raise_to_shaped``.
     "jax.abstract_arrays.raise_to_shaped": CallRewrite(
         (0, 4, 36), "0.4.14", ("aval", "weak_type"),
-        _plan_identity("jax.abstract_arrays.raise_to_shaped", "0.4.14", "aval"), value="lambda aval: aval"),
+        _plan_identity("jax.abstract_arrays.raise_to_shaped", "0.4.14", "aval"), value="lambda aval: aval",
+        value_why=_IDENTITY_WHY),
     "jax.core.full_lower": CallRewrite((0, 4, 36), "0.6.0", ("x",),
-                                       _plan_identity("jax.core.full_lower", "0.6.0", "x"), value="lambda x: x"),
+                                       _plan_identity("jax.core.full_lower", "0.6.0", "x"), value="lambda x: x",
+                                       value_why=_IDENTITY_WHY),
     "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
     "jax.interpreters.xla.abstractify": CallRewrite((0, 6, 0), "0.7.0", ("x",), _plan_abstractify),
     "jax.lax.zeros_like_array": CallRewrite(ANY, "0.9.0", ("x",), _plan_zeros_like_array),
@@ -1574,7 +1598,10 @@ CALLS: dict[str, CallRewrite] = {
     "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
     # ``.at[...]`` with every method and keyword below is in jax from 0.2.x; 0.4.0 is the
     # oldest release these were checked on.
-    **{f"jax.ops.{op}": CallRewrite((0, 4, 0), "0.3.2", INDEX_PARAMS, _plan_index_op(op)) for op in INDEX_OPS},
+    **{f"jax.ops.{op}": CallRewrite((0, 4, 0), "0.3.2", INDEX_PARAMS, _plan_index_op(op), value=_index_op_value(op),
+                                     value_why=f"`lambda x, idx, y, ...: jnp.asarray(x).at[idx].{INDEX_OPS[op]}(y, ...)`, "
+                                               "its two keywords passed on with the old defaults")
+       for op in INDEX_OPS},
     "jax.interpreters.mlir.full_like_aval": CallRewrite(ANY, "<0.4.28", ("ctx", "value", "aval"), _plan_full_like_aval),
     **{f"jax.experimental{m}.enable_x64": CallRewrite((0, 8, 0), "0.9.0", ("new_val",), _plan_x64(None))
        for m in ("", ".x64_context")},
@@ -1819,12 +1846,11 @@ class RemovedJaxApi(Rule):
             isinstance(up, (cst.Assign, cst.Return)) and up.value is node
 
         def edit(_updated: cst.CSTNode) -> cst.CSTNode:
-            value = cst.parse_expression(entry.value)
+            value = cst.parse_expression(entry.value(self) if callable(entry.value) else entry.value)
             return value if bare else value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
         self.report(node, Safety.SAFE, f"{qualified} was removed in jax {entry.removed}; read as a value, not called, it "
-                    f"becomes `{entry.value}`, which does what its calls do (they are rewritten to their argument: it "
-                    f"has returned it unchanged since jax {version_text(entry.since)})", edit,
+                    f"becomes a lambda doing what its rewritten calls do ({entry.value_why})", edit,
                     kernel_receives="unchanged (not a custom call)")
 
     def _named_in_string(self, local: str) -> bool:
