@@ -94,6 +94,7 @@ ORIGINS = {
     # jax/random.py and jax/experimental/maps.py, pjit.py and __init__.py re-exported these.
     "jax.random.threefry2x32_p": "jax._src.random.threefry2x32.threefry2x32_p",  # jax._src.prng before 0.10
     "jax.experimental.maps.Mesh": "jax._src.mesh.Mesh",
+    "jax.experimental.maps.thread_resources": "jax._src.mesh.thread_resources",
     "jax.experimental.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
     "jax.experimental.pjit.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
     **{f"jax._src.sharding.{n}": f"jax._src.sharding_impls.{n}" for n in ("NamedSharding", "SingleDeviceSharding")},

@@ -584,6 +584,13 @@ MOVED: dict[str, Move] = _Moves({
     "jax.random.threefry2x32_p": Move("jax.extend.random.threefry2x32_p", (0, 4, 16), "0.4.28 or earlier"),
     # Re-exports of the classes jax.sharding has held since 0.4.1.
     "jax.experimental.maps.Mesh": Move("jax.sharding.Mesh", (0, 4, 1), "0.4.28 or earlier"),
+    # The state ``with mesh:`` sets (pjit-era sharding code reads its physical_mesh): maps
+    # and pxla both re-exported jax._src.mesh.thread_resources; pxla's name is deprecated
+    # (jax 0.8.2, in favour of jax.set_mesh / get_abstract_mesh) but still that object.
+    "jax.experimental.maps.thread_resources": Move(
+        "jax.interpreters.pxla.thread_resources", (0, 4, 1), "0.4.28 or earlier",
+        note="the same object, re-exported there too; that name is deprecated from jax 0.8.2 for jax.set_mesh "
+             "and jax.sharding.get_abstract_mesh"),
     "jax.experimental.PartitionSpec": Move("jax.sharding.PartitionSpec", (0, 4, 1), "0.4.28 or earlier"),
     "jax.experimental.pjit.PartitionSpec": Move("jax.sharding.PartitionSpec", (0, 4, 1), "0.4.28 or earlier"),
     # jax/_src/sharding.py defined the concrete shardings jax.sharding exports, before they

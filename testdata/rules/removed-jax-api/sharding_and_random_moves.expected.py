@@ -6,6 +6,7 @@ from jax.experimental.maps import xmap
 from jax.experimental.pjit import pjit
 from jax.sharding import PartitionSpec as P, Mesh, PartitionSpec as PartitionSpec
 from jax.extend.random import threefry2x32_p
+from jax.interpreters.pxla import thread_resources
 
 
 def make_mesh():
@@ -15,6 +16,10 @@ def make_mesh():
 
 def spec_for(rank):
     return PartitionSpec("data", *([None] * (rank - 1))), P("model")
+
+
+def current_mesh():
+    return thread_resources.env.physical_mesh
 
 
 def hash_rule_target():

@@ -18,6 +18,10 @@ def spec_for(rank):
     return PartitionSpec("data", *([None] * (rank - 1))), P("model")
 
 
+def current_mesh():
+    return maps.thread_resources.env.physical_mesh
+
+
 def hash_rule_target():
     return jax.random.threefry2x32_p, threefry2x32_p
 
