@@ -221,8 +221,9 @@ def package_files_reading(path: str, package: Optional[str], name: str) -> tuple
     module: import it by name (from a module outside jax), star-import a module outside
     jax, read it as an attribute of something that is no jax module, list it in
     ``__all__`` or look it up with ``getattr``/``hasattr`` (another string, such as a
-    primitive's name ``Primitive("custom_call")``, reads nothing). A module that imports ``name`` from jax itself (two scripts each importing
-    ``custom_call`` from ``jax.interpreters.mlir``) reads no other module's."""
+    primitive's name ``Primitive("custom_call")``, reads nothing). A module that imports
+    ``name`` from jax itself (two scripts each importing ``custom_call`` from
+    ``jax.interpreters.mlir``) reads no other module's."""
     return package_files_parsed(path, package, name, lambda tree: _may_read(tree, name))
 
 

@@ -1833,7 +1833,8 @@ class RemovedJaxApi(Rule):
                      and call.func is name]
         callees = {id(call.func) for call in calls}
         uncalled = [name for name in reads if id(name) not in callees]
-        if not reads or uncalled and (entry.value is None or not all(isinstance(n, cst.Name) for n in uncalled)):
+        if not reads or uncalled and (entry.value is None or not all(
+                isinstance(n, cst.Name) and compatibility_guard(self.ctx, n) is None for n in uncalled)):
             return None
         for call in calls:
             args = _bind(call, entry.params)
