@@ -892,3 +892,23 @@ def test_guarded_registration_beside_one_for_newer_jax_reads_the_same_after_the_
     assert "else:\n    jax.interpreters.mlir.register_lowering(p, jax.interpreters.mlir.lower_fun(_impl, multiple_results=False))" \
         in result.updated.decode()
     assert rewrite_source(result.updated, "guarded.py", ["--annotate"]).updated is None
+
+
+def test_constant_helpers_in_a_bound_operand_tuple_lower_in_order(tmp_path) -> None:
+    """mpi4jax 0.2's layout: ``operands = (..., helper(c, v), ...)`` then
+    ``operands=operands``: each helper call becomes its constant, in place."""
+    from tests.compat.custom_calls import custom_calls
+
+    result = _rewrite("constant_helpers_in_bound_operands.py")
+    assert result.error is None and not [c for c in result.changes if c.safety is not Safety.SAFE]
+    code = result.updated.split(b'"""', 2)[2]
+    assert b"xla_client" not in code and b"sh = " not in code  # the shape only shape= read is gone
+    path = tmp_path / "rewritten_bound_operands.py"
+    path.write_bytes(result.updated)
+    lowered = lower_entry(load_module(str(path)), "compat_entry")
+    (call,) = custom_calls(lowered)
+    assert call["target"] == "mpi_gather" and call["api_version"] == 1
+    assert call["operand_types"] == ["tensor<3xf32>", "tensor<6xf32>", "tensor<i32>", "tensor<ui64>"]
+    text = str(lowered)
+    assert "dense<0> : tensor<i32>" in text and "dense<1234567> : tensor<ui64>" in text
+    assert call["result_types"] == ["tensor<6xf32>"]

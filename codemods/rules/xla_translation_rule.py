@@ -103,8 +103,9 @@ Replacement (minimum jax 0.5.0)
     alternatives a caller picks between, so the translation registration is converted.
 
     ``ops.CustomCall`` (no layouts) becomes ``skip_ffi_layout_processing=True`` (jax 0.7.0)
-    so the op carries no layouts, as before. Result types come from ``ctx.avals_out``,
-    which the legacy rule's shapes had to match.
+    so the op carries no layouts, as before; its ``shape=`` goes, and with it the statement
+    ``sh = Shape.array_shape(...)`` (or ``tuple_shape``) that only that keyword read.
+    Result types come from ``ctx.avals_out``, which the legacy rule's shapes had to match.
 
     A rule may be defined inside a factory function next to its registration (the name
     registered is looked up where the registration sees it) and read closure variables
@@ -114,7 +115,8 @@ Replacement (minimum jax 0.5.0)
     an ``if``/``elif`` then ``return op_``, ``out = op; return [out]``); the ``[op]`` list
     becomes the results ``ffi_lowering`` returns. Operands are parameters of the rule,
     constants, or a tuple bound once in the rule (``operands=base`` or ``(dims, *base)``,
-    passed on as ``*base``). A constant bound to a name (``dims = ops.ConstantLiteral(c,
+    passed on as ``*base``), constant helpers' calls ``helper(c, v)`` included (mpi4jax
+    0.2's ``operands = (nitems, x, _constant_u64_scalar(c, comm), token)``). A constant bound to a name (``dims = ops.ConstantLiteral(c,
     v)``; also a name the rule bound before to something else, such as the shape tuple, when
     the constant's is its last binding) becomes ``dims = np.asarray(v)``, evaluated where it was, and the operand
     ``mlir.ir_constant(np.asarray(dims))`` with aval ``ShapedArray(dims.shape, dims.dtype)``. Layouts
@@ -2232,6 +2234,17 @@ def {AVAL_HELPER}(value):
                     if statement is not None:
                         plan.edits.append((statement, "the XLA tuple shape, now the custom call's avals_out, is gone",
                                            lambda _n: cst.RemoveFromParent()))
+        if kind == "CustomCall" and token_types is None and result_avals is None and shape_value is not None:
+            # ``sh = Shape.array_shape(...)`` read only as ``shape=sh``: ffi_lowering takes the
+            # result types from ctx.avals_out, so the XLA shape goes with the keyword.
+            statement = self._dead_shape_binding(scan, shape_value, plan.function)
+            value = statement.body[0].value if statement is not None else None
+            if isinstance(value, cst.Call) and self._client_attr(value.func, "Shape") \
+                    and all(_pure_argument(a.value) for a in value.args):
+                plan.edits.append((statement, "the XLA shape of an ops.CustomCall without layouts is gone with it "
+                                   "(the result types come from ctx.avals_out)", lambda _n: cst.RemoveFromParent()))
+                inside = {id(n) for n in _subtree(statement)}
+                scan.shape_calls = [(c, k) for c, k in scan.shape_calls if id(c) not in inside]
         # Layouts.
         layouts: dict[str, bool] = {}
         default_layouts = False
@@ -2464,8 +2477,9 @@ def {AVAL_HELPER}(value):
 
     def _dead_shape_binding(self, scan: "_FunctionScan", shape: cst.BaseExpression, function: cst.FunctionDef):
         """The statement ``sh = Shape.tuple_shape(...)`` when ``sh`` is read only where ``shape`` is."""
-        if not isinstance(shape, cst.Name) or len(_name_nodes(function.body, shape.value)) != 2:
-            return None
+        if not isinstance(shape, cst.Name) or len(_name_nodes(function.body, shape.value)) != 2 \
+                or not scan.values.get(shape.value):
+            return None  # (a walrus binding is none the scan records)
         assign = self.ctx.parents.get(scan.values[shape.value][0])
         statement = self.ctx.parents.get(assign)
         if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and statement.body[0] is assign:
@@ -3877,7 +3891,7 @@ class _FunctionScan(cst.CSTVisitor):
         seq = self.ctx.parents.get(element)
         if not isinstance(element, cst.Element) or isinstance(element, cst.StarredElement) or not isinstance(seq, (cst.Tuple, cst.List)):
             return False
-        arg = self._custom_call_arg(seq)
+        arg = self._custom_call_arg(seq) or self._bound_operands_arg(seq)
         if arg is None or arg[1] != "operands":
             return False
         self.allowed.add(args[0].value)
@@ -3885,6 +3899,21 @@ class _FunctionScan(cst.CSTVisitor):
         if len(found) == 3:
             self.helper_avals[call] = found[2]  # (shape, dtype) of a typed scalar
         return True
+
+    def _bound_operands_arg(self, seq: cst.CSTNode) -> Optional[tuple[cst.Call, str]]:
+        """``(call, parameter)`` when ``seq`` is bound once to a name (``operands = (n,
+        x, helper(c, v), token)``, mpi4jax 0.2) that is read only as an argument of a
+        custom call."""
+        assign = self.ctx.parents.get(seq)
+        if not (isinstance(assign, cst.Assign) and assign.value is seq and len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)):
+            return None
+        name = assign.targets[0].target.value
+        if len(self.values.get(name, [])) != 1 or name in self.rebound:
+            return None
+        uses = [n for n in _name_nodes(self._function.body, name) if n is not assign.targets[0].target
+                and not (isinstance(up := self.ctx.parents.get(n), cst.Arg) and up.keyword is n)]
+        return self._custom_call_arg(uses[0]) if len(uses) == 1 else None
 
     def _custom_call_arg(self, node: cst.CSTNode) -> Optional[tuple[cst.Call, str]]:
         """``(call, parameter)`` when ``node`` is an argument of a custom call."""
@@ -4803,6 +4832,30 @@ def _has_own_scope(node: cst.CSTNode) -> bool:
 
     walk.read(node, _Scopes())
     return bool(found)
+
+
+def _subtree(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _subtree(child)
+
+
+def _pure_argument(value: cst.BaseExpression) -> bool:
+    """Evaluating ``value`` does nothing but build it: names, attributes, literals, and
+    lists, tuples or calls of ``Shape``/dtype builders and shape queries made of those (a
+    dropped shape's arguments)."""
+    if isinstance(value, (cst.Name, cst.Integer, cst.Float, cst.SimpleString)):
+        return True
+    if isinstance(value, cst.Attribute):
+        return _pure_argument(value.value)
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return all(not isinstance(e, cst.StarredElement) and _pure_argument(e.value) for e in value.elements)
+    if isinstance(value, cst.Call):
+        name = get_full_name_for_node(value.func) or ""
+        return name.rsplit(".", 1)[-1] in ("array_shape", "tuple_shape", "token_shape", "scalar_shape", "dtype",
+                                           "element_type", "dimensions", "numpy_dtype") \
+            and all(not a.star and _pure_argument(a.value) for a in value.args)
+    return False
 
 
 class _NotConvertible(Exception):

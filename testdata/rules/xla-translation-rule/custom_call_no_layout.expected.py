@@ -15,7 +15,6 @@ def allreduce(x):
 
 
 def _allreduce_translation(ctx, x, *, op):
-    out = None
     return jax.ffi.ffi_lowering(
         "mpi_allreduce",
         api_version=1,

@@ -29,8 +29,6 @@ def mpi_allreduce_xla_encode_cpu(ctx, x, token, op, comm, transpose):
     # compute total number of elements in array
     _nitems = _np.int32(_np.prod(dims, dtype=int))
 
-    sh = [None, ()]
-
     if transpose:
         return [x, token]
     else:
