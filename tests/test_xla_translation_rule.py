@@ -912,3 +912,19 @@ def test_constant_helpers_in_a_bound_operand_tuple_lower_in_order(tmp_path) -> N
     text = str(lowered)
     assert "dense<0> : tensor<i32>" in text and "dense<1234567> : tensor<ui64>" in text
     assert call["result_types"] == ["tensor<6xf32>"]
+
+
+def test_indexed_shape_list_and_a_repeated_layout_lower_with_the_same_layouts(tmp_path) -> None:
+    """``list(map(c.get_shape, args))[0].dimensions()`` is the first operand's aval's shape;
+    ``tuple(shape for _ in args)`` gives every operand the same row-major layout."""
+    from tests.compat.custom_calls import custom_calls
+
+    result = _rewrite("shape_list_indexed_and_repeated_layout.py")
+    assert result.error is None and not [c for c in result.changes if c.safety is not Safety.SAFE]
+    path = tmp_path / "rewritten_contact_points.py"
+    path.write_bytes(result.updated)
+    (call,) = custom_calls(lower_entry(load_module(str(path)), "compat_entry"))
+    assert call["target"] == "contact_points" and call["api_version"] == 1
+    assert call["operand_types"] == ["tensor<i32>"] + ["tensor<2x3xf32>"] * 3
+    assert call["result_types"] == ["tensor<2x3xf32>", "tensor<2x3xi32>"]
+    assert call["operand_layouts"] == [[]] + [[1, 0]] * 3 and call["result_layouts"] == [[1, 0], [1, 0]]

@@ -57,7 +57,8 @@ Replacement (minimum jax 0.5.0)
                                              any other layout computed from it: manual
     ``list(map(c.get_shape, operands))`` or  ``list(ctx.avals_in[k:])`` (``k`` named operands
     ``[c.get_shape(x) for x in operands]``   before ``*operands``); each element iterated
-    (``operands`` the rule's ``*operands``)  over maps as one ``c.get_shape(x)`` does
+    (``operands`` the rule's ``*operands``)  over, or indexed (``shapes[0].dimensions()``),
+                                             maps as one ``c.get_shape(x)`` does
     ``(const,) + operands``, ``*ops[::-1]``  the same concatenation / slice of the avals in
                                              ``ctx.replace(avals_in=...)``
     ``shapes = (c.get_shape(a), ...)``       a tuple of the avals; ``shapes[0].dimensions()``
@@ -78,6 +79,7 @@ Replacement (minimum jax 0.5.0)
     veros's tridiagonal solver)              ``Shape.array_shape(dt, dims[, layout])`` of
                                              names the rule still has
     ``operand_shapes_with_layout=(s,) * 4``  ``operand_layouts=(layout,) * 4``
+    or ``tuple(s for _ in operands)``        or ``tuple(layout for _ in operands)``
     layouts from a module helper returning   no layouts (ffi_lowering's row-major default);
     only row-major shapes (``array_shape(d,  the bindings of the shapes, an ``if`` choosing
     s, tuple(range(len(s) - 1, -1, -1)))``   between them and the private helper go (a
@@ -3480,6 +3482,10 @@ class _FunctionScan(cst.CSTVisitor):
                 and not node.args[0].keyword and not node.args[0].star and not {"tuple", "list"} & set(self.bindings):
             return self.shapes_known(node.args[0].value, at)
         if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            if (isinstance(node.elt, cst.Name) and node.for_in.inner_for_in is None and not node.for_in.ifs
+                    and node.elt.value not in _names_in(node.for_in.target)
+                    and self.reaching(node.elt.value, at) == "array"):
+                return True  # ``tuple(shape for _ in args)``: one shape, its layout, per operand
             return isinstance(node.elt, cst.Call) and (self.rule._client_attr(node.elt.func, "Shape") == "array_shape"
                                                        or self._operand_shape_in_comprehension(node.elt))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
@@ -3758,11 +3764,12 @@ class _FunctionScan(cst.CSTVisitor):
         return isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)
 
     def _aval_display_element(self, node: cst.BaseExpression) -> bool:
-        """``shapes[0]`` with ``shapes`` a tuple or list display of operands' builder shapes."""
+        """``shapes[0]`` with ``shapes`` a tuple or list display of operands' builder shapes,
+        or the list of all of them (``list(map(c.get_shape, args))``, exoplanet-core)."""
         return (
             isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
             and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer)
-            and self.reaching(node.value.value, node) == "aval_display"
+            and self.reaching(node.value.value, node) in AVAL_SEQUENCES
         )
 
     def _comprehension_variable(self, node: cst.Name) -> bool:
@@ -4126,7 +4133,7 @@ class _FunctionScan(cst.CSTVisitor):
                 method = self.ctx.parents.get(loop) if isinstance(loop, cst.Attribute) else None
                 if isinstance(call, cst.Call) and get_full_name_for_node(call.func) == "len" and "len" not in self.bindings:
                     pass
-                elif (kind == "aval_display" and self._aval_display_element(iterated) and isinstance(loop, cst.Attribute)
+                elif (self._aval_display_element(iterated) and isinstance(loop, cst.Attribute)
                       and loop.attr.value in SHAPE_METHODS and isinstance(method, cst.Call) and not method.args):
                     pass  # shapes[0].dimensions(): rewritten to the aval's shape
                 elif isinstance(loop, cst.CompFor) and loop.iter is iterated and self._avals_iterated(iterated, node):
