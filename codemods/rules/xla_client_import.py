@@ -38,6 +38,10 @@ Replacement (minimum jax 0.5.0; each is the very same object on jax 0.10.2)
     A module-level alias of a member (``xops = xla_client.ops``, the extending-jax
     template's line) that nothing reads is deleted, and with it the import it alone kept.
 
+    A module-level ``del os, xla_client`` (mpi4jax 0.2) loses the deleted module's name, so
+    the import can go with its last migrated use (the ``del`` would otherwise raise
+    NameError); a ``del`` of that name alone goes whole.
+
     An import whose name nothing uses is removed. ``register_custom_call_target``,
     ``ops`` and ``Shape`` are left to ``register-custom-call-target`` and
     ``xla-translation-rule``. Every other attribute has no public replacement and is
@@ -165,6 +169,35 @@ class XlaClientImport(Rule):
         drop_binding_if_unused(self.ctx, head_name(value))
         self.report(node, Safety.SAFE, f"alias `{name}` of `{qual}` removed: nothing reads it, and it fails at import "
                     "time (the module was deleted in jax 0.9.0)", lambda _updated: cst.RemovalSentinel.REMOVE)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        """``del os, xla_client`` at the end of a module (mpi4jax 0.2): the name goes from the
+        ``del`` so the import can go once its uses are migrated; the statement would raise
+        NameError without it, and the deleted module's name is nowhere to keep."""
+        if not self.active or not isinstance(self.ctx.parents.get(self.ctx.parents.get(node)), cst.Module):
+            return
+        targets = node.target.elements if isinstance(node.target, cst.Tuple) else None
+        names = [e.value for e in targets] if targets is not None else [node.target]
+        gone = {n.value for n in names if isinstance(n, cst.Name) and n.value in self.heads}
+        if not gone or jax_fallback_guard(self.ctx, node) is not None:
+            return
+        for head in gone:
+            drop_binding_if_unused(self.ctx, head)
+        kept = [n for n in names if not (isinstance(n, cst.Name) and n.value in gone)]
+
+        def edit(updated: cst.CSTNode):
+            if not kept:
+                return cst.RemovalSentinel.REMOVE
+            if len(kept) == 1:
+                return updated.with_changes(target=kept[0].deep_clone())
+            elements = [cst.Element(n.deep_clone(), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                        for n in kept[:-1]] + [cst.Element(kept[-1].deep_clone())]
+            return updated.with_changes(target=cst.Tuple(elements, lpar=[], rpar=[]))
+
+        listed = ", ".join(f"`{g}`" for g in sorted(gone))
+        self.report(node, Safety.SAFE, f"{listed} dropped from `del`: the module it names was deleted in jax 0.9.0, and "
+                    "its import goes once nothing else reads it (a `del` of a name no longer bound raises NameError)",
+                    edit)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if not self.active or self.import_depth or head_name(node) not in self.heads or id(node) in self.dead:
