@@ -1787,7 +1787,7 @@ class RemovedJaxApi(Rule):
             call = parent(self.ctx, attribute)
             if entry.value is not None and not self._called(attribute) and not compatibility_guard(self.ctx, attribute):
                 continue  # ``map(abstract_arrays.raise_to_shaped, avals)``: its value replaces it
-            if not (isinstance(call, cst.Call) and call.func is attribute) or compatibility_guard(self.ctx, call):
+            if not self._called(attribute) or compatibility_guard(self.ctx, call):
                 return False
             args = _bind(call, entry.params)
             if args is None or not isinstance(entry.plan(self, call, args), tuple):

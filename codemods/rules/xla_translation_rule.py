@@ -118,8 +118,9 @@ Replacement (minimum jax 0.5.0)
     becomes the results ``ffi_lowering`` returns. Operands are parameters of the rule,
     constants, or a tuple bound once in the rule (``operands=base`` or ``(dims, *base)``,
     passed on as ``*base``), constant helpers' calls ``helper(c, v)`` included (mpi4jax
-    0.2's ``operands = (nitems, x, _constant_u64_scalar(c, comm), token)``). A constant bound to a name (``dims = ops.ConstantLiteral(c,
-    v)``; also a name the rule bound before to something else, such as the shape tuple, when
+    0.2's ``operands = (nitems, x, _constant_u64_scalar(c, comm), token)``). A constant
+    bound to a name (``dims = ops.ConstantLiteral(c, v)``; also a name the rule bound
+    before to something else, such as the shape tuple, when
     the constant's is its last binding) becomes ``dims = np.asarray(v)``, evaluated where it was, and the operand
     ``mlir.ir_constant(np.asarray(dims))`` with aval ``ShapedArray(dims.shape, dims.dtype)``. Layouts
     may come from a list (or list comprehension) of ``Shape.array_shape`` passed whole or
@@ -2245,8 +2246,7 @@ def {AVAL_HELPER}(value):
                     and all(_pure_argument(a.value) for a in value.args):
                 plan.edits.append((statement, "the XLA shape of an ops.CustomCall without layouts is gone with it "
                                    "(the result types come from ctx.avals_out)", lambda _n: cst.RemoveFromParent()))
-                inside = {id(n) for n in _subtree(statement)}
-                scan.shape_calls = [(c, k) for c, k in scan.shape_calls if id(c) not in inside]
+                scan.shape_calls = [(c, k) for c, k in scan.shape_calls if statement not in self.ctx.ancestors_of(c)]
         # Layouts.
         layouts: dict[str, bool] = {}
         default_layouts = False
@@ -4841,20 +4841,12 @@ def _has_own_scope(node: cst.CSTNode) -> bool:
     return bool(found)
 
 
-def _subtree(node: cst.CSTNode):
-    yield node
-    for child in node.children:
-        yield from _subtree(child)
-
-
 def _pure_argument(value: cst.BaseExpression) -> bool:
     """Evaluating ``value`` does nothing but build it: names, attributes, literals, and
     lists, tuples or calls of ``Shape``/dtype builders and shape queries made of those (a
     dropped shape's arguments)."""
-    if isinstance(value, (cst.Name, cst.Integer, cst.Float, cst.SimpleString)):
+    if _plain_value(value) or isinstance(value, cst.SimpleString):
         return True
-    if isinstance(value, cst.Attribute):
-        return _pure_argument(value.value)
     if isinstance(value, (cst.List, cst.Tuple)):
         return all(not isinstance(e, cst.StarredElement) and _pure_argument(e.value) for e in value.elements)
     if isinstance(value, cst.Call):
