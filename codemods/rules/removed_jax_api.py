@@ -81,6 +81,9 @@ Moved names (safe: the same object under another name)
     ``jax.experimental.PartitionSpec``               ``jax.sharding.PartitionSpec`` classes
     ``jax.experimental.pjit.PartitionSpec``          jax.sharding holds; ``maps`` itself goes
                                                      once nothing else of it is used)
+    ``jax.experimental.maps.thread_resources``       ``jax.interpreters.pxla.thread_resources``  <=0.4.28 0.4.1
+                                                     (the same jax._src.mesh object; that name
+                                                     is deprecated from jax 0.8.2)
     ``jax._src.sharding.NamedSharding``              ``jax.sharding.*`` (the classes jax.sharding  <=0.4.14  0.4.1
     ``SingleDeviceSharding``                         exported, defined there until they moved)
     ``jax.interpreters.xla.xb.get_backend``          ``jax.extend.backend.get_backend``          0.4.35   0.5.0
