@@ -357,7 +357,7 @@ def test_rules_that_build_nothing_lower_to_the_operands_they_hand_back() -> None
     assert returned_arguments(named_bind, spec, spec, spec) == [0, 2]
 
 
-def test_rules_behind_the_packages_forwarding_decorators_lower_through_them() -> None:
+def test_rules_behind_the_packages_forwarding_decorators_lower_through_them(capsys) -> None:
     import runpy
 
     folder = os.path.join(TESTDATA, "rules", "xla-translation-rule", "decorated_package")
@@ -373,6 +373,11 @@ def test_rules_behind_the_packages_forwarding_decorators_lower_through_them() ->
     assert call["operand_layouts"] == [[0]] and call["result_layouts"] == [[0]]
     (call,) = lower(m._scale_gpu, [((4,), "float32")], [((4,), "float32")], n=4)
     assert summary(call) == ("scale_f32_gpu", 1, b"")
+    # jax's tutorial tracer, imported from the package's own module, prints and passes on.
+    assert b'@trace("offset_translation")\ndef _offset_cpu(ctx, x):' in m.migrated_source
+    (call,) = lower(m._offset_cpu, [((3,), "float32")], [((3,), "float32")])
+    assert summary(call) == ("offset_f32", 1, b"")
+    assert "call offset_translation(" in capsys.readouterr().out
 
 
 def test_descriptor_builder_result_is_passed_on_as_bytes_without_a_finding() -> None:

@@ -1180,15 +1180,16 @@ class XlaTranslationRule(Rule):
         ``*args, **kwargs`` through to it and returning its result: the lowering rule is
         then called with the same arguments, and its results come back unchanged."""
         name = decorator.decorator
+        check = _forwards_arguments
         if isinstance(name, cst.Call) and isinstance(name.func, cst.Name) and not any(a.star for a in name.args):
-            # ``@trace("label")``: a factory of this module returning a forwarding decorator.
-            here = [f for f, where in self.collector.functions.get(name.func.value, []) if where is None]
-            return len(here) == 1 and _forwarding_factory(ast.parse(self.ctx.module.code_for_node(here[0]).strip()).body[0])
+            # ``@trace("label")``: a factory returning a forwarding decorator (jax's primitives
+            # tutorial defines one; projects keep it in a utility module and import it).
+            name, check = name.func, _forwarding_factory
         if not isinstance(name, cst.Name):
             return False
         here = [f for f, where in self.collector.functions.get(name.value, []) if where is None]
         if here:
-            return len(here) == 1 and _forwards_arguments(ast.parse(self.ctx.module.code_for_node(here[0]).strip()).body[0])
+            return len(here) == 1 and check(ast.parse(self.ctx.module.code_for_node(here[0]).strip()).body[0])
         binding = next((b for b in self.ctx.names.imports if b.local == name.value and b.from_module is not None), None)
         if binding is None or binding.qualified.split(".")[0] in ("jax", "jaxlib", "functools"):
             return False
@@ -1196,7 +1197,7 @@ class XlaTranslationRule(Rule):
         candidate = project_module_file(self.ctx.path, self.ctx.package, module, nearby=True)
         if candidate is None or os.path.abspath(candidate) == os.path.abspath(self.ctx.path):
             return False
-        return _project_function_forwards(candidate, function)
+        return _project_function_forwards(candidate, function, check)
 
     def _is_method(self, function: cst.FunctionDef) -> bool:
         return any(f is function and isinstance(where, cst.ClassDef) for f, where in self.collector.functions.get(function.name.value, []))
@@ -4548,7 +4549,9 @@ def _call_values(call: cst.Call, names: tuple) -> "dict | str":
 
 
 @lru_cache(maxsize=256)
-def _project_function_forwards(path: str, function: str) -> bool:
+def _project_function_forwards(path: str, function: str, check=None) -> bool:
+    """Whether ``function``, defined once at the top of the project module at ``path``
+    and not rebound there, passes ``check`` (a forwarding decorator by default)."""
     tree = project_module_ast(path, function.encode())
     if tree is None:
         return False
@@ -4556,7 +4559,7 @@ def _project_function_forwards(path: str, function: str) -> bool:
     rebound = [n for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign, ast.ImportFrom, ast.Import))
                and function in {getattr(t, "id", None) for t in ast.walk(n) if isinstance(t, ast.Name)}
                | {(a.asname or a.name) for a in getattr(n, "names", [])}]
-    return len(defs) == 1 and not rebound and _forwards_arguments(defs[0])
+    return len(defs) == 1 and not rebound and (check or _forwards_arguments)(defs[0])
 
 
 def _forwards_arguments(deco: ast.stmt) -> bool:

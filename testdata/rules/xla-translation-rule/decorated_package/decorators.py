@@ -36,3 +36,25 @@ def rule_traced(func):
         return func(*args, **kwargs)
 
     return wrapped
+
+
+def trace(name):
+    """jax's primitives tutorial's tracer: prints each call and result, passes both on."""
+
+    def trace_func(func):
+        def pp(v):
+            return "<XlaBuilder>" if "Builder" in type(v).__name__ else str(v)
+
+        def pp_values(args):
+            return ", ".join([pp(arg) for arg in args])
+
+        @functools.wraps(func)
+        def func_wrapper(*args):
+            print("call {}({})".format(name, pp_values(args)))
+            res = func(*args)
+            print("|<- {} = {}".format(name, pp(res)))
+            return res
+
+        return func_wrapper
+
+    return trace_func
