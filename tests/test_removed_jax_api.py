@@ -736,3 +736,23 @@ def test_every_jax_name_the_guidance_recommends_exists() -> None:
     # ...and the names the new entries speak of are gone.
     for key in ("jax._src.pjit.pjit_p", "jax.lax.broadcast_p", "jax.sharding.PositionalSharding", "jax.core.unitvar"):
         assert rule.first_missing(key) == key
+
+
+def test_device_array_beside_tracer_matches_arrays_and_tracers_as_before(tmp_path) -> None:
+    """The pair (DeviceArray, Tracer) matched concrete jax arrays and tracers, never NumPy
+    values: the rewritten union does the same, on concrete values and inside jit."""
+    import jax.numpy as jnp
+
+    result = _run("device_array_beside_tracer.py")
+    assert sorted((c.line, c.safety.value) for c in result.changes) == [(8, "safe"), (14, "safe"), (18, "manual"), (22, "manual")]
+    path = tmp_path / "beside_tracer.py"
+    path.write_bytes(result.updated)
+    spec = importlib.util.spec_from_file_location("beside_tracer", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for value, jax_value in ((jnp.ones(3), True), (np.ones(3), False), (1.5, False), ([1.0], False)):
+        assert module.is_jax_value(value) is jax_value, value
+        assert isinstance(value, module.array) is (jax_value or isinstance(value, (np.ndarray, np.generic))), value
+    seen = []
+    jax.jit(lambda x: seen.append((module.is_jax_value(x), isinstance(x, module.array))) or x)(jnp.ones(3))
+    assert seen == [(True, True)]

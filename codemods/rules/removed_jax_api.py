@@ -170,7 +170,12 @@ Type names (safe in annotations only)
     faithful spelling: in the last releases that had it, ``DeviceArray`` was ``jax.Array``
     itself (tracers match), while code written before the ``jax.Array`` switch (0.4.1)
     relied on tracers *not* matching (``isinstance(x, jax.Array) and not isinstance(x,
-    jax.core.Tracer)``); which one a module meant is not in its text.
+    jax.core.Tracer)``); which one a module meant is not in its text. Beside
+    ``jax.core.Tracer`` in a tuple of types (``isinstance(x, (DeviceArray, core.Tracer))``,
+    funsor's ``(onp.ndarray, DeviceArray, Tracer)``) the question does not arise: the union
+    matched concrete arrays and tracers in every release, which is what ``jax.Array``
+    matches, so there it moves (safe). A key type beside Tracer stays manual (jax.Array
+    also matches raw ``uint32`` keys).
 
     A name jax removed with no replacement (``xla.XlaOp``, ``xla.TranslationContext``,
     ``jax.core.Shape``) inside a parameter's or a return annotation of an undecorated
@@ -429,6 +434,9 @@ class Move:
     module: bool = False
     #: Safe only in an annotation; elsewhere a manual finding with this guidance.
     annotation_only: str = ""
+    #: Also safe as an element of a tuple of types that holds ``jax.core.Tracer``: what
+    #: the old name matched plus tracers is what the new one matches.
+    beside_tracer: bool = False
     #: Why the new name is equivalent, when it is not literally the same object.
     note: str = ""
     #: Set when the new name is only presumably what was meant: the change is unsafe.
@@ -450,6 +458,9 @@ API_MEMBERS = (
     "device_count", "local_device_count", "process_index", "host_id", "host_count", "custom_jvp", "custom_vjp",
     "checkpoint", "remat", "named_call", "disable_jit", "ShapeDtypeStruct",
 )
+
+#: jax's tracer base class, by the names a module may read it through.
+_TRACER_NAMES = frozenset({"jax.core.Tracer", "jax._src.core.Tracer"})
 
 _KEY_GUIDANCE = ("outside annotations jax.Array also matches tracers and raw uint32 keys; "
                  "test a typed key with jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)")
@@ -602,7 +613,7 @@ MOVED: dict[str, Move] = _Moves({
         "NamedSharding", "SingleDeviceSharding")},
     "jax.random.KeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
-    **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE) for name in (
+    **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE, beside_tracer=True) for name in (
         "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
 })
 @lru_cache(maxsize=None)
@@ -2027,11 +2038,30 @@ class RemovedJaxApi(Rule):
     def _version(self) -> str:
         return ".".join(map(str, installed_version() or ()))
 
-    def _imported_type_in_annotations_only(self, local: str) -> bool:
-        if self.ctx.names._maybe_rebound(local):
-            return False
+    def _imported_type_in_annotations_only(self, local: str, qualified: str, entry: Move) -> bool:
+        """Every use of the imported type name is one its move is safe for: in an
+        annotation, or (``entry.beside_tracer``) beside ``jax.core.Tracer`` in a tuple.
+        Where the quick scan sees a possible second binding (a tuple display reads like a
+        parameter list), each use must resolve to the import alone."""
         uses = self._uses(local)
-        return bool(uses.names) and all(in_annotation for _, in_annotation in uses.names)
+        if self.ctx.names._maybe_rebound(local) and any(
+                self.ctx.qualified_names(name) != {qualified} for name, _ in uses.names):
+            return False
+        return bool(uses.names) and all(in_annotation or (entry.beside_tracer and self._beside_tracer(name))
+                                        for name, in_annotation in uses.names)
+
+    def _beside_tracer(self, node: cst.CSTNode) -> bool:
+        """``node`` is an element of a tuple display that also holds ``jax.core.Tracer``
+        (``isinstance(x, (DeviceArray, core.Tracer))``, funsor's ``(onp.ndarray,
+        DeviceArray, Tracer)``): as a union of types, jax.Array there matches what the pair
+        matched in every release. ``DeviceArray`` was jax.Array itself from 0.4.1; before
+        it, concrete arrays only, and tracers are the rest of what jax.Array matches."""
+        element = self.ctx.parents.get(node)
+        display = self.ctx.parents.get(element)
+        if not isinstance(element, cst.Element) or not isinstance(display, cst.Tuple):
+            return False
+        return any(other is not element and isinstance(other, cst.Element)
+                   and self.ctx.qualified_name(other.value) in _TRACER_NAMES for other in display.elements)
 
     # -- annotations ---------------------------------------------------------------
     def visit_Annotation(self, node: cst.Annotation) -> None:
@@ -2152,7 +2182,7 @@ class RemovedJaxApi(Rule):
                 # it moves: that rule reads the registrations through either spelling in
                 # the same run, and the other uses need the import.
                 continue
-            if found is not None and found[1].annotation_only and not self._imported_type_in_annotations_only(local):
+            if found is not None and found[1].annotation_only and not self._imported_type_in_annotations_only(local, qualified, found[1]):
                 if self.check_all:
                     reports.append((qualified, f"{found[0]} in annotations; {found[1].annotation_only}"))
                 continue
@@ -2576,7 +2606,7 @@ class RemovedJaxApi(Rule):
             if compatibility_guard(self.ctx, node):
                 return False
             new, entry = found
-            if entry.annotation_only and not self.annotation:
+            if entry.annotation_only and not self.annotation and not (entry.beside_tracer and self._beside_tracer(node)):
                 if self.check_all:
                     self.manual(node, qualified, f"{new} in annotations; {entry.annotation_only}")
                 return False
@@ -2597,6 +2627,8 @@ class RemovedJaxApi(Rule):
                     self.unsafe_as_manual(node, qualified, f"{entry.unsafe}; it would become {new}")
                 return False
             same = f"{new} ({entry.note})" if entry.note else f"the same object is {new}"
+            if entry.annotation_only and not self.annotation:
+                same = f"beside jax.core.Tracer in this tuple of types, {new} matches what the pair matched"
             gone_since = f"was removed in jax {entry.removed}" if entry.removed else "never existed"
             self.report(node, Safety.SAFE, f"{qualified} {gone_since}; {same}", edit,
                         kernel_receives="unchanged (the same objects)")
