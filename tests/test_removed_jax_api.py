@@ -756,3 +756,25 @@ def test_device_array_beside_tracer_matches_arrays_and_tracers_as_before(tmp_pat
     seen = []
     jax.jit(lambda x: seen.append((module.is_jax_value(x), isinstance(x, module.array))) or x)(jnp.ones(3))
     assert seen == [(True, True)]
+
+
+def test_private_optimization_barrier_is_the_public_one(tmp_path) -> None:
+    """The private helper flattened, bound optimization_barrier_p and unflattened: the
+    rewritten module's barrier keeps a pytree's structure and values, and jit lowers it to
+    one stablehlo.optimization_barrier over every leaf. Before 0.4.32 it stays."""
+    import jax.numpy as jnp
+
+    result = _run("private_optimization_barrier.py")
+    assert sorted((c.line, c.safety.value) for c in result.changes) == [(4, "safe"), (10, "safe"), (14, "safe")]
+    path = tmp_path / "barrier.py"
+    path.write_bytes(result.updated)
+    spec = importlib.util.spec_from_file_location("barrier", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.barriers == [(1.0, 2.0)]
+    step = lambda acc, _: ((acc[0] + 1, acc[1] * 2), None)  # noqa: E731
+    lowered = jax.jit(lambda a, b: module.ring(step, (a, b), 2)).lower(jnp.ones(3), jnp.ones(2)).as_text()
+    assert lowered.count("stablehlo.optimization_barrier") == 2
+    assert module.ring(step, (jnp.zeros(3), jnp.ones(2)), 2)[1].tolist() == [4.0, 4.0]
+    old = _run("private_optimization_barrier.py", "--target-jax", "0.4.31")
+    assert old.updated is None

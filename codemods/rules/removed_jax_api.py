@@ -206,6 +206,8 @@ Removed helpers rewritten as calls
     ``jax.lax.tie_in(x, y)``                   ``y``                                   0.4.29   any     safe [1]
     ``jax.interpreters.xla.abstractify(x)``    ``jax.typeof(x)``                       0.7.0    0.6.0   unsafe
     ``jax.lax.zeros_like_array(x)``            ``jax.lax.full_like(x, 0)``             0.9.0    any     safe
+    ``jax._src.ad_checkpoint                   ``jax.lax.optimization_barrier(x)``     >0.4.31  0.4.32  safe
+    ._optimization_barrier(x)``
     ``jax.ad_util.zeros_like_jaxval(x)``       ``jax.lax.full_like(x, 0)`` (the zeros  <=0.4.24 any     safe
                                                of x's aval)
     ``jax.abstract_arrays.make_shaped_array    ``ShapedArray(np.shape(x), dtypes.      0.4.14   0.4.0   safe [2]
@@ -1335,6 +1337,21 @@ def _plan_zeros_like_array(rule, call, args):
     return Safety.SAFE, "lax.zeros_like_array was removed in jax 0.9.0; it was full_like(x, 0)", edit
 
 
+def _plan_optimization_barrier(rule, call, args):
+    """``_optimization_barrier(x)`` flattened ``x``, bound ``optimization_barrier_p`` to
+    the leaves and unflattened the results: what ``jax.lax.optimization_barrier`` does (it
+    also inserts reshards, a no-op outside explicit-sharding mode). The public function
+    takes its operand positionally only, as every call of the private one could."""
+    if set(args) != {"arg"} or any(a.keyword is not None or a.star for a in call.args):
+        return "jax._src.ad_checkpoint._optimization_barrier takes one operand, passed positionally"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        return updated.with_changes(func=cst.parse_expression(rule.ctx.name_for("jax.lax.optimization_barrier")))
+
+    return (Safety.SAFE, "jax._src.ad_checkpoint._optimization_barrier is gone (jax made it public as "
+            "jax.lax.optimization_barrier in 0.4.32): the same flatten, optimization_barrier_p.bind, unflatten", edit)
+
+
 #: Builtins whose result is a lazy iterator: ``ir_tree_registry`` takes it for one leaf.
 _LAZY = frozenset({"map", "filter", "zip", "reversed", "iter", "enumerate"})
 
@@ -1611,6 +1628,10 @@ CALLS: dict[str, CallRewrite] = {
     "jax.lax.tie_in": CallRewrite(ANY, "0.4.29", ("x", "y"), _plan_tie_in),
     "jax.interpreters.xla.abstractify": CallRewrite((0, 6, 0), "0.7.0", ("x",), _plan_abstractify),
     "jax.lax.zeros_like_array": CallRewrite(ANY, "0.9.0", ("x",), _plan_zeros_like_array),
+    "jax._src.ad_checkpoint._optimization_barrier": CallRewrite(
+        (0, 4, 32), "0.4.32 or later", ("arg",), _plan_optimization_barrier,
+        value=lambda rule: rule.ctx.name_for("jax.lax.optimization_barrier"),
+        value_why="the public function does what the private one did (flatten, bind, unflatten)"),
     "jax.interpreters.mlir.flatten_lowering_ir_args": CallRewrite((0, 4, 31), "0.7.0", ("xs",),
                                                                   _plan_flatten_lowering_ir_args),
     "jax._src.interpreters.mlir.flatten_lowering_ir_args": CallRewrite((0, 4, 31), "0.4.31", ("xs",),
@@ -1872,7 +1893,7 @@ class RemovedJaxApi(Rule):
             return value if bare else value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
         self.report(node, Safety.SAFE, f"{qualified} was removed in jax {entry.removed}; read as a value, not called, it "
-                    f"becomes a lambda doing what its rewritten calls do ({entry.value_why})", edit,
+                    f"becomes an expression doing what its rewritten calls do ({entry.value_why})", edit,
                     kernel_receives="unchanged (not a custom call)")
 
     def _named_in_string(self, local: str) -> bool:
