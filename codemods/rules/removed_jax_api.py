@@ -744,6 +744,25 @@ GUIDANCE = {
     **{name: "units left jaxprs: no value or variable stands for them now, so drop the case that handled them"
        for name in ("jax.core.unit", "jax.core.unitvar", "jax.core.Unit", "jax.core.abstract_unit")},
     "jax._src.device_array": "DeviceArray is jax.Array now (isinstance(x, jax.Array))",
+    # Tracing internals of jaxpr interpreters written before jax 0.4.36's stackless tracing.
+    **{f"jax.core.{name}": (
+        "main traces and sublevels went with jax 0.4.36's stackless tracing: an interpreter subclasses "
+        "jax.core.Trace and runs the function under `with jax.extend.core.set_current_trace(trace):` "
+        "(jax.extend.core.take_current_trace() gives the trace around it)")
+       for name in ("new_main", "new_base_main", "new_sublevel", "cur_sublevel", "MainTrace", "Sublevel")},
+    "jax.interpreters.partial_eval.trace_to_jaxpr_final": (
+        "jax.make_jaxpr(f)(*args) gives the closed jaxpr; the internal equivalent is "
+        "jax.interpreters.partial_eval.trace_to_jaxpr_dynamic(wrapped_fun, in_avals)"),
+    **{f"jax.core.{name}": (
+        f"jax.core no longer re-exports jax's list helpers: use the builtin "
+        f"{name[5:]} with a length check ({'zip(*xs, strict=True)' if name == 'safe_zip' else 'map(f, *xs) after checking len(x) of each is the same'}); "
+        f"jax._src.util.{name} is the same helper, private")
+       for name in ("safe_map", "safe_zip")},
+    "jax.interpreters.partial_eval.remat_call_p": (
+        "jax.checkpoint binds jax._src.ad_checkpoint.remat_p (private; named remat2, shown as `checkpoint` in "
+        "a jaxpr) with the body as a `jaxpr` parameter"),
+    "jax._src.core.AxisPrimitive": "collectives are plain primitives now: use jax.extend.core.Primitive",
+    "jax._src.state.ShapedArrayRef": "the aval of a Ref is jax._src.state.types.AbstractRef now (private)",
     **{f"jax.interpreters.batching.{name}": (
         f"no public replacement: the class lives on privately as jax._src.interpreters.batching.{name}, which a "
         "vmap-tracer test can import knowing it may change without notice; prefer a batching rule "
