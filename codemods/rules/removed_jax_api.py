@@ -762,6 +762,18 @@ GUIDANCE = {
         "jax.checkpoint binds jax._src.ad_checkpoint.remat_p (private; named remat2, shown as `checkpoint` in "
         "a jaxpr) with the body as a `jaxpr` parameter"),
     "jax._src.core.AxisPrimitive": "collectives are plain primitives now: use jax.extend.core.Primitive",
+    "jax.interpreters.ad.jvp_jaxpr": "private now: jax._src.interpreters.ad.jvp_jaxpr, which may change without notice",
+    "jax.interpreters.partial_eval.convert_constvars_jaxpr": (
+        "private now: jax._src.interpreters.partial_eval.convert_constvars_jaxpr, which may change without notice"),
+    "jax.interpreters.partial_eval.debug_info": "private now: jax._src.api_util.debug_info",
+    "jax.interpreters.mlir._ndarray_constant_handler": (
+        "build the constant with jax.interpreters.mlir.ir_constants(value), which no longer canonicalizes its dtype "
+        "(what canonicalize_types=False asked for)"),
+    "jax._src.api_util._shaped_abstractify_handlers": (
+        "register the type's aval function in jax.core.pytype_aval_mappings, which jax reads for every argument"),
+    **{name: ("write the function as a jax.custom_jvp: decorate it with `@jax.custom_jvp` instead, and turn each "
+              "`defjvp(f, rule, ...)` into `f.defjvps(rule, ...)`: each rule still takes (g, ans, *args)")
+       for name in ("jax.custom_transforms", "jax.defjvp", "jax.api.custom_transforms", "jax.api.defjvp")},
     "jax._src.state.ShapedArrayRef": "the aval of a Ref is jax._src.state.types.AbstractRef now (private)",
     **{f"jax.interpreters.batching.{name}": (
         f"no public replacement: the class lives on privately as jax._src.interpreters.batching.{name}, which a "
