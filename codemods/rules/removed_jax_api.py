@@ -2090,7 +2090,7 @@ class RemovedJaxApi(Rule):
     def _version(self) -> str:
         return ".".join(map(str, installed_version() or ()))
 
-    def _imported_type_in_annotations_only(self, local: str, qualified: str, entry: Move) -> bool:
+    def _imported_type_uses_move(self, local: str, qualified: str, entry: Move) -> bool:
         """Every use of the imported type name is one its move is safe for: in an
         annotation, or (``entry.beside_tracer``) beside ``jax.core.Tracer`` in a tuple.
         Where the quick scan sees a possible second binding (a tuple display reads like a
@@ -2234,7 +2234,7 @@ class RemovedJaxApi(Rule):
                 # it moves: that rule reads the registrations through either spelling in
                 # the same run, and the other uses need the import.
                 continue
-            if found is not None and found[1].annotation_only and not self._imported_type_in_annotations_only(local, qualified, found[1]):
+            if found is not None and found[1].annotation_only and not self._imported_type_uses_move(local, qualified, found[1]):
                 if self.check_all:
                     reports.append((qualified, f"{found[0]} in annotations; {found[1].annotation_only}"))
                 continue
