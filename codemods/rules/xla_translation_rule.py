@@ -237,7 +237,9 @@ Replacement (minimum jax 0.5.0)
     wrapper may also bind the result first (``res = func(*args); <logging>; return res``),
     take ``*args`` alone (it then served parameterless primitives only, as a translation
     rule too), read ``func.__name__`` for a log line, and come from a decorator factory of
-    the module (``@trace("label")``, whose ``trace(name)`` returns such a decorator).
+    the module or imported from another module of the package (``@trace("label")``, whose
+    ``trace(name)`` returns such a decorator: jax's primitives tutorial's tracer, which a
+    cuFFTMp binding keeps in its ``util.py``).
 
     A rule that only returns elementwise XLA ops over its operands, as jax's primitives
     tutorial's ``multiply_add`` did (``return [ops.Add(ops.Mul(x, y), z)]``), becomes
