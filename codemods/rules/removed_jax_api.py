@@ -416,6 +416,7 @@ from codemods.rules._shared import (
     drop_binding_if_unused,
     head_name,
     import_without,
+    is_called,
     member_spelling,
     parent,
     version_text,
@@ -979,26 +980,7 @@ def _plugin_installed(plugin: str, submodule: str) -> bool:
 
 def _plugin_hint(gone: str) -> str:
     """Why a name of jaxlib's ``gpu_*`` modules is missing here: no GPU plugin."""
-    parts = gone.split(".")
-    module, i = parts[0], 1
-    if _module_file(module) is None:
-        return ""
-    deps = None
-    while i < len(parts):
-        part = parts[i]
-        if _module_file(f"{module}.{part}") is not None:
-            module, i = f"{module}.{part}", i + 1
-            continue
-        info = _names_of(module)
-        if info is None:
-            return ""
-        target = info.imported.get(part)
-        if target is not None and _module_file(target) is not None and i + 1 < len(parts):
-            module, i = target, i + 1  # ``from jaxlib import gpu_triton`` in jax._src.lib
-            continue
-        deps = info.plugin_only.get(part) if i + 1 == len(parts) else \
-            info.plugin_modules.get(part) if i + 2 == len(parts) else None
-        break
+    deps = _missing(gone)[1]
     if not deps:
         return ""
     plugins = " or ".join(sorted({"CUDA" if plugin == "cuda" else "ROCm" for plugin, _ in deps}))
@@ -1142,53 +1124,63 @@ MODULE_DUNDERS = frozenset({"__file__", "__dict__", "__name__", "__doc__", "__sp
                             "__path__", "__builtins__", "__cached__"})
 
 
-@lru_cache(maxsize=None)
 def first_missing(qualified: str, depth: int = 0) -> Optional[str]:
     """The shortest prefix of ``qualified`` the installed jax lacks, or ``None``."""
+    return _missing(qualified, depth)[0]
+
+
+_PRESENT: tuple[Optional[str], tuple] = (None, ())
+
+
+@lru_cache(maxsize=None)
+def _missing(qualified: str, depth: int = 0) -> tuple[Optional[str], tuple]:
+    """:func:`first_missing`'s prefix, and the (plugin, submodule) imports it waits for
+    when it is missing only because no GPU plugin is installed (else empty)."""
     parts = qualified.split(".")
     if parts[0] not in ("jax", "jaxlib") or depth > 8:
-        return None
+        return _PRESENT
     module = parts[0]
     if _package_dir(module) is None:
-        return None
+        return _PRESENT
     for i in range(1, len(parts)):
         part = parts[i]
         if part in MODULE_DUNDERS:
-            return None  # every module has them (a package ``__path__`` too)
+            return _PRESENT  # every module has them (a package ``__path__`` too)
         sub = f"{module}.{part}"
         if _module_file(sub) is not None:
             module = sub
             continue
         info = _names_of(module)
         if info is None:
-            return None
+            return _PRESENT
         prefix = ".".join(parts[: i + 1])
         if part in info.removed:
-            return prefix
-        if part in info.plugin_only and not any(_plugin_installed(*d) for d in info.plugin_only[part]):
-            return prefix  # bound only with a GPU plugin, which is not installed here
-        if part in info.plugin_modules and len(parts) > i + 1 \
-                and not any(_plugin_installed(*d) for d in info.plugin_modules[part]):
-            return ".".join(parts[: i + 2])  # a member of the plugin's module, which is None here
+            return prefix, ()
+        deps = info.plugin_only.get(part, ())
+        if deps and not any(_plugin_installed(*d) for d in deps):
+            return prefix, deps  # bound only with a GPU plugin, which is not installed here
+        deps = info.plugin_modules.get(part, ())
+        if deps and len(parts) > i + 1 and not any(_plugin_installed(*d) for d in deps):
+            return ".".join(parts[: i + 2]), deps  # a member of the plugin's module, which is None here
         if part in info.deprecated:
-            return None
+            return _PRESENT
         if part not in info.names:
-            return None if info.opaque else prefix
+            return _PRESENT if info.opaque else (prefix, ())
         rest = parts[i + 1:]
         if not rest:
-            return None
+            return _PRESENT
         if part in info.imported:
-            found = first_missing(".".join([info.imported[part], *rest]), depth + 1)
+            found, deps = _missing(".".join([info.imported[part], *rest]), depth + 1)
             if found is None:
-                return None
+                return _PRESENT
             # Spell the missing part in the name the user wrote.
-            return ".".join(parts[: i + 1 + len(found.split(".")) - len(info.imported[part].split("."))])
+            return ".".join(parts[: i + 1 + len(found.split(".")) - len(info.imported[part].split("."))]), deps
         if part in info.classes and not _class_has(info.classes[part], rest[0]):
-            return ".".join(parts[: i + 2])
+            return ".".join(parts[: i + 2]), ()
         if part in info.namespaces and rest[0] not in info.namespaces[part]:
-            return ".".join(parts[: i + 2])
-        return None
-    return None
+            return ".".join(parts[: i + 2]), ()
+        return _PRESENT
+    return _PRESENT
 
 
 # -- removed helpers rewritten as calls --------------------------------------------------
@@ -1373,7 +1365,7 @@ def _plan_optimization_barrier(rule, call, args):
     the leaves and unflattened the results: what ``jax.lax.optimization_barrier`` does (it
     also inserts reshards, a no-op outside explicit-sharding mode). The public function
     takes its operand positionally only, as every call of the private one could."""
-    if set(args) != {"arg"} or any(a.keyword is not None or a.star for a in call.args):
+    if set(args) != {"arg"} or call.args[0].keyword is not None:
         return "jax._src.ad_checkpoint._optimization_barrier takes one operand, passed positionally"
 
     def edit(updated: cst.Call) -> cst.CSTNode:
@@ -1851,9 +1843,9 @@ class RemovedJaxApi(Rule):
         walk.read(self.ctx.module, _Members())
         for attribute in found:
             call = parent(self.ctx, attribute)
-            if entry.value is not None and not self._called(attribute) and not compatibility_guard(self.ctx, attribute):
+            if entry.value is not None and not is_called(self.ctx, attribute) and not compatibility_guard(self.ctx, attribute):
                 continue  # ``map(abstract_arrays.raise_to_shaped, avals)``: its value replaces it
-            if not self._called(attribute) or compatibility_guard(self.ctx, call):
+            if not is_called(self.ctx, attribute) or compatibility_guard(self.ctx, call):
                 return False
             args = _bind(call, entry.params)
             if args is None or not isinstance(entry.plan(self, call, args), tuple):
@@ -1907,10 +1899,6 @@ class RemovedJaxApi(Rule):
             if args is None or not isinstance(entry.plan(self, call, args), tuple):
                 return None
         return uncalled
-
-    def _called(self, node: cst.BaseExpression) -> bool:
-        up = self.ctx.parents.get(node)
-        return isinstance(up, cst.Call) and up.func is node
 
     def _helper_value(self, node: cst.BaseExpression, qualified: str, entry: CallRewrite) -> None:
         """A removed helper read as a value (``map(core.raise_to_shaped, avals)``) becomes
@@ -2643,7 +2631,7 @@ class RemovedJaxApi(Rule):
             return False
         entry = self.call_rewrite(qualified)
         if entry is not None and entry.value is not None and "." in (get_full_name_for_node(node) or "") \
-                and not self._called(node) and self.missing(canonical) and not self.annotation:
+                and not is_called(self.ctx, node) and self.missing(canonical) and not self.annotation:
             if compatibility_guard(self.ctx, node):
                 return False
             self._handle_chain(node.value)
