@@ -778,3 +778,39 @@ def test_private_optimization_barrier_is_the_public_one(tmp_path) -> None:
     assert module.ring(step, (jnp.zeros(3), jnp.ones(2)), 2)[1].tolist() == [4.0, 4.0]
     old = _run("private_optimization_barrier.py", "--target-jax", "0.4.31")
     assert old.updated is None
+
+
+def test_standard_primitive_and_naryop_dtype_rule_work_as_they_did() -> None:
+    """The rewritten primitives evaluate, jit, lower and batch; their abstract evaluation
+    gives the shape rule's shapes with the dtype rule's dtypes (weak only when every
+    operand is), and the dtype rule still rejects what naryop_dtype_rule rejected. The
+    masking registrations and the masking import are gone; before jax 0.4.36 (no
+    jax.extend.core.Primitive for the helper) only they go."""
+    import jax.numpy as jnp
+
+    result = _run("lax_standard_primitive.py")
+    assert sorted((c.line, c.safety.value) for c in result.changes) == [
+        (22, "safe"), (24, "safe"), (32, "safe"), (34, "safe"), (36, "safe"), (40, "safe")]
+    assert b"masking" not in result.updated.split(b'"""')[-1]
+    module = _exec_expected("lax_standard_primitive")
+    sincos_p, scale_p = module["sincos_p"], module["scale_p"]
+    x, y = jnp.linspace(0.0, 1.0, 4, dtype=jnp.float32), jnp.full(4, 2.0, jnp.float32)
+    eager = sincos_p.bind(x, y)
+    jitted = jax.jit(lambda a, b: sincos_p.bind(a, b))(x, y)
+    for got in (eager, jitted):
+        np.testing.assert_allclose(np.asarray(got[0]), np.sin(np.asarray(x)) * 2, rtol=1e-6)
+        np.testing.assert_allclose(np.asarray(got[1]), np.cos(np.asarray(x)) * 2, rtol=1e-6)
+    shapes = jax.eval_shape(lambda a, b: sincos_p.bind(a, b), x, y)
+    assert [(s.shape, s.dtype) for s in shapes] == [((4,), jnp.float32)] * 2
+    batched = jax.vmap(lambda a, b: sincos_p.bind(a, b))(jnp.ones((3, 4)), jnp.ones((3, 4)))
+    assert batched[0].shape == (3, 4)
+    assert "stablehlo.sine" in jax.jit(lambda a, b: sincos_p.bind(a, b)).lower(x, y).as_text()
+    assert float(jax.jit(scale_p.bind)(jnp.float32(1.5))) == 3.0
+    weak = jax.core.ShapedArray((), jnp.float32, weak_type=True)
+    assert scale_p.abstract_eval(weak)[0].weak_type and not scale_p.abstract_eval(jax.typeof(x))[0].weak_type
+    with pytest.raises(TypeError, match="sincos does not accept dtype int32 at position 0"):
+        jax.eval_shape(lambda a, b: sincos_p.bind(a, b), jnp.ones(4, jnp.int32), y)
+    with pytest.raises(TypeError, match="same dtype"):
+        jax.eval_shape(lambda a, b: sincos_p.bind(a, b), jnp.ones(4, jnp.float16), y)
+    older = _run("lax_standard_primitive.py", "--target-jax", "0.4.30").updated
+    assert b"lax.standard_primitive(" in older and b"masking.defnaryop" not in older

@@ -228,6 +228,9 @@ Removed helpers rewritten as calls
     ``mlir.flatten_lowering_ir_args(xs)``      ``mlir.ir_tree_registry.flatten(xs)     0.7.0    0.4.31  safe
     (``jax._src``'s: removed 0.4.31)           [0]`` (target < 0.10.2: ``mlir.
                                                flatten_ir_values(xs)``)
+    ``jax.lax.standard_primitive(shape_rule,   ``_ccmigrate_standard_primitive(...)``  0.4.24   0.4.36  safe [4]
+    dtype_rule, name)`` (``jax.lax.lax``'s)    (a module-level helper, public APIs)
+    ``jax.lax.naryop_dtype_rule`` (as above)   ``_ccmigrate_naryop_dtype_rule``        0.4.24   0.4.36  safe [4]
     =========================================  ======================================  =======  ======  ======
 
     * ``moveaxis``: the batching helper returned ``x`` when ``src == dst`` and otherwise
@@ -299,6 +302,30 @@ Removed helpers rewritten as calls
       what lowering rules hold (values, and lists or tuples of them), but a lazy iterator
       would be one leaf there, so a generator or ``map(...)`` argument is wrapped in
       ``list(...)``.
+
+    * [4] jax.lax re-exported both internals of jax._src up to 0.4.23 (deprecated from
+      0.4.20); the first custom-call tutorials (2020) built their primitive with them.
+      ``standard_primitive`` made a ``Primitive`` run by ``xla.apply_primitive``, whose
+      abstract evaluation was ``ShapedArray(shape_rule(*avals, **params),
+      dtype_rule(*avals, **params))``, weakly typed when every operand was (0.4.23's
+      ``_standard_weak_type_rule``); it also registered a translation rule, which jax
+      removed with the XlaBuilder: a ``translation_rule`` argument other than ``None``, a
+      fourth positional argument (whose meaning changed across releases),
+      ``weak_type_rule=`` or ``named_shape_rule=`` make the site manual.
+      ``multiple_results=`` (which the tutorial passed) sets the primitive's flag and makes
+      the rules give one shape and dtype per output. ``naryop_dtype_rule(result_dtype,
+      accepted_dtypes, name, *avals)``, mostly read as a value in a ``partial``, checked
+      each operand's dtype against the types accepted at its position and that all were
+      the same (``require_same=``), then returned ``result_dtype(*avals)``; the helper
+      makes the same checks (raising ``TypeError``) on ``jax.dtypes.issubdtype``. Both
+      helpers are written here, on ``jax.extend.core.Primitive`` (hence jax 0.4.36).
+
+    ``masking.defnaryop(p)``, ``masking.defvectorized(p)`` and ``masking.masking_rules[p]
+    = rule`` (``shape_rules``, ``shape_parameterized_primitive_rules``) registered rules for
+    jax.mask's interpreter, which jax deleted with ``jax.mask`` and ``jax.shapecheck`` in
+    0.3.16: the module no longer imports, and nothing has read those tables since. Each
+    such statement, alone on its line with plain arguments, goes (safe), and the import of
+    ``masking`` with the last of them; any other use of the module stays manual.
 
     ``jax.extend.core.ShapedArray`` never existed (``from jax.extend import core`` then
     ``core.ShapedArray`` raises ``AttributeError`` on every release, typically once
@@ -705,6 +732,9 @@ EXTENSION_GUIDANCE = {
             "`isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer)` for a concrete array"
     for member in ("ArrayImpl", "DeviceArray")
 }
+#: jax.mask's interpreter, deleted with jax.mask and jax.shapecheck in jax 0.3.16.
+MASKING = "jax.interpreters.masking"
+MASKING_REMOVED = (0, 3, 16)
 GUIDANCE = {
     "jax.config.disable_omnistaging": "it raised an Exception from jax 0.2.12 on (omnistaging can no longer be "
                                       "disabled): delete the call",
@@ -721,6 +751,9 @@ GUIDANCE = {
     "jax.interpreters.xla.pytype_aval_mappings": "jax.core.pytype_aval_mappings in most cases",
     "jax.interpreters.xla.xb": "use jax.extend.backend",
     "jax.xla_computation": "use jax.jit(f).lower(*args).compiler_ir('hlo')",
+    **{name: ("jax's mask and shapecheck transformations went in jax 0.3.16 with their interpreter: shape-"
+              "polymorphic code is exported with symbolic shapes (jax.export.symbolic_shape), and masking rules can go")
+       for name in (MASKING, "jax.mask", "jax.shapecheck")},
     "jax.experimental.host_callback": "use jax.pure_callback, jax.experimental.io_callback or jax.debug.callback",
     "jax.experimental.maps": ("xmap is gone: `xmap(f, in_axes=(('x', None), (None,)), out_axes=('x', None), "
                               "axis_resources={'x': 'x'})` under `with mesh:` is `jax.shard_map(jax.vmap(f, in_axes=(0, "
@@ -797,6 +830,16 @@ GUIDANCE = {
 _COMMENT_LINE = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)
 #: The table of raise_to_shaped handlers (unused from jax 0.4.36, removed in 0.6.0).
 RAISE_TO_SHAPED_MAPPINGS = ("jax.core.raise_to_shaped_mappings", "jax._src.core.raise_to_shaped_mappings")
+_MASKING_WHY = ("jax.interpreters.masking was deleted with jax.mask and jax.shapecheck in jax 0.3.16, and nothing has "
+                "read masking rules since")
+#: Tables jax no longer reads: (first release where a registration into one has no effect,
+#: why). The statement registering into one goes.
+DEAD_REGISTRIES = {
+    **{name: ((0, 4, 36), "jax.core.raise_to_shaped_mappings was removed in jax 0.6.0 and jax has not read it since "
+                          "0.4.36 (raise_to_shaped is a no-op)") for name in RAISE_TO_SHAPED_MAPPINGS},
+    **{f"{MASKING}.{table}": (MASKING_REMOVED, _MASKING_WHY)
+       for table in ("masking_rules", "shape_rules", "shape_parameterized_primitive_rules")},
+}
 #: The members of jax.interpreters.xla through which translation rules were registered.
 _TRANSLATION_MEMBERS = ("backend_specific_translations", "translations", "register_translation")
 TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[|translations_with_avals\[|lower_fun\(")
@@ -1461,6 +1504,90 @@ def _plan_make_shaped_array(rule, call, args):
     return Safety.SAFE, message, edit
 
 
+STANDARD_PRIMITIVE_HELPER = "_ccmigrate_standard_primitive"
+STANDARD_PRIMITIVE_CODE = f'''
+def {STANDARD_PRIMITIVE_HELPER}(shape_rule, dtype_rule, name, multiple_results=False):
+    """jax.lax.standard_primitive (removed in jax 0.4.24) on public APIs (added by ccmigrate): a primitive run by
+    compiling it alone, whose outputs' shapes and dtypes come from the two rules, weakly typed when every
+    operand is."""
+    from functools import partial
+
+    from jax.core import ShapedArray
+    from jax.extend.core import Primitive
+    from jax.interpreters import xla
+
+    def abstract_eval(*avals, **params):
+        shapes, dtypes = shape_rule(*avals, **params), dtype_rule(*avals, **params)
+        weak_type = all(aval.weak_type for aval in avals)
+        if multiple_results:
+            return [ShapedArray(s, d, weak_type=weak_type) for s, d in zip(shapes, dtypes, strict=True)]
+        return ShapedArray(shapes, dtypes, weak_type=weak_type)
+
+    prim = Primitive(name)
+    prim.multiple_results = multiple_results
+    prim.def_impl(partial(xla.apply_primitive, prim))
+    prim.def_abstract_eval(abstract_eval)
+    return prim
+'''
+
+NARYOP_DTYPE_RULE_HELPER = "_ccmigrate_naryop_dtype_rule"
+NARYOP_DTYPE_RULE_CODE = f'''
+def {NARYOP_DTYPE_RULE_HELPER}(result_dtype, accepted_dtypes, name, *avals, require_same=True, **params):
+    """jax.lax.naryop_dtype_rule (removed in jax 0.4.24) on public APIs (added by ccmigrate): each operand's dtype
+    must be a subtype of one accepted at its position, and all the same; result_dtype(*avals) is the answer."""
+    from jax import dtypes
+
+    if len(avals) != len(accepted_dtypes):
+        raise TypeError(f"{{name}} takes {{len(accepted_dtypes)}} operands, got {{len(avals)}}")
+    for i, (aval, accepted) in enumerate(zip(avals, accepted_dtypes)):
+        if not any(dtypes.issubdtype(aval.dtype, t) for t in accepted):
+            names = ", ".join(t.__name__ for t in accepted)
+            raise TypeError(f"{{name}} does not accept dtype {{aval.dtype}} at position {{i}}: "
+                            f"accepted dtypes there are subtypes of {{names}}")
+    if require_same and len({{aval.dtype for aval in avals}}) > 1:
+        raise TypeError(f"{{name}} requires its operands to have the same dtype, got "
+                        f"{{', '.join(str(aval.dtype) for aval in avals)}}")
+    return result_dtype(*avals)
+'''
+_STANDARD_PRIMITIVE_PARAMS = ("shape_rule", "dtype_rule", "name", "translation_rule", "multiple_results",
+                              "weak_type_rule", "named_shape_rule")
+
+
+def _plan_standard_primitive(rule, call, args):
+    """``lax.standard_primitive(shape_rule, dtype_rule, name)`` built a Primitive evaluated
+    by ``apply_primitive`` with ``standard_abstract_eval`` over the two rules (and, up to
+    jax 0.4.13, registered ``translation_rule`` or an XLA op named after the primitive)."""
+    if any(a.keyword is None for a in call.args[3:]):
+        return "its fourth argument changed meaning across releases (translation_rule, then weak_type_rule): name it"
+    if set(args) - {"shape_rule", "dtype_rule", "name", "multiple_results", "translation_rule"} \
+            or not {"shape_rule", "dtype_rule", "name"} <= set(args):
+        return "only a shape rule, a dtype rule, a name and multiple_results= are rewritten"
+    translation = args.get("translation_rule")
+    if translation is not None and not (isinstance(translation.value, cst.Name) and translation.value.value == "None"):
+        return ("it also registered translation_rule, an XlaBuilder rule jax removed in 0.4.29: build the primitive "
+                "with jax.extend.core.Primitive and register an MLIR lowering with mlir.register_lowering")
+    message = ("jax.lax.standard_primitive was removed in jax 0.4.24 (an internal API); "
+               f"{STANDARD_PRIMITIVE_HELPER} builds the same primitive on public APIs: jax.extend.core.Primitive, "
+               "xla.apply_primitive as its implementation, the shape and dtype rules as its abstract evaluation")
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        name = rule.ctx.add_helper(STANDARD_PRIMITIVE_HELPER, STANDARD_PRIMITIVE_CODE)
+        kept = [a for a in updated.args if not (a.keyword is not None and a.keyword.value == "translation_rule")]
+        if len(kept) < len(updated.args):  # translation_rule=None goes, with the comma before it
+            kept[-1] = kept[-1].with_changes(comma=updated.args[-1].comma)
+        return updated.with_changes(func=cst.Name(name), args=kept)
+
+    return Safety.SAFE, message, edit
+
+
+def _plan_naryop_dtype_rule(rule, call, args):
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        return updated.with_changes(func=cst.Name(rule.ctx.add_helper(NARYOP_DTYPE_RULE_HELPER, NARYOP_DTYPE_RULE_CODE)))
+
+    return (Safety.SAFE, f"jax.lax.naryop_dtype_rule was removed in jax 0.4.24 (an internal API); "
+            f"{NARYOP_DTYPE_RULE_HELPER} makes the same checks and returns result_dtype(*avals)", edit)
+
+
 #: ``jax.ops.index_<op>(x, idx, y)`` -> ``.at[idx].<method>(y)`` (jax's deprecation message).
 INDEX_OPS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
              "index_max": "max"}
@@ -1661,6 +1788,16 @@ CALLS: dict[str, CallRewrite] = {
                                                                        _plan_flatten_lowering_ir_args),
     "jax.ad_util.zeros_like_jaxval": CallRewrite(ANY, "0.4.24 or earlier", ("val",), _plan_zeros_like_jaxval),
     "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
+    # jax.lax re-exported both from jax._src until 0.4.23 (deprecated in 0.4.20); jax.lax.lax
+    # was their module up to 0.2.x.
+    **{f"{module}.standard_primitive": CallRewrite((0, 4, 36), "0.4.24", _STANDARD_PRIMITIVE_PARAMS,
+                                                   _plan_standard_primitive)
+       for module in ("jax.lax", "jax.lax.lax")},
+    **{f"{module}.naryop_dtype_rule": CallRewrite(
+        (0, 4, 36), "0.4.24", ("result_dtype", "accepted_dtypes", "name"), _plan_naryop_dtype_rule,
+        value=lambda rule: rule.ctx.add_helper(NARYOP_DTYPE_RULE_HELPER, NARYOP_DTYPE_RULE_CODE),
+        value_why=f"{NARYOP_DTYPE_RULE_HELPER}, the same checks on public APIs")
+       for module in ("jax.lax", "jax.lax.lax")},
     # ``.at[...]`` with every method and keyword below is in jax from 0.2.x; 0.4.0 is the
     # oldest release these were checked on.
     **{f"jax.ops.{op}": CallRewrite((0, 4, 0), "0.3.2", INDEX_PARAMS, _plan_index_op(op), value=_index_op_value(op),
@@ -2254,6 +2391,9 @@ class RemovedJaxApi(Rule):
                 drops.append(name)
                 said.append(f"unused import of {qualified}, which does not exist in jax {self._version()}, removed")
                 continue
+            if gone and qualified == MASKING and tuple(self.ctx.options.target_jax) >= MASKING_REMOVED \
+                    and self._only_masking_registrations(local):
+                continue  # each registration goes (visit_Call, visit_Assign), the import with the last
             if gone:
                 reports.append((gone, ""))
         if not (moves or drops or reports) or compatibility_guard(self.ctx, node):
@@ -2320,6 +2460,8 @@ class RemovedJaxApi(Rule):
             self._gone_option(node)
         if last in _NO_OP_NAMES:
             self._no_op_config_call(node)
+        if isinstance(func, cst.Attribute) and last.startswith("def"):
+            self._masking_registration(node)
         if any(a.keyword is not None and a.keyword.value in _DROPPED_KEYWORD_NAMES for a in node.args):
             self._dropped_keywords(node)
         if last not in self.call_names:
@@ -2472,12 +2614,15 @@ class RemovedJaxApi(Rule):
     def _unused_registry(self, node: cst.Assign, target: cst.Subscript) -> bool:
         """``core.raise_to_shaped_mappings[AbstractThing] = lambda aval, _: aval``: jax has
         not read the table since 0.4.36 (raise_to_shaped became a no-op) and removed it in
-        0.6.0, where the line fails with AttributeError. The registration goes: on every
-        target from 0.4.36 on it had no effect (a lone statement of a block becomes
-        ``pass``)."""
-        if self.ctx.qualified_name(target.value) not in RAISE_TO_SHAPED_MAPPINGS:
+        0.6.0, where the line fails with AttributeError. ``masking.masking_rules[p] = rule``
+        (and ``shape_rules``): jax.mask's interpreter went in 0.3.16, the import fails. The
+        registration goes: on every target from then on it had no effect (a lone statement
+        of a block becomes ``pass``)."""
+        dead = DEAD_REGISTRIES.get(self.ctx.qualified_name(target.value) or "")
+        if dead is None:
             return False
-        if tuple(self.ctx.options.target_jax) < (0, 4, 36) or compatibility_guard(self.ctx, node):
+        since, why = dead
+        if tuple(self.ctx.options.target_jax) < since or compatibility_guard(self.ctx, node):
             return False
         line = self.ctx.parents.get(node)
         if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
@@ -2486,10 +2631,68 @@ class RemovedJaxApi(Rule):
         head = head_name(target.value)
         if head:
             drop_binding_if_unused(self.ctx, head)
-        self.report(line, Safety.SAFE, "jax.core.raise_to_shaped_mappings was removed in jax 0.6.0 and jax has not read it "
-                    "since 0.4.36 (raise_to_shaped is a no-op): the registration had no effect and is removed",
+        self.report(line, Safety.SAFE, f"{why}: the registration had no effect and is removed",
                     self._line_removal(line), kernel_receives="unchanged (not a custom call)")
         return True
+
+    def _masking_registration(self, node: cst.Call) -> None:
+        """``masking.defnaryop(p)``, ``masking.defvectorized(p)``: they put ``p``'s rule in
+        ``masking_rules``, read by jax.mask alone; jax deleted the module with jax.mask in
+        0.3.16, so on any later target the line fails and the rule could not be used. A
+        statement that is the call alone, with plain arguments, goes."""
+        line = self._masking_call_line(node)
+        if line is None:
+            return
+        qualified = self.ctx.qualified_name(node.func) or ""
+        self.handled.add(id(node.func))
+        drop_binding_if_unused(self.ctx, head_name(node.func) or "")
+        self.report(line, Safety.SAFE, f"{_MASKING_WHY}: `{qualified.rsplit('.', 1)[1]}` registered a rule for it alone, "
+                    "so the call is removed", self._line_removal(line), kernel_receives="unchanged (not a custom call)")
+
+    def _masking_call_line(self, node: cst.Call) -> Optional[cst.SimpleStatementLine]:
+        """The line holding a masking registration call alone, when it can go."""
+        qualified = self.ctx.qualified_name(node.func) or ""
+        if not qualified.startswith(MASKING + ".def") or tuple(self.ctx.options.target_jax) < MASKING_REMOVED:
+            return None
+        expr = self.ctx.parents.get(node)
+        line = self.ctx.parents.get(expr)
+        if not isinstance(expr, cst.Expr) or not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 \
+                or not all(_pure(a.value) and not a.star for a in node.args) or compatibility_guard(self.ctx, node):
+            return None
+        return line
+
+    def _only_masking_registrations(self, local: str) -> bool:
+        """Every mention of the module name ``local`` (but its import) is a masking
+        registration that goes, so the import goes with the last of them."""
+        rule = self
+
+        class Sites(cst.CSTVisitor):
+            count = uses = 0
+
+            def visit_Import(self, node) -> bool:
+                return False
+
+            def visit_ImportFrom(self, node) -> bool:
+                return False
+
+            def visit_Name(self, node: cst.Name) -> None:
+                Sites.uses += node.value == local
+
+            def visit_Call(self, node: cst.Call) -> None:
+                if head_name(node.func) == local and rule._masking_call_line(node) is not None:
+                    Sites.count += 1
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                target = node.targets[0].target if len(node.targets) == 1 else None
+                line = rule.ctx.parents.get(node)
+                if isinstance(target, cst.Subscript) and head_name(target.value) == local \
+                        and (rule.ctx.qualified_name(target.value) or "") in DEAD_REGISTRIES \
+                        and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
+                        and not compatibility_guard(rule.ctx, node):
+                    Sites.count += 1
+
+        walk.read(self.ctx.module, Sites())
+        return Sites.count == Sites.uses and not self._named_in_string(local)
 
     def _gone_platform(self, node: cst.Call) -> None:
         """``mlir.register_lowering(p, rule, platform="interpreter")``: jax no longer knows
