@@ -814,3 +814,17 @@ def test_standard_primitive_and_naryop_dtype_rule_work_as_they_did() -> None:
         jax.eval_shape(lambda a, b: sincos_p.bind(a, b), jnp.ones(4, jnp.float16), y)
     older = _run("lax_standard_primitive.py", "--target-jax", "0.4.30").updated
     assert b"lax.standard_primitive(" in older and b"masking.defnaryop" not in older
+
+
+def test_masking_registrations_go_but_other_uses_keep_the_import_reported(tmp_path) -> None:
+    source = (b"from jax.interpreters import masking\n"
+              b"import my_ops\n\n"
+              b"masking.defvectorized(my_ops.p)\n"
+              b"masking.shape_rules[my_ops.p] = my_ops.shape_rule\n"
+              b"POLY = masking.Poly\n")
+    path = tmp_path / "ops.py"
+    path.write_bytes(source)
+    result = rewrite_source(source, str(path), ["--select", "removed-jax-api"])
+    assert result.updated == b"from jax.interpreters import masking\nimport my_ops\n\nPOLY = masking.Poly\n"
+    manual = [c for c in result.changes if c.safety is Safety.MANUAL]
+    assert [c.line for c in manual] == [1] and "shapecheck transformations went in jax 0.3.16" in manual[0].message

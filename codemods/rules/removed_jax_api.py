@@ -304,7 +304,7 @@ Removed helpers rewritten as calls
       ``list(...)``.
 
     * [4] jax.lax re-exported both internals of jax._src up to 0.4.23 (deprecated from
-      0.4.20); the first custom-call tutorials (2020) built their primitive with them.
+      0.4.18); the first custom-call tutorials (2020) built their primitive with them.
       ``standard_primitive`` made a ``Primitive`` run by ``xla.apply_primitive``, whose
       abstract evaluation was ``ShapedArray(shape_rule(*avals, **params),
       dtype_rule(*avals, **params))``, weakly typed when every operand was (0.4.23's
@@ -1788,7 +1788,7 @@ CALLS: dict[str, CallRewrite] = {
                                                                        _plan_flatten_lowering_ir_args),
     "jax.ad_util.zeros_like_jaxval": CallRewrite(ANY, "0.4.24 or earlier", ("val",), _plan_zeros_like_jaxval),
     "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
-    # jax.lax re-exported both from jax._src until 0.4.23 (deprecated in 0.4.20); jax.lax.lax
+    # jax.lax re-exported both from jax._src until 0.4.23 (deprecated in 0.4.18); jax.lax.lax
     # was their module up to 0.2.x.
     **{f"{module}.standard_primitive": CallRewrite((0, 4, 36), "0.4.24", _STANDARD_PRIMITIVE_PARAMS,
                                                    _plan_standard_primitive)
@@ -1874,6 +1874,39 @@ def _bound_in(node: cst.CSTNode) -> set:
 
 
 # -- the rule ---------------------------------------------------------------------------
+
+class _MaskingSites(cst.CSTVisitor):
+    """Outside imports: the mentions of the name ``local`` (``uses``) and the masking
+    registrations through it that the rule removes (``removable``)."""
+
+    def __init__(self, rule: "RemovedJaxApi", local: str) -> None:
+        super().__init__()
+        self.rule, self.local = rule, local
+        self.uses = self.removable = 0
+
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.uses += node.value == self.local
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if head_name(node.func) == self.local and self.rule._masking_call_line(node) is not None:
+            self.removable += 1
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        ctx = self.rule.ctx
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        line = ctx.parents.get(node)
+        if isinstance(target, cst.Subscript) and head_name(target.value) == self.local \
+                and (ctx.qualified_name(target.value) or "") in DEAD_REGISTRIES \
+                and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
+                and not compatibility_guard(ctx, node):
+            self.removable += 1
+
 
 class RemovedJaxApi(Rule):
     __doc__ = __doc__
@@ -2664,35 +2697,9 @@ class RemovedJaxApi(Rule):
     def _only_masking_registrations(self, local: str) -> bool:
         """Every mention of the module name ``local`` (but its import) is a masking
         registration that goes, so the import goes with the last of them."""
-        rule = self
-
-        class Sites(cst.CSTVisitor):
-            count = uses = 0
-
-            def visit_Import(self, node) -> bool:
-                return False
-
-            def visit_ImportFrom(self, node) -> bool:
-                return False
-
-            def visit_Name(self, node: cst.Name) -> None:
-                Sites.uses += node.value == local
-
-            def visit_Call(self, node: cst.Call) -> None:
-                if head_name(node.func) == local and rule._masking_call_line(node) is not None:
-                    Sites.count += 1
-
-            def visit_Assign(self, node: cst.Assign) -> None:
-                target = node.targets[0].target if len(node.targets) == 1 else None
-                line = rule.ctx.parents.get(node)
-                if isinstance(target, cst.Subscript) and head_name(target.value) == local \
-                        and (rule.ctx.qualified_name(target.value) or "") in DEAD_REGISTRIES \
-                        and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
-                        and not compatibility_guard(rule.ctx, node):
-                    Sites.count += 1
-
-        walk.read(self.ctx.module, Sites())
-        return Sites.count == Sites.uses and not self._named_in_string(local)
+        sites = _MaskingSites(self, local)
+        walk.read(self.ctx.module, sites)
+        return sites.removable == sites.uses and not self._named_in_string(local)
 
     def _gone_platform(self, node: cst.Call) -> None:
         """``mlir.register_lowering(p, rule, platform="interpreter")``: jax no longer knows
