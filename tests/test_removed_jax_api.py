@@ -828,3 +828,22 @@ def test_masking_registrations_go_but_other_uses_keep_the_import_reported(tmp_pa
     assert result.updated == b"from jax.interpreters import masking\nimport my_ops\n\nPOLY = masking.Poly\n"
     manual = [c for c in result.changes if c.safety is Safety.MANUAL]
     assert [c.line for c in manual] == [1] and "shapecheck transformations went in jax 0.3.16" in manual[0].message
+
+
+def test_axis_primitives_become_the_plain_primitives_jax_made_of_its_own() -> None:
+    """jax 0.4.36 declared cond_p, while_p, psum_p... with core.Primitive; the rewritten
+    module's primitives (a subclass too) are jax.extend.core Primitives that bind, jit
+    and lower as before. Before 0.4.36 they stay."""
+    import jax.numpy as jnp
+    from jax.extend.core import Primitive
+
+    result = _run("axis_primitive_control_flow.py")
+    assert sorted((c.line, c.safety.value) for c in result.changes) == [(10, "safe"), (14, "safe")]
+    module = _exec_expected("axis_primitive_control_flow")
+    assert type(module["qfor_p"]) is Primitive and module["LoopPrimitive"].__mro__[1] is Primitive
+    assert float(module["scaled"](1.5)) == 12.0
+    assert float(jax.jit(module["scaled"])(1.5)) == 12.0
+    assert "stablehlo.multiply" in jax.jit(module["scaled"]).lower(1.5).as_text()
+    out = jax.jit(lambda x: module["qwhile_p"].bind(x, body=lambda v: (v + 1,), trips=2))(jnp.zeros(2))
+    assert out[0].tolist() == [2.0, 2.0]
+    assert _run("axis_primitive_control_flow.py", "--target-jax", "0.4.35").updated is None

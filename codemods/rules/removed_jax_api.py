@@ -228,6 +228,8 @@ Removed helpers rewritten as calls
     ``mlir.flatten_lowering_ir_args(xs)``      ``mlir.ir_tree_registry.flatten(xs)     0.7.0    0.4.31  safe
     (``jax._src``'s: removed 0.4.31)           [0]`` (target < 0.10.2: ``mlir.
                                                flatten_ir_values(xs)``)
+    ``jax._src.core.AxisPrimitive(name)``      ``jax.extend.core.Primitive(name)``     0.4.36   0.4.36  safe [5]
+    (``jax.core``'s before 0.4)
     ``jax.lax.standard_primitive(shape_rule,   ``_ccmigrate_standard_primitive(...)``  0.4.24   0.4.36  safe [4]
     dtype_rule, name)`` (``jax.lax.lax``'s)    (a module-level helper, public APIs)
     ``jax.lax.naryop_dtype_rule`` (as above)   ``_ccmigrate_naryop_dtype_rule``        0.4.24   0.4.36  safe [4]
@@ -319,6 +321,13 @@ Removed helpers rewritten as calls
       the same (``require_same=``), then returned ``result_dtype(*avals)``; the helper
       makes the same checks (raising ``TypeError``) on ``jax.dtypes.issubdtype``. Both
       helpers are written here, on ``jax.extend.core.Primitive`` (hence jax 0.4.36).
+
+    * [5] ``AxisPrimitive``'s bind looked for the traces of the named axes its jaxpr
+      parameters used (``used_axis_names``) and bound there; with stackless tracing every
+      primitive binds to the current trace, and jax 0.4.36 removed the class and made each
+      of its own (``cond_p``, ``while_p``, ``scan_p``, ``psum_p``, ``pjit_p``...) a plain
+      ``core.Primitive`` (read in the 0.4.35 and 0.4.36 sources). A subclass
+      (``class P(core.AxisPrimitive)``) gets the same base.
 
     ``masking.defnaryop(p)``, ``masking.defvectorized(p)`` and ``masking.masking_rules[p]
     = rule`` (``shape_rules``, ``shape_parameterized_primitive_rules``) registered rules for
@@ -1588,6 +1597,22 @@ def _plan_naryop_dtype_rule(rule, call, args):
             f"{NARYOP_DTYPE_RULE_HELPER} makes the same checks and returns result_dtype(*avals)", edit)
 
 
+def _plan_axis_primitive(rule, call, args):
+    """``AxisPrimitive(name)``: a Primitive whose bind also looked for the traces of named
+    axes its jaxpr parameters used. Stackless tracing (jax 0.4.36) made every primitive
+    bind to the current trace and removed the class; jax's own (cond, while, scan, psum,
+    pjit...) became plain ``Primitive``s in that release."""
+    if set(args) != {"name"}:
+        return "AxisPrimitive takes the primitive's name alone"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        return updated.with_changes(func=cst.parse_expression(member_spelling(rule.ctx, "jax.extend.core", "Primitive")))
+
+    return (Safety.SAFE, "AxisPrimitive was removed in jax 0.4.36, when stackless tracing made every primitive bind to "
+            "the current trace and jax turned its own (cond, while, scan, psum, pjit...) into plain primitives; "
+            "this one becomes jax.extend.core.Primitive the same way", edit)
+
+
 #: ``jax.ops.index_<op>(x, idx, y)`` -> ``.at[idx].<method>(y)`` (jax's deprecation message).
 INDEX_OPS = {"index_update": "set", "index_add": "add", "index_mul": "multiply", "index_min": "min",
              "index_max": "max"}
@@ -1788,6 +1813,12 @@ CALLS: dict[str, CallRewrite] = {
                                                                        _plan_flatten_lowering_ir_args),
     "jax.ad_util.zeros_like_jaxval": CallRewrite(ANY, "0.4.24 or earlier", ("val",), _plan_zeros_like_jaxval),
     "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
+    # ``jax/core.py`` held jax's core until it moved to ``jax._src.core`` (0.3.x).
+    **{f"{module}.AxisPrimitive": CallRewrite(
+        (0, 4, 36), "0.4.36", ("name",), _plan_axis_primitive,
+        value=lambda rule: member_spelling(rule.ctx, "jax.extend.core", "Primitive"),
+        value_why="jax.extend.core.Primitive, the class jax's own axis primitives became")
+       for module in ("jax._src.core", "jax.core")},
     # jax.lax re-exported both from jax._src until 0.4.23 (deprecated in 0.4.18); jax.lax.lax
     # was their module up to 0.2.x.
     **{f"{module}.standard_primitive": CallRewrite((0, 4, 36), "0.4.24", _STANDARD_PRIMITIVE_PARAMS,
