@@ -763,6 +763,9 @@ GUIDANCE = {
     **{name: ("jax's mask and shapecheck transformations went in jax 0.3.16 with their interpreter: shape-"
               "polymorphic code is exported with symbolic shapes (jax.export.symbolic_shape), and masking rules can go")
        for name in (MASKING, "jax.mask", "jax.shapecheck")},
+    **{f"jax.lax.{module}": (f"jax.lax's implementation modules went private in jax 0.2.9 (jax._src.lax.{module[4:] or 'lax'} "
+                             "since): import public names from jax.lax; the rest are jax's internals")
+       for module in ("lax", "lax_control_flow", "lax_fft", "lax_parallel")},
     "jax.experimental.host_callback": "use jax.pure_callback, jax.experimental.io_callback or jax.debug.callback",
     "jax.experimental.maps": ("xmap is gone: `xmap(f, in_axes=(('x', None), (None,)), out_axes=('x', None), "
                               "axis_resources={'x': 'x'})` under `with mesh:` is `jax.shard_map(jax.vmap(f, in_axes=(0, "
