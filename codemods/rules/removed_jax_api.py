@@ -817,7 +817,8 @@ GUIDANCE = {
         "(what canonicalize_types=False asked for)"),
     "jax._src.api_util._shaped_abstractify_handlers": (
         "register the type's aval function in jax.core.pytype_aval_mappings, which jax reads for every argument"),
-    **{name: ("write the function as a jax.custom_jvp: decorate it with `@jax.custom_jvp` instead, and turn each "
+    **{name: ("custom_transforms and its defjvp went in jax 0.2.12 (deprecated before): "
+              "write the function as a jax.custom_jvp: decorate it with `@jax.custom_jvp` instead, and turn each "
               "`defjvp(f, rule, ...)` into `f.defjvps(rule, ...)`: each rule still takes (g, ans, *args)")
        for name in ("jax.custom_transforms", "jax.defjvp", "jax.api.custom_transforms", "jax.api.defjvp")},
     "jax._src.state.ShapedArrayRef": "the aval of a Ref is jax._src.state.types.AbstractRef now (private)",
