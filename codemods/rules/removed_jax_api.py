@@ -229,7 +229,7 @@ Removed helpers rewritten as calls
     (``jax._src``'s: removed 0.4.31)           [0]`` (target < 0.10.2: ``mlir.
                                                flatten_ir_values(xs)``)
     ``jax._src.core.AxisPrimitive(name)``      ``jax.extend.core.Primitive(name)``     0.4.36   0.4.36  safe [5]
-    (``jax.core``'s before 0.4)
+    (``jax.core``'s up to 0.4.x)
     ``jax.lax.standard_primitive(shape_rule,   ``_ccmigrate_standard_primitive(...)``  0.4.24   0.4.36  safe [4]
     dtype_rule, name)`` (``jax.lax.lax``'s)    (a module-level helper, public APIs)
     ``jax.lax.naryop_dtype_rule`` (as above)   ``_ccmigrate_naryop_dtype_rule``        0.4.24   0.4.36  safe [4]
@@ -1817,7 +1817,7 @@ CALLS: dict[str, CallRewrite] = {
                                                                        _plan_flatten_lowering_ir_args),
     "jax.ad_util.zeros_like_jaxval": CallRewrite(ANY, "0.4.24 or earlier", ("val",), _plan_zeros_like_jaxval),
     "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
-    # ``jax/core.py`` held jax's core until it moved to ``jax._src.core`` (0.3.x).
+    # ``jax/core.py`` held jax's core until it moved to ``jax._src.core`` (after 0.4.1, by 0.4.10).
     **{f"{module}.AxisPrimitive": CallRewrite(
         (0, 4, 36), "0.4.36", ("name",), _plan_axis_primitive,
         value=lambda rule: member_spelling(rule.ctx, "jax.extend.core", "Primitive"),
