@@ -847,3 +847,20 @@ def test_axis_primitives_become_the_plain_primitives_jax_made_of_its_own() -> No
     out = jax.jit(lambda x: module["qwhile_p"].bind(x, body=lambda v: (v + 1,), trips=2))(jnp.zeros(2))
     assert out[0].tolist() == [2.0, 2.0]
     assert _run("axis_primitive_control_flow.py", "--target-jax", "0.4.35").updated is None
+
+
+def test_custom_transforms_become_custom_jvp_with_the_same_rules() -> None:
+    """custom_transforms' defjvp summed rule(g, ans, *args) over the differentiated
+    arguments; custom_jvp's defjvps does the same, also calling a rule on the zero tangent
+    of an argument not differentiated: safe for one argument and one rule (the issue #1052
+    square root), unsafe otherwise, so a default run converts only the first."""
+    result = _run("custom_transforms_defjvp.py")
+    assert [(c.line, c.safety.value) for c in result.changes if c.applied] == [(10, "safe"), (13, "safe")]
+    assert [c.line for c in result.changes if c.safety is Safety.MANUAL] == [7, 7, 16]
+    module = _exec_expected("custom_transforms_defjvp_unsafe")
+    assert float(jax.grad(module["safe_sqrt"])(4.0)) == 0.25
+    assert float(jax.grad(module["safe_sqrt"])(0.0)) == 0.0  # the rule's guard, not sqrt's infinite slope
+    x = 3.0
+    np.testing.assert_allclose(float(jax.grad(module["energy"])(x)), 0.5 / np.sqrt(x) + 2.0 / x, rtol=1e-6)
+    np.testing.assert_allclose(float(jax.grad(module["scaled_log"], argnums=1)(x, 2.0)), np.log(x), rtol=1e-6)
+    assert _run("custom_transforms_defjvp.py", "--target-jax", "0.2.11").updated is None

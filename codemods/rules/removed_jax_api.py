@@ -336,6 +336,17 @@ Removed helpers rewritten as calls
     such statement, alone on its line with plain arguments, goes (safe), and the import of
     ``masking`` with the last of them; any other use of the module stays manual.
 
+    ``@jax.custom_transforms`` on a module-level function whose every derivative rule is a
+    module-level ``jax.defjvp(f, *rules)`` statement (jax.api's, removed in 0.2.12) becomes
+    ``@jax.custom_jvp`` with ``f.defjvps(*rules)``: defjvp summed ``rule(g, ans, *args)``
+    over the arguments being differentiated, skipping a symbolic-zero tangent; defjvps
+    calls the same rules the same way but on instantiated zeros for the other arguments.
+    With one positional parameter and one rule nothing else can be differentiated when the
+    rule runs, so that is safe (jax's issue #1052 square root, copied widely); more
+    arguments are unsafe (a rule giving NaN or inf on a zero tangent would now count). A
+    function also handed to ``defvjp``/``defjvp_all``/``defvjp_all`` stays manual; the
+    imports of ``custom_transforms``/``defjvp`` go with their last use.
+
     ``jax.extend.core.ShapedArray`` never existed (``from jax.extend import core`` then
     ``core.ShapedArray`` raises ``AttributeError`` on every release, typically once
     ``from jax import core`` was switched to ``jax.extend`` for ``Primitive``). It becomes
@@ -853,6 +864,24 @@ DEAD_REGISTRIES = {
     **{f"{MASKING}.{table}": (MASKING_REMOVED, _MASKING_WHY)
        for table in ("masking_rules", "shape_rules", "shape_parameterized_primitive_rules")},
 }
+#: ``@custom_transforms`` and ``defjvp(f, *rules)`` (jax.api's, removed in jax 0.2.12).
+CUSTOM_TRANSFORMS = frozenset({"jax.custom_transforms", "jax.api.custom_transforms"})
+DEFJVP = frozenset({"jax.defjvp", "jax.api.defjvp"})
+#: The other helpers that took a custom_transforms function (gone with it).
+CUSTOM_TRANSFORMS_HELPERS = frozenset(f"jax.{m}{name}" for m in ("", "api.")
+                                      for name in ("defjvp_all", "defvjp", "defvjp_all"))
+
+
+@dataclasses.dataclass
+class _CustomTransforms:
+    """A ``@custom_transforms`` function whose every derivative rule is a module-level
+    ``defjvp(f, *rules)`` statement: it becomes a ``jax.custom_jvp`` with ``f.defjvps``."""
+    function: cst.FunctionDef
+    decorator: cst.Decorator
+    lines: list  # (statement line, defjvp call)
+    safe: bool
+
+
 #: The members of jax.interpreters.xla through which translation rules were registered.
 _TRANSLATION_MEMBERS = ("backend_specific_translations", "translations", "register_translation")
 TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[|translations_with_avals\[|lower_fun\(")
@@ -1910,6 +1939,29 @@ def _bound_in(node: cst.CSTNode) -> set:
 
 # -- the rule ---------------------------------------------------------------------------
 
+class _NameUses(cst.CSTVisitor):
+    """The ``Name`` nodes reading ``local`` outside imports (not an attribute's name)."""
+
+    def __init__(self, local: str) -> None:
+        super().__init__()
+        self.local = local
+        self.nodes: list[cst.Name] = []
+        self._attrs: set[int] = set()
+
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._attrs.add(id(node.attr))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.local and id(node) not in self._attrs:
+            self.nodes.append(node)
+
+
 class _MaskingSites(cst.CSTVisitor):
     """Outside imports: the mentions of the name ``local`` (``uses``) and the masking
     registrations through it that the rule removes (``removable``)."""
@@ -1960,6 +2012,7 @@ class RemovedJaxApi(Rule):
         self.call_names = CALL_NAMES | {b.local for b in ctx.names.imports if b.qualified in CALLS}
         #: Callees whose call was handled (visit_Call runs before visit_Attribute on its func).
         self.handled: set[int] = set()
+        self._transforms: Optional[list] = None
         #: (module, name) that an import move brings in under another local name. LibCST's
         #: import adder cannot also add the same name unaliased, so other sites spell it dotted.
         self.aliased: set[tuple[str, str]] = set()
@@ -2459,6 +2512,8 @@ class RemovedJaxApi(Rule):
                 drops.append(name)
                 said.append(f"unused import of {qualified}, which does not exist in jax {self._version()}, removed")
                 continue
+            if gone and qualified in CUSTOM_TRANSFORMS | DEFJVP and self._only_custom_transforms_uses(local):
+                continue  # the decorator and each defjvp are rewritten; the import goes with the last
             if gone and qualified == MASKING and tuple(self.ctx.options.target_jax) >= MASKING_REMOVED \
                     and self._only_masking_registrations(local):
                 continue  # each registration goes (visit_Call, visit_Assign), the import with the last
@@ -2716,6 +2771,106 @@ class RemovedJaxApi(Rule):
         drop_binding_if_unused(self.ctx, head_name(node.func) or "")
         self.report(line, Safety.SAFE, f"{_MASKING_WHY}: `{qualified.rsplit('.', 1)[1]}` registered a rule for it alone, "
                     "so the call is removed", self._line_removal(line), kernel_receives="unchanged (not a custom call)")
+
+    # -- custom_transforms ----------------------------------------------------------
+    def _custom_transforms_plans(self) -> list:
+        """Every module-level ``@custom_transforms`` function that converts whole (computed
+        once: the import, the decorator and each ``defjvp`` line all ask)."""
+        if self._transforms is not None:
+            return self._transforms
+        self._transforms = []
+        body = list(self.ctx.module.body)
+        for fn in body:
+            if not isinstance(fn, cst.FunctionDef):
+                continue
+            decorators = [d for d in fn.decorators if self.ctx.qualified_name(d.decorator) in CUSTOM_TRANSFORMS]
+            if len(decorators) != 1 or compatibility_guard(self.ctx, fn):
+                continue
+            plan = self._custom_transforms_plan(fn, decorators[0], body)
+            if plan is not None:
+                self._transforms.append(plan)
+        return self._transforms
+
+    def _custom_transforms_plan(self, fn: cst.FunctionDef, decorator: cst.Decorator, body: list):
+        name = fn.name.value
+        lines, others = [], []
+
+        class Uses(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args):
+                    others.append(node)
+
+        for stmt in body:
+            call = stmt.body[0].value if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 \
+                and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.Call) else None
+            if call is not None and self.ctx.qualified_name(call.func) in DEFJVP and call.args \
+                    and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == name \
+                    and not any(a.star or a.keyword for a in call.args):
+                lines.append((stmt, call))
+            elif stmt is not fn:
+                walk.read(stmt, Uses())
+        # Another jax helper handed the function (defvjp, defjvp_all...) would need the
+        # custom_transforms object: nothing converts then.
+        if not lines or self.ctx.options.target_jax < (0, 2, 12) or any(
+                (self.ctx.qualified_name(c.func) or "") in CUSTOM_TRANSFORMS_HELPERS for c in others):
+            return None
+        params = fn.params
+        one = len(params.params) == 1 and not (params.posonly_params or params.kwonly_params
+                                               or isinstance(params.star_arg, (cst.Param, cst.ParamStar))
+                                               or params.star_kwarg or params.params[0].default)
+        return _CustomTransforms(fn, decorator, lines, one and all(len(call.args) == 2 for _, call in lines))
+
+    def _custom_transforms_enabled(self, plan: _CustomTransforms) -> bool:
+        return plan.safe or self.ctx.options.unsafe_fixes
+
+    def _only_custom_transforms_uses(self, local: str) -> bool:
+        """Every mention of ``local`` (an imported custom_transforms or defjvp) is a
+        decorator or ``defjvp`` call that is rewritten."""
+        sites = {id(p.decorator.decorator) for p in self._custom_transforms_plans() if self._custom_transforms_enabled(p)}
+        sites |= {id(call.func) for p in self._custom_transforms_plans() if self._custom_transforms_enabled(p)
+                  for _, call in p.lines}
+        counter = _NameUses(local)
+        walk.read(self.ctx.module, counter)
+        return bool(counter.nodes) and all(id(n) in sites for n in counter.nodes) and not self._named_in_string(local)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if not node.decorators or not isinstance(self.ctx.parents.get(node), cst.Module):
+            return
+        plan = next((p for p in self._custom_transforms_plans() if p.function is node), None)
+        if plan is None:
+            return
+        name = node.name.value
+        why = ("custom_transforms and defjvp were removed in jax 0.2.12 for jax.custom_jvp, whose defjvps takes the same "
+               "per-argument rules, each called as rule(g, ans, *args)")
+        if not plan.safe:
+            caveat = ("; custom_jvp also calls a rule with the zero tangent of an argument that is not being "
+                      "differentiated, which custom_transforms skipped: the same result for rules linear in g")
+            if not self.ctx.options.unsafe_fixes:
+                self.handled.add(id(plan.decorator.decorator))  # this finding says it all
+                self.unsafe_as_manual(plan.decorator, "jax.custom_transforms",
+                                      f"{why}{caveat}; `{name}` would become a jax.custom_jvp")
+                return
+            why += caveat
+        safety = Safety.SAFE if plan.safe else Safety.UNSAFE
+        decorator = plan.decorator
+        self.handled.add(id(decorator.decorator))
+        drop_binding_if_unused(self.ctx, head_name(decorator.decorator) or "")
+        self.report(decorator, safety, f"{why}: `{name}` becomes a jax.custom_jvp",
+                    lambda updated: updated.with_changes(
+                        decorator=cst.parse_expression(member_spelling(self.ctx, "jax", "custom_jvp"))),
+                    kernel_receives="unchanged (not a custom call)")
+        for line, call in plan.lines:
+            self.handled.add(id(call.func))
+            drop_binding_if_unused(self.ctx, head_name(call.func) or "")
+
+            def edit(updated: cst.SimpleStatementLine, call=call) -> cst.CSTNode:
+                expr = updated.body[0]
+                new = expr.value.with_changes(func=cst.Attribute(cst.Name(name), cst.Name("defjvps")),
+                                              args=expr.value.args[1:])
+                return updated.with_changes(body=[expr.with_changes(value=new)])
+
+            self.report(line, safety, f"{why}: defjvp({name}, ...) becomes {name}.defjvps(...)", edit,
+                        kernel_receives="unchanged (not a custom call)")
 
     def _masking_call_line(self, node: cst.Call) -> Optional[cst.SimpleStatementLine]:
         """The line holding a masking registration call alone, when it can go."""
