@@ -2809,10 +2809,11 @@ class RemovedJaxApi(Rule):
                 lines.append((stmt, call))
             elif stmt is not fn:
                 walk.read(stmt, Uses())
-        # Another jax helper handed the function (defvjp, defjvp_all...) would need the
-        # custom_transforms object: nothing converts then.
+        # Another jax helper handed the function (defvjp, defjvp_all..., or a defjvp that is
+        # not a module-level statement) would need the custom_transforms object: nothing
+        # converts then.
         if not lines or self.ctx.options.target_jax < (0, 2, 12) or any(
-                (self.ctx.qualified_name(c.func) or "") in CUSTOM_TRANSFORMS_HELPERS for c in others):
+                (self.ctx.qualified_name(c.func) or "") in CUSTOM_TRANSFORMS_HELPERS | DEFJVP for c in others):
             return None
         params = fn.params
         one = len(params.params) == 1 and not (params.posonly_params or params.kwonly_params
