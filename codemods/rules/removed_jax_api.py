@@ -344,8 +344,9 @@ Removed helpers rewritten as calls
     With one positional parameter and one rule nothing else can be differentiated when the
     rule runs, so that is safe (jax's issue #1052 square root, copied widely); more
     arguments are unsafe (a rule giving NaN or inf on a zero tangent would now count). A
-    function also handed to ``defvjp``/``defjvp_all``/``defvjp_all`` stays manual; the
-    imports of ``custom_transforms``/``defjvp`` go with their last use.
+    function also handed to ``defvjp``/``defjvp_all``/``defvjp_all``, or to a ``defjvp``
+    that is not a module-level statement, stays manual; the imports of
+    ``custom_transforms``/``defjvp`` go with their last use.
 
     ``jax.extend.core.ShapedArray`` never existed (``from jax.extend import core`` then
     ``core.ShapedArray`` raises ``AttributeError`` on every release, typically once
@@ -1962,39 +1963,6 @@ class _NameUses(cst.CSTVisitor):
             self.nodes.append(node)
 
 
-class _MaskingSites(cst.CSTVisitor):
-    """Outside imports: the mentions of the name ``local`` (``uses``) and the masking
-    registrations through it that the rule removes (``removable``)."""
-
-    def __init__(self, rule: "RemovedJaxApi", local: str) -> None:
-        super().__init__()
-        self.rule, self.local = rule, local
-        self.uses = self.removable = 0
-
-    def visit_Import(self, node) -> bool:
-        return False
-
-    def visit_ImportFrom(self, node) -> bool:
-        return False
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.uses += node.value == self.local
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if head_name(node.func) == self.local and self.rule._masking_call_line(node) is not None:
-            self.removable += 1
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        ctx = self.rule.ctx
-        target = node.targets[0].target if len(node.targets) == 1 else None
-        line = ctx.parents.get(node)
-        if isinstance(target, cst.Subscript) and head_name(target.value) == self.local \
-                and (ctx.qualified_name(target.value) or "") in DEAD_REGISTRIES \
-                and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 \
-                and not compatibility_guard(ctx, node):
-            self.removable += 1
-
-
 class RemovedJaxApi(Rule):
     __doc__ = __doc__
     name = "removed-jax-api"
@@ -2741,15 +2709,10 @@ class RemovedJaxApi(Rule):
         (and ``shape_rules``): jax.mask's interpreter went in 0.3.16, the import fails. The
         registration goes: on every target from then on it had no effect (a lone statement
         of a block becomes ``pass``)."""
-        dead = DEAD_REGISTRIES.get(self.ctx.qualified_name(target.value) or "")
-        if dead is None:
+        found = self._dead_registry_line(node)
+        if found is None:
             return False
-        since, why = dead
-        if tuple(self.ctx.options.target_jax) < since or compatibility_guard(self.ctx, node):
-            return False
-        line = self.ctx.parents.get(node)
-        if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
-            return False
+        line, why = found
         self.handled.add(id(target.value))
         head = head_name(target.value)
         if head:
@@ -2757,6 +2720,20 @@ class RemovedJaxApi(Rule):
         self.report(line, Safety.SAFE, f"{why}: the registration had no effect and is removed",
                     self._line_removal(line), kernel_receives="unchanged (not a custom call)")
         return True
+
+    def _dead_registry_line(self, node: cst.Assign) -> Optional[tuple[cst.SimpleStatementLine, str]]:
+        """The line of a registration into a table jax no longer reads, standing alone on
+        it, with why it goes; ``None`` when it stays."""
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        if not isinstance(target, cst.Subscript):
+            return None
+        dead = DEAD_REGISTRIES.get(self.ctx.qualified_name(target.value) or "")
+        if dead is None or tuple(self.ctx.options.target_jax) < dead[0] or compatibility_guard(self.ctx, node):
+            return None
+        line = self.ctx.parents.get(node)
+        if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+            return None
+        return line, dead[1]
 
     def _masking_registration(self, node: cst.Call) -> None:
         """``masking.defnaryop(p)``, ``masking.defvectorized(p)``: they put ``p``'s rule in
@@ -2830,9 +2807,7 @@ class RemovedJaxApi(Rule):
         sites = {id(p.decorator.decorator) for p in self._custom_transforms_plans() if self._custom_transforms_enabled(p)}
         sites |= {id(call.func) for p in self._custom_transforms_plans() if self._custom_transforms_enabled(p)
                   for _, call in p.lines}
-        counter = _NameUses(local)
-        walk.read(self.ctx.module, counter)
-        return bool(counter.nodes) and all(id(n) in sites for n in counter.nodes) and not self._named_in_string(local)
+        return self._every_use(local, lambda name: id(name) in sites)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if not node.decorators or not isinstance(self.ctx.parents.get(node), cst.Module):
@@ -2888,9 +2863,24 @@ class RemovedJaxApi(Rule):
     def _only_masking_registrations(self, local: str) -> bool:
         """Every mention of the module name ``local`` (but its import) is a masking
         registration that goes, so the import goes with the last of them."""
-        sites = _MaskingSites(self, local)
-        walk.read(self.ctx.module, sites)
-        return sites.removable == sites.uses and not self._named_in_string(local)
+        def goes(name: cst.Name) -> bool:
+            member = self.ctx.parents.get(name)
+            site = self.ctx.parents.get(member)
+            if isinstance(site, cst.Call) and site.func is member:
+                return self._masking_call_line(site) is not None
+            if isinstance(site, cst.Subscript) and site.value is member:
+                assign = self.ctx.parents.get(self.ctx.parents.get(site))
+                return isinstance(assign, cst.Assign) and self._dead_registry_line(assign) is not None
+            return False
+
+        return self._every_use(local, goes)
+
+    def _every_use(self, local: str, goes: Callable[[cst.Name], bool]) -> bool:
+        """``local`` is read somewhere outside imports (not as an attribute's name, nor in a
+        string), and ``goes`` holds for every such ``Name``."""
+        uses = _NameUses(local)
+        walk.read(self.ctx.module, uses)
+        return bool(uses.nodes) and all(goes(n) for n in uses.nodes) and not self._named_in_string(local)
 
     def _gone_platform(self, node: cst.Call) -> None:
         """``mlir.register_lowering(p, rule, platform="interpreter")``: jax no longer knows
