@@ -247,6 +247,35 @@ def test_nufft_descriptor_bytes_and_splatted_points():
     assert call["result_layouts"] == [[1, 0]]
 
 
+@pytest.mark.parametrize("platform", ["cpu", "gpu"])
+def test_signature_shim_inlined_with_the_deleted_context(platform):
+    """The shim returned ``.results`` of the builder's keyword call; each call of it becomes
+    that call, with the context the rule had deleted (registered as ``partial(rule, "cpu")``)."""
+    (call,) = lower_both(
+        "custom-call-api",
+        "signature_shim",
+        lambda m: functools.partial(m.spline_lowering, platform),
+        [((2, 5), "float32"), ((2, 7), "float32"), ((2, 7), "float32")],
+        [((2, 5), "float32")],
+        degree=3,
+        make_descriptor=lambda degree, *shape: bytes([degree, *shape]),
+    )
+    assert call["target"] == f"spline2d_{platform}"
+    assert call["api_version"] == 2
+    if platform == "cpu":
+        assert call["backend_config"] == b""
+        assert call["operands"] == 4
+        assert call["constant_operands"][0] == bytes([3, 2, 5])  # the descriptor the kernel reads first
+        assert call["operand_layouts"] == [[0], [1, 0], [1, 0], [1, 0]]
+    else:
+        assert call["backend_config"] == bytes([3, 2, 5])
+        assert call["operands"] == 3
+        assert call["operand_layouts"] == [[1, 0], [1, 0], [1, 0]]
+    assert call["result_layouts"] == [[1, 0]]
+    source = migrated_module("custom-call-api", "signature_shim").__dict__
+    assert "custom_call" not in source and "_custom_call" not in source  # the shim and its import are gone
+
+
 def test_old_out_types_signature_behind_import_guard():
     (call,) = lower_both(
         "custom-call-api",

@@ -151,6 +151,22 @@ Safety
     next to this file, also under a ``src/`` layout) is reported too, naming the defining
     module and the context to pass.
 
+    A signature shim (jax-finufft, 2023: ``def custom_call(*args, **kwargs): try: return
+    _custom_call(*args, **kwargs).results / except TypeError: kwargs["out_types"] =
+    kwargs.pop("result_types"); return (_custom_call(*args, **kwargs),)``), a module-level
+    function that only forwards its arguments to a removed builder and returns ``.results``,
+    alone or in a ``try`` whose handlers catch only TypeError, is inlined: on every release
+    the rewrite can target the ``try`` branch is what ran (the handler served jaxlib's
+    ``out_types`` signature), so each call ``custom_call(name, result_types=..., ...)`` is
+    the builder's call read as ``.results`` and becomes ``ffi_lowering(...)(ctx, ...)`` as
+    above. The shim is then deleted, and its builder import with it. The context may be a
+    parameter ``ctx`` whose only use is a ``del ctx`` (a rule registered as ``partial(rule,
+    "cpu")`` that needed no context before): the ``del`` goes. All of one shim's changes
+    are linked, and nothing happens when a call cannot convert (the ``out_types`` keyword,
+    no context, a compatibility guard, layouts that cannot be paired), the shim is used
+    other than by calling it, is named in a string, or another module may import it; each
+    call and the builder calls in the shim are then reported with the reason.
+
 Before::
 
     from jaxlib.hlo_helpers import custom_call
@@ -258,6 +274,9 @@ class CustomCallApi(Rule):
         # calls, and why a helper cannot take the context (one of its calls stays, say).
         self._helper_sites: dict[cst.FunctionDef, list[HelperSite]] = {}
         self._helper_blocked: dict[cst.FunctionDef, str] = {}
+        # Module-level signature shims (``def custom_call(*args, **kwargs): try: return
+        # _custom_call(*args, **kwargs).results / except TypeError: ...``) by name.
+        self._shims: Optional[dict[str, Shim]] = None
 
     @classmethod
     def index(cls, path: str, source: bytes) -> Optional[IndexEntry]:
@@ -477,11 +496,19 @@ class CustomCallApi(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         legacy = self.legacy_name(node.func)
         if legacy is None:
+            shim = self._shim_called(node)
+            if shim is not None:
+                shim.calls.append(node)
+                return
             self._call_of_project_wrapper(node)
             return
         if self.ctx.options.target_jax < REMOVED_IN[legacy]:
             return  # still works on the target release
         helper = self._plain_helper(node)
+        if helper is not None and helper.name.value in self.signature_shims() \
+                and self.signature_shims()[helper.name.value].function is helper:
+            self.signature_shims()[helper.name.value].inner.append(node)
+            return
         before = len(self.ctx.findings)
         self._site(node, legacy, helper)
         if helper is not None and len(self.ctx.findings) > before:
@@ -828,6 +855,167 @@ class CustomCallApi(Rule):
             f"pass {context} here",
         )
 
+    # -- signature shims ----------------------------------------------------------------------
+    def signature_shims(self) -> dict[str, "Shim"]:
+        """Module-level functions that only forward to a removed builder and return its
+        ``.results``, catching the TypeError of the releases with the older signature."""
+        if self._shims is None:
+            self._shims = {}
+            for stmt in self.ctx.module.body:
+                if not isinstance(stmt, cst.FunctionDef):
+                    continue
+                inner = _forwarded_builder_call(stmt)
+                legacy = self.legacy_name(inner.func) if inner is not None else None
+                if legacy is not None and self.ctx.options.target_jax >= REMOVED_IN[legacy]:
+                    self._shims[stmt.name.value] = Shim(stmt, legacy)
+        return self._shims
+
+    def _shim_called(self, node: cst.Call) -> Optional["Shim"]:
+        if not isinstance(node.func, cst.Name):
+            return None
+        shim = self.signature_shims().get(node.func.value)
+        if shim is None:
+            return None
+        scope = self.ctx.scopes.get(node.func)
+        assignments = list(scope[node.func.value]) if scope is not None else []
+        if len(assignments) != 1 or assignments[0].node is not shim.function:
+            return None  # a local of the same name, or the name bound again
+        return shim
+
+    def _plan_shims(self) -> None:
+        """Inline each signature shim at its calls, then delete it: on every jax the target
+        can be, the shim's ``try`` branch is what ran (the ``except TypeError`` served jaxlib
+        releases with the ``out_types`` signature), so each call is the builder's call read
+        as ``.results``. All of one shim's changes are linked: every call converts, the shim
+        goes, and a ``del ctx`` the rule kept for the unused context goes, or none of it."""
+        for name, shim in (self._shims or {}).items():
+            plan = self._shim_plan(name, shim)
+            if isinstance(plan, str):
+                for call in shim.calls:
+                    self.report(call, Safety.MANUAL,
+                                f"`{name}` forwards to {shim.where} (removed in jax {version_text(REMOVED_IN[shim.legacy])}) "
+                                f"for older jaxlib signatures; not inlined automatically since {plan}: {GUIDANCE}")
+                for inner in shim.inner:
+                    self.report(inner, Safety.MANUAL,
+                                f"{shim.where} (removed in jax {version_text(REMOVED_IN[shim.legacy])}) called by the signature "
+                                f"shim `{name}`, which stays since {plan}: once each call of `{name}` is written as the "
+                                f"builder's call it forwards (`{FFI_LOWERING}(name, api_version=2, ...)(ctx, *operands)`), "
+                                "delete the shim")
+                continue
+            self._report_shim(name, shim, plan)
+
+    def _shim_plan(self, name: str, shim: "Shim") -> "list | str":
+        """Per call ``(call, site, rule, safety, notes, ctx_expr, no_result_shapes)``, or why
+        the shim stays (worded to follow "since")."""
+        function = shim.function
+        if not shim.calls:
+            return f"`{name}` is not called in this module"
+        scope = self.ctx.scopes.get(function)
+        assignments = list(scope.assignments[name]) if scope is not None else []
+        if len(assignments) != 1:
+            return f"`{name}` is bound more than once in this module"
+        called = {id(c.func) for c in shim.calls}
+        if any(id(access.node) not in called for access in assignments[0].references):
+            return f"`{name}` is also used other than by calling it (passed or kept as a value)"
+        if re.search(rf"[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code):
+            return f"`{name}` is named in a string (`__all__`, getattr), so it may be used other than by the calls here"
+        importers = _helper_importers(self.ctx.path, self.ctx.package, name)
+        if importers:
+            listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in importers[:3]) + (", ..." if len(importers) > 3 else "")
+            return f"other modules of the project may use `{name}` ({listed} import it, read it or star-import)"
+        target = self.ctx.options.target_jax
+        planned = []
+        deleted: set[int] = set()
+        for call in shim.calls:
+            line = self._line_text(call)
+            site = Site.read(call, shim.legacy)
+            if isinstance(site, str):
+                return f"its call{line} cannot be read: {site}"
+            if site.old_signature or "result_types" not in site.args:
+                return (f"its call{line} uses the old out_types signature, which the shim served only through the "
+                        "TypeError fallback")
+            missing = [api for api in site.needs() if target < NEEDS[api]]
+            if missing:
+                return f"the replacement ({', '.join(missing)}) needs a newer jax than the target {version_text(target)}"
+            rule = enclosing_lowering_rule(self.ctx, call) or self._deleted_context(call)
+            if rule is None:
+                return f"its call{line} has no lowering context in reach"
+            guard = compatibility_guard(self.ctx, call)
+            if guard is not None:
+                return f"its call{line} sits inside the compatibility guard {guard}"
+            safety, notes, ctx_expr, no_result_shapes = self.check_layouts(call, site, rule, "results", call)
+            if safety is Safety.MANUAL:
+                return f"its call{line}: {notes}"
+            planned.append((call, site, rule, safety, notes, ctx_expr, no_result_shapes))
+            deleted.add(id(rule.function))
+        key = (self.name, "shim", os.path.abspath(self.ctx.path), name)
+        project = self.ctx.options.project
+        if project is not None and key in project.vetoed:
+            return project.vetoed[key][1]
+        deletes = [stmt for call, *_ in planned for stmt in [_context_deletion(call, self.ctx)] if stmt is not None]
+        suppressed = self._suppressed_among([function, *shim.calls, *deletes])
+        if suppressed is not None:
+            return suppressed
+        return planned
+
+    def _line_text(self, node: cst.CSTNode) -> str:
+        if self.ctx.options.annotate:
+            return ""  # annotations shift lines; the comment must read the same on a second run
+        where = self.ctx.locate([node])
+        return f" (line {where[node].start.line})" if node in where else ""
+
+    def _deleted_context(self, node: cst.CSTNode) -> Optional[LoweringRule]:
+        """``def lowering(platform, ctx, source, *points, ...): del ctx`` (jax-finufft, a rule
+        registered as ``partial(lowering, "cpu")`` that used no context): the parameter
+        named ``ctx`` whose one use is that ``del`` is the context."""
+        function = next((a for a in ancestors(self.ctx, node) if isinstance(a, cst.FunctionDef)), None)
+        if function is None or _context_deletion(node, self.ctx) is None:
+            return None
+        params = [*function.params.posonly_params, *function.params.params]
+        index = next(i for i, p in enumerate(params) if p.name.value == "ctx")
+        star = function.params.star_arg
+        return LoweringRule(function, "ctx", tuple(p.name.value for p in params[index + 1:]),
+                            star.name.value if isinstance(star, cst.Param) else None)
+
+    def _report_shim(self, name: str, shim: "Shim", planned: list) -> None:
+        key = (self.name, "shim", os.path.abspath(self.ctx.path), name)
+        self.ctx.link(key, [os.path.abspath(self.ctx.path)])
+        for call, site, rule, safety, notes, ctx_expr, no_result_shapes in planned:
+            builder = FFI_LOWERING
+
+            def edit(updated: cst.CSTNode, site=site, ctx_expr=ctx_expr, no_result_shapes=no_result_shapes) -> cst.CSTNode:
+                return site.rewrite(_find_call(updated, "results"), "results", self.ctx.name_for(builder), ctx_expr,
+                                    no_result_shapes)
+
+            self.report(
+                call,
+                safety,
+                f"`{name}` (a shim over {shim.where}, removed in jax {version_text(REMOVED_IN[shim.legacy])}, returning "
+                f"its .results) -> {builder}(..., api_version={site.api_version_text()})(ctx, ...)"
+                + (f"; {notes}" if notes else ""),
+                edit,
+                kernel_receives=f"the same custom call: target, api_version {site.api_version_text()}, operands, "
+                "backend_config bytes and layouts unchanged",
+                link=key,
+            )
+        seen: set[int] = set()
+        for call, *_ in planned:
+            stmt = _context_deletion(call, self.ctx)
+            if stmt is None or id(stmt) in seen:
+                continue
+            seen.add(id(stmt))
+            self.report(stmt, Safety.SAFE, "`del ctx` dropped: the lowering context is now passed to the custom call",
+                        lambda _updated: cst.RemoveFromParent(), link=key)
+
+        def delete(_updated: cst.CSTNode) -> cst.CSTNode:
+            for inner in shim.inner:
+                self._drop_legacy_import(inner.func)
+            return cst.RemoveFromParent()
+
+        self.report(shim.function, Safety.SAFE,
+                    f"shim `{name}` over {shim.where} deleted: every call of it is inlined, and the removed builder it "
+                    "forwards to cannot be imported", delete, link=key)
+
     def _drop_legacy_imports(self, node: cst.Call, site: "Site") -> None:
         """The builder's import goes once unused, and so does the one an ``api_version``
         enum read: the enum becomes an integer, and an xla_client import it alone used
@@ -854,6 +1042,7 @@ class CustomCallApi(Rule):
         once every use of the names they bind has been rewritten (otherwise removing the
         imports would leave ``try: pass / except ImportError: pass`` behind). Re-exports of
         a builder for other modules go with their migration there (``_delete_reexports``)."""
+        self._plan_shims()
         self._plan_helpers()
         self._link_imported_reexports()
         self._drop_unused_imports(original_node, self._delete_reexports())
@@ -1402,13 +1591,32 @@ def _helper_importers(path: str, package: Optional[str], name: str) -> list[str]
     module to module) imports nothing."""
 
     def imports_it(tree: ast.AST) -> bool:
-        return any((isinstance(node, ast.ImportFrom)
+        nodes = list(ast.walk(tree))
+        # Names bound to jax's own modules: ``mlir.custom_call`` or ``from jaxlib.hlo_helpers
+        # import custom_call`` there is jax's name, not this module's helper.
+        jax_names = {(a.asname or a.name).split(".")[0] for node in nodes if isinstance(node, (ast.Import, ast.ImportFrom))
+                     and (isinstance(node, ast.Import) or _from_jax(node)) for a in node.names
+                     if isinstance(node, ast.ImportFrom) or a.name.split(".")[0] in ("jax", "jaxlib")}
+
+        def root(value: ast.AST) -> Optional[str]:
+            while isinstance(value, ast.Attribute):
+                value = value.value
+            return value.id if isinstance(value, ast.Name) else None
+
+        # ``hasattr(mlir, "custom_call")`` asks about jax's name too.
+        about_jax = {id(node.args[1]) for node in nodes if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                     and node.func.id in ("hasattr", "getattr") and len(node.args) >= 2 and root(node.args[0]) in jax_names}
+        return any((isinstance(node, ast.ImportFrom) and not _from_jax(node)
                     and any(a.name == name or (a.name == "*" and not name.startswith("_")) for a in node.names))
-                   or (isinstance(node, ast.Attribute) and node.attr == name)
-                   or (isinstance(node, ast.Constant) and node.value == name)
-                   for node in ast.walk(tree))
+                   or (isinstance(node, ast.Attribute) and node.attr == name and root(node.value) not in jax_names)
+                   or (isinstance(node, ast.Constant) and node.value == name and id(node) not in about_jax)
+                   for node in nodes)
 
     return list(package_files_parsed(path, package, name, imports_it))
+
+
+def _from_jax(node: ast.ImportFrom) -> bool:
+    return not node.level and (node.module or "").split(".")[0] in ("jax", "jaxlib")
 
 
 RESULT_COUNT = (
@@ -2126,3 +2334,76 @@ def reexport_decided(ctx, local: str) -> bool:
         return False
     facts = project.of(CustomCallApi.name).get(os.path.abspath(ctx.path))
     return facts is not None and local in facts.names
+
+
+@dataclasses.dataclass
+class Shim:
+    """A module-level function forwarding ``*args, **kwargs`` to a removed builder."""
+
+    function: Optional[cst.FunctionDef]
+    legacy: str
+    #: Its calls in this module, and the builder calls in its body.
+    calls: list = dataclasses.field(default_factory=list)
+    inner: list = dataclasses.field(default_factory=list)
+
+    @property
+    def where(self) -> str:
+        return self.legacy.rsplit(".", 1)[0] + ".custom_call"
+
+
+def _forwarded_builder_call(function: cst.FunctionDef) -> Optional[cst.Call]:
+    """``B(*args, **kwargs)`` when ``function`` is ``def f(*args, **kwargs)`` whose body is
+    ``return B(*args, **kwargs).results``, alone or as the body of a ``try`` whose handlers
+    catch only TypeError (the signature fallback)."""
+    params = function.params
+    if function.decorators or function.asynchronous or params.params or params.posonly_params or params.kwonly_params \
+            or not isinstance(params.star_arg, cst.Param) or not isinstance(params.star_kwarg, cst.Param):
+        return None
+    body = list(function.body.body)
+    if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) \
+            and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        body = body[1:]  # the docstring
+    if len(body) != 1:
+        return None
+    stmt = body[0]
+    if isinstance(stmt, cst.Try):
+        if stmt.orelse is not None or stmt.finalbody is not None or not stmt.handlers \
+                or any(get_full_name_for_node(h.type) != "TypeError" if h.type is not None else True for h in stmt.handlers):
+            return None
+        if len(stmt.body.body) != 1:
+            return None
+        stmt = stmt.body.body[0]
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Return)):
+        return None
+    value = stmt.body[0].value
+    if not (isinstance(value, cst.Attribute) and value.attr.value == "results" and isinstance(value.value, cst.Call)):
+        return None
+    call = value.value
+    forwarded = [(a.star, get_full_name_for_node(a.value)) for a in call.args]
+    if forwarded != [("*", params.star_arg.name.value), ("**", params.star_kwarg.name.value)]:
+        return None
+    return call
+
+
+def _context_deletion(node: cst.CSTNode, ctx) -> Optional[cst.SimpleStatementLine]:
+    """The ``del ctx`` statement at the top of the function holding ``node``, when it is
+    the only use of its positional parameter ``ctx``."""
+    function = next((a for a in ancestors(ctx, node) if isinstance(a, cst.FunctionDef)), None)
+    if function is None:
+        return None
+    params = [*function.params.posonly_params, *function.params.params]
+    param = next((p for p in params if p.name.value == "ctx"), None)
+    if param is None:
+        return None
+    found = [stmt for stmt in function.body.body if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+             and isinstance(stmt.body[0], cst.Del) and isinstance(stmt.body[0].target, cst.Name)
+             and stmt.body[0].target.value == "ctx"]
+    if len(found) != 1:
+        return None
+    scope = ctx.scopes.get(param.name)
+    accesses = [a for assignment in scope.assignments["ctx"] for a in assignment.references] if scope is not None else None
+    if accesses is None:
+        return None
+    if any(not _inside(ctx, a.node, found[0]) for a in accesses):
+        return None
+    return found[0]
