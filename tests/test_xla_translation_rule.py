@@ -928,3 +928,24 @@ def test_indexed_shape_list_and_a_repeated_layout_lower_with_the_same_layouts(tm
     assert call["operand_types"] == ["tensor<i32>"] + ["tensor<2x3xf32>"] * 3
     assert call["result_types"] == ["tensor<2x3xf32>", "tensor<2x3xi32>"]
     assert call["operand_layouts"] == [[]] + [[1, 0]] * 3 and call["result_layouts"] == [[1, 0], [1, 0]]
+
+
+def test_create_token_lambda_lowers_to_a_stablehlo_token() -> None:
+    """``lambda c, _: ops.CreateToken(c)`` becomes a lowering rule building the same token:
+    the rewritten module runs on the installed jax, and the jitted primitive yields a
+    ``!stablehlo.token`` made by ``stablehlo.create_token`` (as ``lax.create_token`` does)."""
+    import jax
+    from jax._src import core as jax_core
+
+    path = os.path.join(FOLDER, "create_token_lambda.py")
+    with open(path, "rb") as fh:
+        result = rewrite_source(fh.read(), path, [])  # every rule, as `ccmigrate apply` runs
+    assert result.error is None and result.updated is not None
+    namespace: dict = {"__name__": "migrated_create_token"}
+    exec(compile(result.updated, path, "exec"), namespace)
+    prim = namespace["make_token_p"]
+    prim.def_abstract_eval(lambda _: jax_core.abstract_token)
+    text = jax.jit(namespace["make_token"]).lower(np.float32(1.0)).as_text()
+    main = text.split("func.func public @main")[1]
+    assert main.count("stablehlo.create_token : !stablehlo.token") == 1
+    assert "-> (!stablehlo.token" in main  # the primitive's result is that token

@@ -378,7 +378,12 @@ Removed helpers rewritten as calls
 Unused imports of removed names (safe)
     ``from jax.experimental import maps`` or ``from jaxlib.xla_client import ops``
     that nothing in the module reads (nor names in a string, as ``__all__`` does) only
-    makes the module fail at import: the name goes from the import.
+    makes the module fail at import: the name goes from the import. So does one whose
+    name the module binds again before anything can read it (mpi4jax 2020: ``from
+    jax.lax.lax import create_token_p``, then ``create_token_p = Primitive(...)``): only
+    imports and undecorated ``def`` statements that do not spell it outside their bodies
+    come between the import and the new binding (a function reads it when called, after the
+    module has run), and the new binding is a plain assignment or a ``def``/``class``.
 
 Everything else (manual)
     Any import of, or dotted use through an import of, a ``jax.*``/``jaxlib.*`` name that
@@ -466,6 +471,7 @@ from codemods.rules._shared import (
     import_without,
     is_called,
     member_spelling,
+    one_line,
     parent,
     version_text,
 )
@@ -2254,6 +2260,45 @@ class RemovedJaxApi(Rule):
             return None
         return [access.node for access in bindings[0].references]
 
+    def _shadowed_import(self, node: cst.ImportFrom, local: str) -> Optional[str]:
+        """The statement that binds ``local`` again, when a module-level import's binding is
+        replaced before anything can read it (mpi4jax 2020: ``from jax.lax.lax import
+        create_token_p``, then ``create_token_p = Primitive("create_token_mpi4jax")``): only
+        imports and undecorated function definitions that do not spell it outside their
+        bodies come between, and the statement binding it again is a plain assignment whose
+        value does not spell it, or a ``def``/``class``. Functions defined in between read
+        the name when called, after the module has run."""
+        line = self.ctx.parents.get(node)
+        body = list(self.ctx.module.body)
+        if not isinstance(line, cst.SimpleStatementLine) or line not in body or b"global" in self.ctx.source:
+            return None
+        word = re.compile(r"(?<![\w.])" + re.escape(local) + r"(?!\w)")
+        code = self.ctx.module.code_for_node
+        for stmt in body[body.index(line) + 1:]:
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and stmt.name.value == local and not stmt.decorators:
+                if isinstance(stmt, cst.FunctionDef) or not word.search(code(stmt)):
+                    return f"`{'def' if isinstance(stmt, cst.FunctionDef) else 'class'} {local}`"
+                return None
+            if isinstance(stmt, cst.FunctionDef):
+                header = stmt.with_changes(body=cst.IndentedBlock(body=[]), leading_lines=[])
+                if stmt.decorators or word.search(code(header)):
+                    return None
+                continue
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                return None
+            for small in stmt.body:
+                if isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+                    continue  # a docstring
+                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    if word.search(code(small)):
+                        return None  # bound by another import: not this one's to judge
+                    continue
+                if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == local
+                                                         for t in small.targets) and not word.search(code(small.value)):
+                    return f"`{local} = {one_line(code(small.value))[:40]}`"
+                return None
+        return None
+
     def _unread_import(self, node: cst.ImportFrom, local: str) -> bool:
         """No read reaches the name this import binds, though the name is read elsewhere:
         only locals of the same name (``ops = factory()`` in a function) are."""
@@ -2479,6 +2524,11 @@ class RemovedJaxApi(Rule):
             if (gone or owners) and (self._unused(local) or self._unread_import(node, local)):
                 drops.append(name)
                 said.append(f"unused import of {qualified}, which does not exist in jax {self._version()}, removed")
+                continue
+            if gone and (again := self._shadowed_import(node, local)) is not None:
+                drops.append(name)
+                said.append(f"import of {qualified}, which does not exist in jax {self._version()}, removed: `{local}` is "
+                            f"bound again at module level ({again}) before anything reads it")
                 continue
             if gone and qualified in CUSTOM_TRANSFORMS | DEFJVP and self._only_custom_transforms_uses(local):
                 continue  # the decorator and each defjvp are rewritten; the import goes with the last

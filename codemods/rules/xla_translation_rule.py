@@ -190,8 +190,10 @@ Replacement (minimum jax 0.5.0)
     becomes ``mlir.register_lowering(prim, lambda ctx, *args: args)``; the results are the
     operands as before (``mlir.register_lowering`` exists in every release from 0.4.29).
     Without the ``multiple_results`` mark in the module, or with other values in the tuple,
-    it stays manual. ``xla_client`` reached as ``jax.lib.xla_bridge.xla_client`` (the same
-    module) is handled like a direct import of it.
+    it stays manual. A builder rule ``lambda c, *args: ops.CreateToken(c)`` (a library's own
+    token primitive, mpi4jax 2020) becomes ``lambda ctx, *args: [hlo.create_token()]``, the
+    token jax's own ``lax.create_token`` lowering builds. ``xla_client`` reached as
+    ``jax.lib.xla_bridge.xla_client`` (the same module) is handled like a direct import of it.
 
     A translation rule ``rule(ctx, avals_in, avals_out, *operands, **params)`` that builds
     nothing (tagging primitives handing back some of their operands): it keeps its body
@@ -685,7 +687,8 @@ class XlaTranslationRule(Rule):
                 self.report(reg.node, Safety.MANUAL, f"translation rule registered inside {guard} left as is: that branch serves "
                             f"jax < 0.4.29; {advice}")
                 continue
-            if self._lower_fun_registration(reg, collector) or self._tuple_registration(reg, collector):
+            if self._lower_fun_registration(reg, collector) or self._tuple_registration(reg, collector) \
+                    or self._token_registration(reg):
                 continue
             if reg.form == "avals":
                 self.report(reg.node, Safety.MANUAL, f"translations_with_avals rules were removed with translation rules (jax 0.4.29); {GUIDANCE}")
@@ -1570,6 +1573,40 @@ class XlaTranslationRule(Rule):
             self.report(reg.node, Safety.SAFE, "translation rules were removed in jax 0.4.29: the rule returned `ops.Tuple` of its "
                         "operands, which jax took apart into the results; the MLIR lowering rule returns the operands themselves",
                         lambda _n: cst.Expr(self._register_lowering(reg, lowering, register)))
+        return True
+
+    def _token_registration(self, reg: Registration) -> bool:
+        """A builder rule ``lambda c, *args: ops.CreateToken(c)`` (mpi4jax 2020's own
+        ``create_token`` primitive): the lowering rule builds the same token,
+        ``lambda ctx, *args: [hlo.create_token()]``, as jax lowers ``lax.create_token``.
+        True when ``reg`` was this rule's to handle."""
+        rule = reg.rule
+        if reg.form != "builder" or not isinstance(rule, cst.Lambda):
+            return False
+        call = rule.body
+        if not (isinstance(call, cst.Call) and self._client_attr(call.func, "ops") == "CreateToken"):
+            return False
+        params = rule.params
+        builder = params.params[0].name.value if params.params and not params.posonly_params else None
+        if builder is None or len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star \
+                or not (isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == builder):
+            self.report(reg.node, Safety.MANUAL, "translation rules were removed in jax 0.4.29; the rule's `ops.CreateToken` "
+                        "is not given its own builder: write a lowering rule `lambda ctx, *args: [hlo.create_token()]` "
+                        "(hlo: jax.extend.mlir.dialects.stablehlo) and register it with `mlir.register_lowering`")
+            return True
+        self._passthrough_calls.add(call)
+        first = params.params[0].with_changes(name=cst.Name("ctx"))
+        hlo = self._module("jax.extend.mlir.dialects.stablehlo", "hlo")
+        token = cst.List([cst.Element(cst.parse_expression(f"{hlo}.create_token()"))])
+        lowering = rule.with_changes(params=params.with_changes(params=[first, *params.params[1:]]), body=token)
+        register = self._mlir("register_lowering")
+        self._drop_xla_head(reg)
+        drop_binding_if_unused(self.ctx, head_name(call.func))
+        if not self._drop_if_lowered(reg, Safety.SAFE, "translation rule creating a token: registration dropped"):
+            self.report(reg.node, Safety.SAFE, "translation rules were removed in jax 0.4.29: the rule returned "
+                        "`ops.CreateToken(c)`; the MLIR lowering rule creates the same token with `stablehlo.create_token`",
+                        lambda _n: cst.Expr(self._register_lowering(reg, lowering, register)),
+                        kernel_receives="unchanged (a token, no custom call)")
         return True
 
     def _tuple_of_operands(self, rule: cst.Lambda) -> Optional[cst.BaseExpression]:
