@@ -791,3 +791,44 @@ def test_old_signature_value_handed_to_an_op_builder_is_the_one_result():
     assert call["operand_layouts"] == [[1, 0], [1, 0]] and call["result_layouts"] == [[1, 0]]
     assert call["aliases"] is not None and "output_tuple_indices = []" in call["aliases"]
     assert "stablehlo.reshape" in text and "tensor<64xf32>" in text
+
+
+SHIM = b'''from jax.interpreters import mlir
+from jaxlib.hlo_helpers import custom_call as _cc
+
+
+def cc(*args, **kwargs):
+    try:
+        return _cc(*args, **kwargs).results
+    except TypeError:
+        kwargs["out_types"] = kwargs.pop("result_types")
+        return [_cc(*args, **kwargs)]
+
+
+def _rule(ctx, x):
+    return cc("k", result_types=[mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])], operands=[x])
+'''
+
+
+@pytest.mark.parametrize("tail, reason", [
+    # The out_types keyword reached the builder only through the TypeError fallback.
+    (b'\n\ndef _old(ctx, x):\n    return cc("k", out_types=[x.type], operands=[x])\n',
+     "uses the old out_types signature"),
+    # A helper with no context calls it: nothing to pass to ffi_lowering there.
+    (b'\n\ndef _helper(x, t):\n    return cc("k", result_types=[t], operands=[x])\n',
+     "has no lowering context in reach"),
+    (b'\n\n__all__ = ["cc"]\n', "named in a string"),
+])
+def test_signature_shim_stays_whole_with_its_reason(tail, reason, tmp_path):
+    from codemods.rule import Safety
+
+    path = tmp_path / "shim_case.py"  # alone in its folder: no other module may import `cc`
+    path.write_bytes(SHIM + tail)
+    result = rewrite_source(SHIM + tail, str(path), ["--select", "custom-call-api"])
+    assert result.error is None
+    assert result.updated is None  # no call of the shim converts while one cannot
+    manual = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    calls = [m for m in manual if m.startswith("`cc` forwards to jaxlib.hlo_helpers.custom_call")]
+    assert calls and all(reason in m for m in calls)
+    inner = [m for m in manual if "called by the signature shim `cc`, which stays since" in m]
+    assert len(inner) == 2 and all(reason in m for m in inner)
