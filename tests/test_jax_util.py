@@ -73,8 +73,41 @@ def test_split_dict_and_split_merge_do_what_they_did() -> None:
         merge(["A", "B", "C"], ["a", "b", "c"])
 
 
+def _decorated(wraps, wrapped, *args, **kwargs):
+    def fun(x):
+        return x
+
+    fun.__dict__["seen"] = False
+    out = wraps(wrapped, *args, **kwargs)(fun)
+    return (out is fun, out.__name__, out.__qualname__, out.__module__, out.__doc__, out.__annotations__,
+            getattr(out, "__wrapped__", None) is wrapped, {k: v for k, v in out.__dict__.items() if k != "__wrapped__"})
+
+
+def test_wraps_names_and_documents_as_jaxs_private_copy() -> None:
+    import functools
+
+    ours, theirs = _defined("wraps"), private.wraps
+
+    def scaled(x: float, factor: int = 2) -> float:
+        """Scale x."""
+        return x * factor
+
+    scaled.tag = "kept"
+    cases = [
+        ((scaled,), {}),
+        ((scaled,), {"docstr": "Vectorised {fun}: {doc} ({extra})", "extra": "batched"}),
+        ((scaled, "vmap({fun})"), {}),
+        ((functools.partial(scaled, factor=3),), {}),  # no __name__: the partial's function names it
+        ((functools.partial(functools.partial(scaled), 1),), {"docstr": "{fun}"}),
+        ((object(),), {"docstr": "{fun}{doc}"}),  # nothing to read: defaults
+        ((scaled,), {"docstr": "{missing}"}),  # a failing format leaves the rest as it was
+    ]
+    for args, kwargs in cases:
+        assert _decorated(ours, *args, **kwargs) == _decorated(theirs, *args, **kwargs), (args, kwargs)
+
+
 def test_every_helper_is_tested() -> None:
-    assert set(HELPERS) == set(SAMPLES) | {"split_dict", "split_merge"}
+    assert set(HELPERS) == set(SAMPLES) | {"split_dict", "split_merge", "wraps"}
 
 
 def test_a_definition_under_another_name_does_not_call_itself_through_map() -> None:

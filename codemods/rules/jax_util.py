@@ -25,6 +25,8 @@ Replacement (every jax release)
     ``split_merge``     items split by a predicate, and the function merging them back
     ``concatenate``     a sequence of sequences flattened into one list
     ``partition_list``  items split by a list of flags, and ``merge_lists`` inverting it
+    ``wraps``           ``functools.wraps`` with ``namestr``/``docstr`` formatted from the
+                        wrapped function's name and docstring (``{fun}``, ``{doc}``)
     ==================  ===================================================================
 
     ``partial`` is ``functools.partial`` (the very object jax re-exported) and ``prod``
@@ -37,7 +39,7 @@ Replacement (every jax release)
     import util`` goes once no use of it is left. A module-level import's helpers are
     defined even where the module reads none of them: another module may import them
     from it (``from .compat import safe_map``), as it imported the names before. Other members (``cache``, ``memoize``,
-    ``wraps``, ``toposort``, ``HashableFunction``, ``curry``...) are reported manual with
+    ``toposort``, ``HashableFunction``, ``curry``...) are reported manual with
     what to use instead; a helper whose name the module already binds otherwise, reached
     as ``jax.util.safe_map``, is reported too. Sites in a compatibility guard (``try:
     from jax.util import safe_map / except ImportError: ...``) are left alone. For a
@@ -200,13 +202,39 @@ def NAME(flags, falses, trues):
     falses, trues = iter(falses), iter(trues)
     return [next(trues) if flag else next(falses) for flag in flags]
 ''',
+    "wraps": '''
+def NAME(wrapped, namestr=None, docstr=None, **kwargs):
+    """functools.wraps, name and docstring formatted from the wrapped one's (jax.util.wraps, removed in jax 0.7.0)."""
+    from functools import partial as partial_type
+
+    def wrapper(fun):
+        try:
+            name = getattr(wrapped, "__name__", None)
+            inner = wrapped
+            while name is None and isinstance(inner, partial_type):
+                inner = inner.func
+                name = getattr(inner, "__name__", None)
+            if name is None:
+                name = "<unnamed function>"
+            doc = getattr(wrapped, "__doc__", "") or ""
+            fun.__dict__.update(getattr(wrapped, "__dict__", {}))
+            fun.__annotations__ = getattr(wrapped, "__annotations__", {})
+            fun.__name__ = name if namestr is None else namestr.format(fun=name)
+            fun.__module__ = getattr(wrapped, "__module__", "<unknown module>")
+            fun.__doc__ = doc if docstr is None else docstr.format(fun=name, doc=doc, **kwargs)
+            fun.__qualname__ = getattr(wrapped, "__qualname__", fun.__name__)
+            fun.__wrapped__ = wrapped
+        except Exception:  # jax's never failed the decoration
+            pass
+        return fun
+    return wrapper
+''',
 }
 
 #: What to use instead of the members without a faithful stand-in.
 GUIDANCE = {
     "cache": "use functools.lru_cache (jax's also keyed on its trace state)",
     "memoize": "use functools.lru_cache(maxsize=None)",
-    "wraps": "use functools.wraps (jax's also formatted the docstring with the wrapped name)",
     "curry": "use functools.partial(functools.partial, f)",
     "toposort": "use graphlib.TopologicalSorter, or copy the function from the jax release you used",
     "HashableFunction": "use a functools.partial, or a small class with __eq__/__hash__ on the closure's values",
