@@ -1562,18 +1562,27 @@ class XlaTranslationRule(Rule):
                         "is not set in this module; register a lowering rule `lambda ctx, *args: args` with "
                         "`mlir.register_lowering` if it is one")
             return True
+        self._lambda_lowering(reg, operands, "translation rule returning its operands as a tuple: registration dropped",
+                              "translation rules were removed in jax 0.4.29: the rule returned `ops.Tuple` of its operands, "
+                              "which jax took apart into the results; the MLIR lowering rule returns the operands themselves")
+        return True
+
+    def _lambda_lowering(self, reg: Registration, body: cst.BaseExpression, dropped: str, message: str, **extra) -> None:
+        """Register ``reg``'s builder lambda as the MLIR lowering rule: its builder parameter
+        is ``ctx`` and ``body`` its value; the registration goes instead where the module
+        lowers the primitive already (``dropped`` says so)."""
+        rule = reg.rule
+        call = rule.body
         self._passthrough_calls.add(call)
         params = rule.params
         first = params.params[0].with_changes(name=cst.Name("ctx"))
-        lowering = rule.with_changes(params=params.with_changes(params=[first, *params.params[1:]]), body=operands)
+        lowering = rule.with_changes(params=params.with_changes(params=[first, *params.params[1:]]), body=body)
         register = self._mlir("register_lowering")
         self._drop_xla_head(reg)
         drop_binding_if_unused(self.ctx, head_name(call.func))
-        if not self._drop_if_lowered(reg, Safety.SAFE, "translation rule returning its operands as a tuple: registration dropped"):
-            self.report(reg.node, Safety.SAFE, "translation rules were removed in jax 0.4.29: the rule returned `ops.Tuple` of its "
-                        "operands, which jax took apart into the results; the MLIR lowering rule returns the operands themselves",
-                        lambda _n: cst.Expr(self._register_lowering(reg, lowering, register)))
-        return True
+        if not self._drop_if_lowered(reg, Safety.SAFE, dropped):
+            self.report(reg.node, Safety.SAFE, message, lambda _n: cst.Expr(self._register_lowering(reg, lowering, register)),
+                        **extra)
 
     def _token_registration(self, reg: Registration) -> bool:
         """A builder rule ``lambda c, *args: ops.CreateToken(c)`` (mpi4jax 2020's own
@@ -1594,19 +1603,12 @@ class XlaTranslationRule(Rule):
                         "is not given its own builder: write a lowering rule `lambda ctx, *args: [hlo.create_token()]` "
                         "(hlo: jax.extend.mlir.dialects.stablehlo) and register it with `mlir.register_lowering`")
             return True
-        self._passthrough_calls.add(call)
-        first = params.params[0].with_changes(name=cst.Name("ctx"))
         hlo = self._module("jax.extend.mlir.dialects.stablehlo", "hlo")
         token = cst.List([cst.Element(cst.parse_expression(f"{hlo}.create_token()"))])
-        lowering = rule.with_changes(params=params.with_changes(params=[first, *params.params[1:]]), body=token)
-        register = self._mlir("register_lowering")
-        self._drop_xla_head(reg)
-        drop_binding_if_unused(self.ctx, head_name(call.func))
-        if not self._drop_if_lowered(reg, Safety.SAFE, "translation rule creating a token: registration dropped"):
-            self.report(reg.node, Safety.SAFE, "translation rules were removed in jax 0.4.29: the rule returned "
-                        "`ops.CreateToken(c)`; the MLIR lowering rule creates the same token with `stablehlo.create_token`",
-                        lambda _n: cst.Expr(self._register_lowering(reg, lowering, register)),
-                        kernel_receives="unchanged (a token, no custom call)")
+        self._lambda_lowering(reg, token, "translation rule creating a token: registration dropped",
+                              "translation rules were removed in jax 0.4.29: the rule returned `ops.CreateToken(c)`; the MLIR "
+                              "lowering rule creates the same token with `stablehlo.create_token`",
+                              kernel_receives="unchanged (a token, no custom call)")
         return True
 
     def _tuple_of_operands(self, rule: cst.Lambda) -> Optional[cst.BaseExpression]:
