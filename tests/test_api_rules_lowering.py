@@ -832,3 +832,11 @@ def test_signature_shim_stays_whole_with_its_reason(tail, reason, tmp_path):
     assert calls and all(reason in m for m in calls)
     inner = [m for m in manual if "called by the signature shim `cc`, which stays since" in m]
     assert len(inner) == 2 and all(reason in m for m in inner)
+
+
+def test_rule_that_deleted_its_context_lowers_with_it_again():
+    (call,) = lower_both("custom-call-api", "deleted_context", lambda m: m._negate_lowering,
+                         [((3,), "float32")], [((3,), "float32")])
+    assert call["target"] == "negate_f32"
+    assert call["api_version"] == 2
+    assert call["operand_layouts"] is None and call["result_layouts"] is None

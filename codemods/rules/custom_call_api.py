@@ -277,6 +277,8 @@ class CustomCallApi(Rule):
         # Module-level signature shims (``def custom_call(*args, **kwargs): try: return
         # _custom_call(*args, **kwargs).results / except TypeError: ...``) by name.
         self._shims: Optional[dict[str, Shim]] = None
+        # Links of the ``del ctx`` removals already reported (one per lowering rule).
+        self._deleted_contexts: set = set()
 
     @classmethod
     def index(cls, path: str, source: bytes) -> Optional[IndexEntry]:
@@ -556,6 +558,14 @@ class CustomCallApi(Rule):
                 f"{self._wrapper_note(node)}{GUIDANCE}",
             )
             return
+        deletion = None
+        if _deletions_of(rule.function, rule.ctx_name):
+            # ``del ctx`` (the context was unused): the rewrite reads it, so the ``del`` goes too.
+            deletion = _context_deletion(node, self.ctx, rule.ctx_name)
+            if deletion is None:
+                self.report(node, Safety.MANUAL, f"{where} call: the rule deletes its context `{rule.ctx_name}` "
+                            f"(`del {rule.ctx_name}`) and reads it too; {GUIDANCE}")
+                return
         safety, notes, ctx_expr, no_result_shapes = self.check_layouts(node, site, rule, usage, replaced)
         if safety is Safety.MANUAL:
             self.report(node, Safety.MANUAL, f"{where} call: {notes}; {GUIDANCE}")
@@ -579,6 +589,13 @@ class CustomCallApi(Rule):
             self._drop_legacy_imports(node, site)
             return site.rewrite(call, usage, spelt, ctx_expr, no_result_shapes)
 
+        link = None
+        if deletion is not None:
+            link = (self.name, "del-context", os.path.abspath(self.ctx.path), rule.function.name.value, id(rule.function))
+            if link not in self._deleted_contexts:
+                self._deleted_contexts.add(link)
+                self.report(deletion, Safety.SAFE, f"`del {rule.ctx_name}` dropped: the lowering context is now passed to the "
+                            "custom call", lambda _updated: cst.RemoveFromParent(), link=link)
         self.report(
             replaced,
             safety,
@@ -586,6 +603,7 @@ class CustomCallApi(Rule):
             edit,
             kernel_receives=f"the same custom call: target, api_version {site.api_version_text()}, operands, "
             "backend_config bytes and layouts unchanged",
+            link=link,
         )
         if isinstance(node.func, cst.Name):
             self._sites.setdefault(node.func.value, []).append(self.ctx.findings[-1])
@@ -943,6 +961,8 @@ class CustomCallApi(Rule):
             guard = compatibility_guard(self.ctx, call)
             if guard is not None:
                 return f"its call{line} sits inside the compatibility guard {guard}"
+            if _deletions_of(rule.function, rule.ctx_name) and _context_deletion(call, self.ctx, rule.ctx_name) is None:
+                return f"the rule of its call{line} deletes its context `{rule.ctx_name}` and reads it too"
             safety, notes, ctx_expr, no_result_shapes = self.check_layouts(call, site, rule, "results", call)
             if safety is Safety.MANUAL:
                 return f"its call{line}: {notes}"
@@ -952,7 +972,8 @@ class CustomCallApi(Rule):
         project = self.ctx.options.project
         if project is not None and key in project.vetoed:
             return project.vetoed[key][1]
-        deletes = [stmt for call, *_ in planned for stmt in [_context_deletion(call, self.ctx)] if stmt is not None]
+        deletes = [stmt for call, _site, rule, *_ in planned
+                   for stmt in [_context_deletion(call, self.ctx, rule.ctx_name)] if stmt is not None]
         suppressed = self._suppressed_among([function, *shim.calls, *deletes])
         if suppressed is not None:
             return suppressed
@@ -999,13 +1020,13 @@ class CustomCallApi(Rule):
                 link=key,
             )
         seen: set[int] = set()
-        for call, *_ in planned:
-            stmt = _context_deletion(call, self.ctx)
+        for call, _site, rule, *_ in planned:
+            stmt = _context_deletion(call, self.ctx, rule.ctx_name)
             if stmt is None or id(stmt) in seen:
                 continue
             seen.add(id(stmt))
-            self.report(stmt, Safety.SAFE, "`del ctx` dropped: the lowering context is now passed to the custom call",
-                        lambda _updated: cst.RemoveFromParent(), link=key)
+            self.report(stmt, Safety.SAFE, f"`del {rule.ctx_name}` dropped: the lowering context is now passed to the "
+                        "custom call", lambda _updated: cst.RemoveFromParent(), link=key)
 
         def delete(_updated: cst.CSTNode) -> cst.CSTNode:
             for inner in shim.inner:
@@ -2385,25 +2406,30 @@ def _forwarded_builder_call(function: cst.FunctionDef) -> Optional[cst.Call]:
     return call
 
 
-def _context_deletion(node: cst.CSTNode, ctx) -> Optional[cst.SimpleStatementLine]:
-    """The ``del ctx`` statement at the top of the function holding ``node``, when it is
-    the only use of its positional parameter ``ctx``."""
+def _context_deletion(node: cst.CSTNode, ctx, name: str = "ctx") -> Optional[cst.SimpleStatementLine]:
+    """The ``del <name>`` statement at the top of the function holding ``node``, when it is
+    the only use of its positional parameter ``name``."""
     function = next((a for a in ancestors(ctx, node) if isinstance(a, cst.FunctionDef)), None)
     if function is None:
         return None
     params = [*function.params.posonly_params, *function.params.params]
-    param = next((p for p in params if p.name.value == "ctx"), None)
+    param = next((p for p in params if p.name.value == name), None)
     if param is None:
         return None
-    found = [stmt for stmt in function.body.body if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
-             and isinstance(stmt.body[0], cst.Del) and isinstance(stmt.body[0].target, cst.Name)
-             and stmt.body[0].target.value == "ctx"]
+    found = _deletions_of(function, name)
     if len(found) != 1:
         return None
     scope = ctx.scopes.get(param.name)
-    accesses = [a for assignment in scope.assignments["ctx"] for a in assignment.references] if scope is not None else None
+    accesses = [a for assignment in scope.assignments[name] for a in assignment.references] if scope is not None else None
     if accesses is None:
         return None
     if any(not _inside(ctx, a.node, found[0]) for a in accesses):
         return None
     return found[0]
+
+
+def _deletions_of(function: cst.FunctionDef, name: str) -> list[cst.SimpleStatementLine]:
+    """``del <name>`` statements of the function's own body."""
+    return [stmt for stmt in function.body.body if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], cst.Del) and isinstance(stmt.body[0].target, cst.Name)
+            and stmt.body[0].target.value == name]
