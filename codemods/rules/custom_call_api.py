@@ -64,7 +64,9 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     literal target name is decoded. The lowering context is the enclosing lowering rule's
     first parameter, or a later one that is annotated ``LoweringRuleContext`` or read as a
     context (``ctx.avals_out``...), as in rules registered as ``partial(rule, "target")``;
-    without one the change is manual. A module-level import of a removed builder that
+    without one the change is manual. A rule that had no use for its context and deleted
+    it (``del ctx``, its only use) loses the ``del`` with the rewrite (the two are linked);
+    one that both deletes and reads it stays manual. A module-level import of a removed builder that
     nothing uses is dropped (the import alone stops the module from loading). A builder
     bound in a lowering rule with ``call = functools.partial(hlo_helpers.custom_call, name,
     result_types=..., ...)`` and only called there, ``call(operands=[...], ...)``, becomes
@@ -159,9 +161,9 @@ Safety
     the rewrite can target the ``try`` branch is what ran (the handler served jaxlib's
     ``out_types`` signature), so each call ``custom_call(name, result_types=..., ...)`` is
     the builder's call read as ``.results`` and becomes ``ffi_lowering(...)(ctx, ...)`` as
-    above. The shim is then deleted, and its builder import with it. The context may be a
-    parameter ``ctx`` whose only use is a ``del ctx`` (a rule registered as ``partial(rule,
-    "cpu")`` that needed no context before): the ``del`` goes. All of one shim's changes
+    above. The shim is then deleted, and its builder import with it. The context may also be
+    a later parameter ``ctx`` whose only use is a ``del ctx`` (a rule registered as
+    ``partial(rule, "cpu")`` that needed no context before): the ``del`` goes. All of one shim's changes
     are linked, and nothing happens when a call cannot convert (the ``out_types`` keyword,
     no context, a compatibility guard, layouts that cannot be paired), the shim is used
     other than by calling it, is named in a string, or another module may import it; each
@@ -507,9 +509,9 @@ class CustomCallApi(Rule):
         if self.ctx.options.target_jax < REMOVED_IN[legacy]:
             return  # still works on the target release
         helper = self._plain_helper(node)
-        if helper is not None and helper.name.value in self.signature_shims() \
-                and self.signature_shims()[helper.name.value].function is helper:
-            self.signature_shims()[helper.name.value].inner.append(node)
+        shim = self.signature_shims().get(helper.name.value) if helper is not None else None
+        if shim is not None and shim.function is helper:
+            shim.inner.append(node)  # reported with the shim's plan
             return
         before = len(self.ctx.findings)
         self._site(node, legacy, helper)
@@ -696,16 +698,11 @@ class CustomCallApi(Rule):
         params = function.params
         if params.posonly_params:
             return f"`{name}` has positional-only parameters"
-        scope = self.ctx.scopes.get(function)
-        if scope is None:
-            return f"the uses of `{name}` cannot be told"
-        assignments = list(scope.assignments[name])
-        if len(assignments) != 1:
-            return f"`{name}` is bound more than once in this module"
-        if re.search(rf"[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code):
-            return f"`{name}` is named in a string (`__all__`, getattr), so it may be used other than by the calls here"
+        binding = self._sole_binding(function)
+        if isinstance(binding, str):
+            return binding
         calls: list[tuple[cst.Call, LoweringRule]] = []
-        for access in assignments[0].references:
+        for access in binding.references:
             ref = access.node
             call = parent(self.ctx, ref)
             if not (isinstance(call, cst.Call) and call.func is ref):
@@ -718,10 +715,9 @@ class CustomCallApi(Rule):
             calls.append((call, rule))
         if not calls:
             return ""  # the note says it is not called here
-        importers = _helper_importers(self.ctx.path, self.ctx.package, name)
-        if importers:
-            listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in importers[:3]) + (", ..." if len(importers) > 3 else "")
-            return f"other modules of the project may use `{name}` ({listed} import it, read it or star-import)"
+        imported = self._imported_elsewhere(name)
+        if imported is not None:
+            return imported
         splat_name = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else None
         named = {p.name.value for p in [*params.params, *params.kwonly_params]}
         for hs in sites:
@@ -773,6 +769,28 @@ class CustomCallApi(Rule):
         if suppressed is not None:
             return suppressed
         return HelperPlan(param, calls, key)
+
+    def _sole_binding(self, function: cst.FunctionDef):
+        """The module-level function's one binding of its name (whose references are its
+        uses), or why its uses cannot all be known here."""
+        name = function.name.value
+        scope = self.ctx.scopes.get(function)
+        if scope is None:
+            return f"the uses of `{name}` cannot be told"
+        assignments = list(scope.assignments[name])
+        if len(assignments) != 1:
+            return f"`{name}` is bound more than once in this module"
+        if re.search(rf"[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code):
+            return f"`{name}` is named in a string (`__all__`, getattr), so it may be used other than by the calls here"
+        return assignments[0]
+
+    def _imported_elsewhere(self, name: str) -> Optional[str]:
+        """Why other modules of the project may use this module's ``name``, if they may."""
+        importers = _helper_importers(self.ctx.path, self.ctx.package, name)
+        if not importers:
+            return None
+        listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in importers[:3]) + (", ..." if len(importers) > 3 else "")
+        return f"other modules of the project may use `{name}` ({listed} import it, read it or star-import)"
 
     def _suppressed_among(self, nodes: list) -> Optional[str]:
         """Why one of the linked changes at ``nodes`` would not be made: a suppression comment."""
@@ -928,19 +946,15 @@ class CustomCallApi(Rule):
         function = shim.function
         if not shim.calls:
             return f"`{name}` is not called in this module"
-        scope = self.ctx.scopes.get(function)
-        assignments = list(scope.assignments[name]) if scope is not None else []
-        if len(assignments) != 1:
-            return f"`{name}` is bound more than once in this module"
+        binding = self._sole_binding(function)
+        if isinstance(binding, str):
+            return binding
         called = {id(c.func) for c in shim.calls}
-        if any(id(access.node) not in called for access in assignments[0].references):
+        if any(id(access.node) not in called for access in binding.references):
             return f"`{name}` is also used other than by calling it (passed or kept as a value)"
-        if re.search(rf"[\'\"]{re.escape(name)}[\'\"]", self.ctx.module.code):
-            return f"`{name}` is named in a string (`__all__`, getattr), so it may be used other than by the calls here"
-        importers = _helper_importers(self.ctx.path, self.ctx.package, name)
-        if importers:
-            listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in importers[:3]) + (", ..." if len(importers) > 3 else "")
-            return f"other modules of the project may use `{name}` ({listed} import it, read it or star-import)"
+        imported = self._imported_elsewhere(name)
+        if imported is not None:
+            return imported
         target = self.ctx.options.target_jax
         planned = []
         deleted: set[int] = set()

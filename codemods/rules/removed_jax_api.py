@@ -1946,29 +1946,6 @@ def _bound_in(node: cst.CSTNode) -> set:
 
 # -- the rule ---------------------------------------------------------------------------
 
-class _NameUses(cst.CSTVisitor):
-    """The ``Name`` nodes reading ``local`` outside imports (not an attribute's name)."""
-
-    def __init__(self, local: str) -> None:
-        super().__init__()
-        self.local = local
-        self.nodes: list[cst.Name] = []
-        self._attrs: set[int] = set()
-
-    def visit_Import(self, node) -> bool:
-        return False
-
-    def visit_ImportFrom(self, node) -> bool:
-        return False
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._attrs.add(id(node.attr))
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if node.value == self.local and id(node) not in self._attrs:
-            self.nodes.append(node)
-
-
 class RemovedJaxApi(Rule):
     __doc__ = __doc__
     name = "removed-jax-api"
@@ -2928,9 +2905,8 @@ class RemovedJaxApi(Rule):
     def _every_use(self, local: str, goes: Callable[[cst.Name], bool]) -> bool:
         """``local`` is read somewhere outside imports (not as an attribute's name, nor in a
         string), and ``goes`` holds for every such ``Name``."""
-        uses = _NameUses(local)
-        walk.read(self.ctx.module, uses)
-        return bool(uses.nodes) and all(goes(n) for n in uses.nodes) and not self._named_in_string(local)
+        names = [name for name, _annotated in self._uses(local).names]
+        return bool(names) and all(goes(n) for n in names) and not self._named_in_string(local)
 
     def _gone_platform(self, node: cst.Call) -> None:
         """``mlir.register_lowering(p, rule, platform="interpreter")``: jax no longer knows

@@ -1544,10 +1544,7 @@ class XlaTranslationRule(Rule):
         the tuple apart into the primitive's results, which are the operands themselves, so
         the lowering rule returns its operands. True when ``reg`` was this rule's to handle."""
         rule = reg.rule
-        if reg.form != "builder" or not isinstance(rule, cst.Lambda):
-            return False
-        call = rule.body
-        if not (isinstance(call, cst.Call) and self._client_attr(call.func, "ops") == "Tuple"):
+        if self._builder_lambda_of(reg, "Tuple") is None:
             return False
         operands = self._tuple_of_operands(rule)
         prim = self.ctx.module.code_for_node(reg.prim)
@@ -1566,6 +1563,14 @@ class XlaTranslationRule(Rule):
                               "translation rules were removed in jax 0.4.29: the rule returned `ops.Tuple` of its operands, "
                               "which jax took apart into the results; the MLIR lowering rule returns the operands themselves")
         return True
+
+    def _builder_lambda_of(self, reg: Registration, op: str) -> Optional[cst.Call]:
+        """The ``ops.<op>(...)`` call a builder rule registered as a lambda returns, if so."""
+        rule = reg.rule
+        if reg.form != "builder" or not isinstance(rule, cst.Lambda):
+            return None
+        call = rule.body
+        return call if isinstance(call, cst.Call) and self._client_attr(call.func, "ops") == op else None
 
     def _lambda_lowering(self, reg: Registration, body: cst.BaseExpression, dropped: str, message: str, **extra) -> None:
         """Register ``reg``'s builder lambda as the MLIR lowering rule: its builder parameter
@@ -1590,10 +1595,8 @@ class XlaTranslationRule(Rule):
         ``lambda ctx, *args: [hlo.create_token()]``, as jax lowers ``lax.create_token``.
         True when ``reg`` was this rule's to handle."""
         rule = reg.rule
-        if reg.form != "builder" or not isinstance(rule, cst.Lambda):
-            return False
-        call = rule.body
-        if not (isinstance(call, cst.Call) and self._client_attr(call.func, "ops") == "CreateToken"):
+        call = self._builder_lambda_of(reg, "CreateToken")
+        if call is None:
             return False
         params = rule.params
         builder = params.params[0].name.value if params.params and not params.posonly_params else None
