@@ -126,7 +126,9 @@ def _imported_names(stmt: cst.Import) -> list[str]:
 
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _SPACE = frozenset(b" \t\n\r\f\v")
-_IMPORT_LINE = re.compile(rb"\s*(from\s+\S+\s+)?import\b")
+#: An import line; or one shown in a docstring's doctest (``>>> import numpy as np``), which
+#: binds nothing.
+_IMPORT_LINE = re.compile(rb"\s*(?:(?:>>>|\.\.\.)[ \t]+)?(from\s+\S+\s+)?import\b")
 #: ``name = None`` (or ``a = b = None``) alone on its line ...
 _NONE_LINE = re.compile(rb"[ \t]*(?:\w+[ \t]*=[ \t]*)+None[ \t]*(?:#[^\r\n]*)?\r?$")
 #: ... right under an ``except ...:`` line: the fallback of an optional import.

@@ -370,7 +370,8 @@ def _rebound_by_pattern(source: bytes, name: str) -> bool:
         line = source[source.rfind(b"\n", 0, match.start()) + 1 : match.end()]
         # Every site on an import line (``as name``, ``, name,``) is an import binding,
         # unless a ``;`` lets another statement share the line.
-        if not (re.match(rb"\s*(from\s+\S+\s+)?import\b", line) and b";" not in line):
+        # A doctest's import in a docstring (``>>> import numpy as np``) binds nothing.
+        if not (re.match(rb"\s*((>>>|\.\.\.)[ \t]+)?(from\s+\S+\s+)?import\b", line) and b";" not in line):
             return True
     return False
 
@@ -391,6 +392,10 @@ REBINDINGS = textwrap.dedent(
     if (x := 1): pass
     y == x; x == y; x.y = 1; a.x = 2; _x = 1; x_ = 2
     class x(object): pass
+    \'\'\'
+    >>> import numpy as asd
+    ... import y as ast
+    \'\'\'
     global x
     nonlocal   x
     # for a TODO line about x in 0.6.0: not a loop; (x, ) neither

@@ -318,3 +318,30 @@ def test_an_if_else_or_type_checking_block_is_no_import_guard_and_a_second_guard
            'except ImportError:\n    jnp = None\nP = jax.core.Primitive("f")\n')
     out = rewrite_source(two.encode(), "/tmp/module.py", []).updated.decode()
     assert out.startswith("try:\n    import jax\n    from jax.extend.core import Primitive\nexcept ImportError:")
+
+
+def test_a_doctest_import_in_a_docstring_does_not_hide_the_modules_alias() -> None:
+    # ``>>> import numpy as np`` in a docstring binds nothing: the module's own ``np`` is
+    # reused, not joined by a second ``import numpy``.
+    source = textwrap.dedent('''\
+        import numpy as np
+        from jax.interpreters import mlir
+
+
+        def scale(x):
+            """Scale by two.
+
+            >>> import numpy as np
+            >>> scale(np.ones(3))
+            """
+            return x * 2
+
+
+        def _lowering(ctx, x, *, n):
+            return [mlir.ir_constant(n)]
+    ''')
+    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "ir-constant"])
+    assert result.error is None, result.error
+    out = result.updated.decode()
+    assert "return [mlir.ir_constant(np.asarray(n))]" in out
+    assert "import numpy\n" not in out and out.count("import numpy as np") == 2
