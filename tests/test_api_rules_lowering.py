@@ -840,3 +840,15 @@ def test_rule_that_deleted_its_context_lowers_with_it_again():
     assert call["target"] == "negate_f32"
     assert call["api_version"] == 2
     assert call["operand_layouts"] is None and call["result_layouts"] is None
+
+
+def test_scratch_result_counted_by_its_result_type_display_keeps_every_layout():
+    inputs = [((2, 4, 3, 8), "float32")] * 3
+    outputs = [((2, 4, 3, 8), "float32"), ((2, 3, 4, 4), "float32")]
+    (call,) = lower_both(
+        "custom-call-api", "scratch_result_types_counted", lambda m: m._fmha_fwd_lowering, inputs, outputs
+    )
+    assert (call["target"], call["api_version"], call["operands"], call["results"]) == ("__cudnn$fhmaSoftmax", 2, 3, 3)
+    assert call["operand_layouts"] == [[3, 2, 1, 0]] * 3
+    assert call["result_layouts"] == [[3, 1, 2, 0], [0], [3, 2, 1, 0]]
+    assert call["backend_config"] == b'{"batch": "2", "heads": "3", "is_training": true}'

@@ -100,7 +100,8 @@ Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
     ``out.results[:-1]``, ``out, _ws = C.results``), the context also gets
     ``avals_out=[None] * <one per result layout>`` (or one per result type, when the
     layouts come from a call and the types read the same twice: a token among the
-    results) and the call ``result_shapes=None``: the
+    results, or are a display without starred entries, counted as written:
+    ``result_types=[ir.RankedTensorType.get(...), ...]``) and the call ``result_shapes=None``: the
     old builders took the result types explicitly, and with explicit types ``ffi_lowering``
     reads ``ctx.avals_out`` only to pair the explicit layouts (which ignore their aval) and
     to decide whether to compute ``result_shapes`` for dynamic shapes, which the old call
@@ -1445,10 +1446,10 @@ class CustomCallApi(Rule):
             # result_shapes are computed for dynamic shapes: one None per layout, and the old
             # call's result_shapes (None when it gave none) passed on so they are not.
             counted = result_layouts.value
-            if not _pure(counted):
+            if not _countable(counted):
                 # ``result_layouts=layouts_of(result_types)``: one result per result type.
                 types = site.args.get("result_types") or site.args.get("out_types")
-                if types is None or not _pure(types.value):
+                if types is None or not _countable(types.value):
                     return Safety.MANUAL, RESULT_COUNT, cst.Name(name), False
                 counted = types.value
             avals_out = f"[None] * {_length(counted, self.ctx.module)}"
@@ -1976,6 +1977,13 @@ def _rebindings(function: cst.FunctionDef, name: str) -> list[cst.CSTNode]:
 
     walk.read(function.body, _Binds())
     return found
+
+
+def _countable(value: cst.BaseExpression) -> bool:
+    """Whether ``_length`` can count ``value`` without evaluating it a second time: a
+    display without starred elements (``[ir.RankedTensorType.get(...), ...]`` has as many
+    entries as it shows, whatever they compute), or an expression that reads the same twice."""
+    return _count(value) is not None or _pure(value)
 
 
 def _count(value: cst.BaseExpression) -> Optional[int]:
