@@ -728,6 +728,20 @@ class FileContext:
             return self._stubbed.get(node, node)
         return None
 
+    def function_def(self, name: cst.Name) -> Optional[cst.FunctionDef]:
+        """The ``def`` statement a name refers to, when it is the name's one binding."""
+        known, bindings = self._bindings(name)
+        if known:
+            return bindings[0] if len(bindings) == 1 and isinstance(bindings[0], cst.FunctionDef) else None
+        scope = self.scope_of(name)
+        if scope is None:
+            return None
+        assignments = list(scope[name.value])
+        if len(assignments) == 1 and isinstance(getattr(assignments[0], "node", None), cst.FunctionDef):
+            node = assignments[0].node
+            return self._stubbed.get(node, node)
+        return None
+
     def _bindings(self, name: cst.Name) -> tuple[bool, list]:
         """``(True, statements binding the name in the scope a lookup reaches)`` for the
         common case of a name read in a function's body or at module level; ``(False,

@@ -43,7 +43,10 @@ Left alone
     f"build_descriptor{suffix}")``, or the element named ``opaque``/``*_descriptor`` of its
     unpacked result (``ws, opaque = build_fft_descriptor(...)``), or a name each of whose
     bindings is such a result (one builder per ``if`` branch): by the convention of
-    jax's custom-call tutorials and jaxlib they pack a C struct into ``bytes``; a function of this module, one of
+    jax's custom-call tutorials and jaxlib they pack a C struct into ``bytes``; the result
+    of a plain function of this module each of whose returns gives such a value (``return
+    json.dumps(cfg)``, or ``return cfg`` right after ``cfg = json.dumps(cfg)``: a
+    cuDNN-style builder that assembles a dict and serialises it last); otherwise a function of this module, one of
     another project module that returns a dict or list literal, a class (``Descriptor(2,
     3)``), a dataclass or a message is classified as such), and
     dicts whose values are MLIR attributes (``ir.*Attr.get``, ``mlir.i64_attr``,
@@ -355,13 +358,13 @@ class BackendConfig(Rule):
         if isinstance(value, (cst.List, cst.Tuple)):
             return Kind.JSON, "tuple literal" if isinstance(value, cst.Tuple) else "list literal"
         if isinstance(value, cst.Call):
-            return self._classify_call(value, code)
+            return self._classify_call(value, code, depth)
         return Kind.UNKNOWN, f"`{code()}` ({_describe(value)})"
 
     def _code(self, value: cst.BaseExpression) -> str:
         return short(positions.code_for_node(self.ctx.module, value), limit=60)
 
-    def _classify_call(self, call: cst.Call, code: Callable[[], str]) -> tuple[str, str]:
+    def _classify_call(self, call: cst.Call, code: Callable[[], str], depth: int = 0) -> tuple[str, str]:
         func = call.func
         dotted = get_full_name_for_node(func) or ""
         qual = self.ctx.qualified_name(func)
@@ -393,7 +396,35 @@ class BackendConfig(Rule):
             return Kind.PASS, ""
         if self._looked_up_descriptor_builder(func):
             return Kind.PASS, ""
+        if isinstance(func, cst.Name) and depth < 4 and self._returns_serialised(func, depth):
+            return Kind.PASS, ""
         return Kind.UNKNOWN, f"`{code()}` (the result of a call)"
+
+    def _returns_serialised(self, func: cst.Name, depth: int) -> bool:
+        """``func`` is a plain ``def`` of this module (the name's one binding), and each of its
+        ``return``s gives a value that passes: ``return json.dumps(config)``, or ``return
+        config`` right after ``config = json.dumps(config)`` in the same block (whatever
+        ``config`` was bound to before). A cuDNN-style config builder assembles a dict and
+        serialises it last."""
+        function = self.ctx.function_def(func)
+        if function is None or function.decorators or function.asynchronous is not None:
+            return False
+        returns = _own_returns(function)
+        if not returns:
+            return False
+        for ret, before in returns:
+            value = ret.value
+            if value is None:
+                return False
+            if self.classify(value, depth + 1)[0] == Kind.PASS:
+                continue
+            # ``return config`` right after ``config = json.dumps(config)``.
+            assign = before.body[0] if isinstance(before, cst.SimpleStatementLine) and len(before.body) == 1 else None
+            if not (isinstance(value, cst.Name) and isinstance(assign, cst.Assign) and len(assign.targets) == 1
+                    and isinstance(assign.targets[0].target, cst.Name) and assign.targets[0].target.value == value.value
+                    and self.classify(assign.value, depth + 1)[0] == Kind.PASS):
+                return False
+        return True
 
     def _every_binding_passes(self, name: cst.Name, depth: int) -> bool:
         """``opaque = build_a_descriptor(...)`` in one branch and ``opaque =
@@ -668,3 +699,44 @@ def _describe(node: cst.CSTNode) -> str:
     if isinstance(node, cst.IfExp):
         return "a conditional expression"
     return type(node).__name__
+
+
+def _own_returns(function: cst.FunctionDef) -> list[tuple[cst.Return, Optional[cst.CSTNode]]]:
+    """Each ``return`` of ``function``'s own body (not of nested functions, classes or
+    lambdas) with the statement before its line in the same block; none for a generator."""
+    found: list[tuple[cst.Return, Optional[cst.CSTNode]]] = []
+    generator = False
+
+    class _Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Yield(self, node: cst.Yield) -> None:
+            nonlocal generator
+            generator = True
+
+        def _block(self, body) -> None:
+            previous = None
+            for stmt in body:
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if isinstance(small, cst.Return):
+                            found.append((small, previous if len(stmt.body) == 1 else None))
+                previous = stmt
+
+        def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+            self._block(node.body)
+
+        def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+            for small in node.body:
+                if isinstance(small, cst.Return):
+                    found.append((small, None))
+
+    function.visit(_Returns())
+    return [] if generator else found
