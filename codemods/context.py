@@ -716,28 +716,21 @@ class FileContext:
 
     def class_def(self, name: cst.Name) -> Optional[cst.ClassDef]:
         """The ``class`` statement a name refers to, when it is defined in this module."""
-        known, bindings = self._bindings(name)
-        if known:
-            return bindings[0] if len(bindings) == 1 and isinstance(bindings[0], cst.ClassDef) else None
-        scope = self.scope_of(name)
-        if scope is None:
-            return None
-        assignments = list(scope[name.value])
-        if len(assignments) == 1 and isinstance(getattr(assignments[0], "node", None), cst.ClassDef):
-            node = assignments[0].node
-            return self._stubbed.get(node, node)
-        return None
+        return self._sole_definition(name, cst.ClassDef)
 
     def function_def(self, name: cst.Name) -> Optional[cst.FunctionDef]:
         """The ``def`` statement a name refers to, when it is the name's one binding."""
+        return self._sole_definition(name, cst.FunctionDef)
+
+    def _sole_definition(self, name: cst.Name, kind: type):
         known, bindings = self._bindings(name)
         if known:
-            return bindings[0] if len(bindings) == 1 and isinstance(bindings[0], cst.FunctionDef) else None
+            return bindings[0] if len(bindings) == 1 and isinstance(bindings[0], kind) else None
         scope = self.scope_of(name)
         if scope is None:
             return None
         assignments = list(scope[name.value])
-        if len(assignments) == 1 and isinstance(getattr(assignments[0], "node", None), cst.FunctionDef):
+        if len(assignments) == 1 and isinstance(getattr(assignments[0], "node", None), kind):
             node = assignments[0].node
             return self._stubbed.get(node, node)
         return None

@@ -824,6 +824,24 @@ def mutated_in(function: cst.FunctionDef, name: str) -> bool:
     return bool(found)
 
 
+class OwnScope(cst.CSTVisitor):
+    """A visitor of one function's own body: nested functions, classes and lambdas, which
+    have scopes of their own, are not entered (``function`` itself is, when given)."""
+
+    def __init__(self, function: Optional[cst.FunctionDef] = None) -> None:
+        super().__init__()
+        self.function = function
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return node is self.function
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
 class CallsOf(cst.CSTVisitor):
     """Calls of one plain name (``helper(...)``)."""
 

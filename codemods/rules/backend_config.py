@@ -85,7 +85,15 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import positions
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import keyword_value, positional, project_module_ast, project_module_file, qualified_through_alias, short
+from codemods.rules._shared import (
+    OwnScope,
+    keyword_value,
+    positional,
+    project_module_ast,
+    project_module_file,
+    qualified_through_alias,
+    short,
+)
 
 CUSTOM_CALL = frozenset(
     {
@@ -707,16 +715,7 @@ def _own_returns(function: cst.FunctionDef) -> list[tuple[cst.Return, Optional[c
     found: list[tuple[cst.Return, Optional[cst.CSTNode]]] = []
     generator = False
 
-    class _Returns(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is function
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
+    class _Returns(OwnScope):
         def visit_Yield(self, node: cst.Yield) -> None:
             nonlocal generator
             generator = True
@@ -738,5 +737,5 @@ def _own_returns(function: cst.FunctionDef) -> list[tuple[cst.Return, Optional[c
                 if isinstance(small, cst.Return):
                     found.append((small, None))
 
-    function.visit(_Returns())
+    function.visit(_Returns(function))
     return [] if generator else found

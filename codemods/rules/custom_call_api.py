@@ -221,6 +221,7 @@ from codemods.rules._shared import (
     keyword,
     PURE_BUILTINS,
     CallsOf,
+    OwnScope,
     mutated_in,
     one_line,
     parent,
@@ -1937,16 +1938,7 @@ def _rebindings(function: cst.FunctionDef, name: str) -> list[cst.CSTNode]:
             return binds(target.value)
         return False
 
-    class _Binds(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
+    class _Binds(OwnScope):
         def visit_Assign(self, node: cst.Assign) -> None:
             if any(binds(t.target) for t in node.targets):
                 found.append(node)
