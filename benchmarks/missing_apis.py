@@ -6,8 +6,9 @@
 A reference is an import of, or a dotted use through an import of, a ``jax``/``jaxlib``
 name that cannot be resolved on the installed jax (module missing, attribute missing).
 References inside a compatibility guard do not count: the body of a ``try`` whose
-handlers catch ImportError/AttributeError/ModuleNotFoundError, and branches of an ``if``
-that tests the jax version or ``hasattr``. Run it before and after ``ccmigrate apply``
+handlers catch ImportError/AttributeError/ModuleNotFoundError, branches of an ``if``
+that tests the jax version or ``hasattr``, and what follows such a test in an
+``and``/``or`` chain. Run it before and after ``ccmigrate apply``
 to measure how much of a repository's legacy API use a migration removed.
 """
 
@@ -92,10 +93,14 @@ def _is_guard_try(node: ast.Try) -> bool:
     return False
 
 
-def _is_guard_if(node: ast.If) -> bool:
-    text = ast.unparse(node.test)
+def _is_guard_test(test: ast.expr) -> bool:
+    text = ast.unparse(test)
     return any(key in text for key in ("__version", "version_info", "hasattr(", "jax_version", "jaxlib_version",
                                        "mlir_api_version", "xla_extension_version"))
+
+
+def _is_guard_if(node: ast.If) -> bool:
+    return _is_guard_test(node.test)
 
 
 class Finder(ast.NodeVisitor):
@@ -121,6 +126,18 @@ class Finder(ast.NodeVisitor):
                 self.visit(stmt)
         else:
             self.generic_visit(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        # ``hasattr(jax, "pxla") and jax.pxla.X``: what follows a version or hasattr test in
+        # an ``and``/``or`` chain runs only when the test lets it.
+        self.visit(node.values[0])
+        guarded = 0
+        for previous, value in zip(node.values, node.values[1:]):
+            if not guarded and _is_guard_test(previous):
+                guarded = 1
+                self.guard += 1
+            self.visit(value)
+        self.guard -= guarded
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self.visit_If(node)  # ``a if jax.__version__ >= ... else b`` is a version test too

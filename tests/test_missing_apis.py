@@ -28,6 +28,18 @@ def test_references_in_version_tests_do_not_count(tmp_path) -> None:
     assert missing_apis.scan(str(path)) == [(6, "jax.interpreters.ad.Zero.from_value")]
 
 
+def test_references_behind_a_test_in_an_and_or_chain_do_not_count(tmp_path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        "import jax\n"
+        "a = hasattr(jax, 'pxla') and isinstance(1, jax.pxla.ShardedDeviceArray)\n"
+        "b = not hasattr(jax, 'pxla') or jax.pxla.ShardedDeviceArray\n"
+        "c = callable(print) and jax.pxla.ShardedDeviceArray\n"
+        "d = jax.pxla.ShardedDeviceArray and hasattr(jax, 'pxla')\n"
+    )
+    assert missing_apis.scan(str(path)) == [(4, "jax.pxla"), (5, "jax.pxla")]
+
+
 def test_a_parameter_or_local_hides_the_import_of_its_name(tmp_path) -> None:
     path = tmp_path / "m.py"
     path.write_text(

@@ -638,6 +638,15 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
             if _VERSION_TEST.search(test) and _tests_jax_release(ctx, ancestor.test) \
                     and not taken_on_target(ctx, ancestor, child):
                 return f"`if {guard_text(ctx, ancestor.test)}`"
+        elif isinstance(ancestor, cst.BooleanOperation) and child is ancestor.right:
+            # ``hasattr(jax, "pxla") and isinstance(x, jax.pxla.ShardedDeviceArray)``: the
+            # right side runs only when the test on the left lets it.
+            test = ancestor.left
+            if _VERSION_TEST.search(ctx.module.code_for_node(test)) and _tests_jax_release(ctx, test):
+                value = version_test_on_target(ctx, test)
+                conjunction = isinstance(ancestor.operator, cst.And)
+                if value is None or value is not conjunction:
+                    return f"`{guard_text(ctx, test)} {'and' if conjunction else 'or'} ...`"
         elif isinstance(ancestor, cst.Try) and child is not ancestor.finalbody:
             caught = _guard_exception(ancestor)
             if caught:

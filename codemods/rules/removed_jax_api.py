@@ -1977,6 +1977,16 @@ class RemovedJaxApi(Rule):
             for module, candidate in MOVED.items():
                 if candidate.module and legacy.startswith(module + "."):
                     entry, new = candidate, candidate.new + legacy[len(module):]
+                    if "." in legacy[len(module) + 1:] and new not in MOVED:
+                        # ``jax.pxla.thread_resources.env.physical_mesh``: only the module's
+                        # member moves (``pxla.thread_resources``); what is read from it
+                        # stays an attribute, read where it was.
+                        return None
+                    if new not in MOVED and first_missing(new) is not None:
+                        # ``jax.pxla.ShardedDeviceArray``: the module moved, but this member
+                        # is gone from its new home too; importing it from there would fail
+                        # when the module is imported, not where the name is read.
+                        return None
                     break
         if entry is not None and entry.module and new in MOVED and not MOVED[new].module:
             # ``jax.batching.Array``: the module moved, and the member has moved on since.
@@ -3189,9 +3199,11 @@ class RemovedJaxApi(Rule):
         if gone is None or gone == qualified:
             return False
         found = self.move_for(gone)
-        if found is None or found[1].module:
+        if found is None:
             return False
         new = found[0] + qualified[len(gone):]
+        if found[1].module and (new in VALUES or new in MOVED or self.call_rewrite(qualified) is not None):
+            return False  # a member of a module moved whole that has its own rewrite (batching.not_mapped)
         if _owned(new) or first_missing(new) is None:
             return False
         self._handle_chain(node.value)
