@@ -3109,7 +3109,10 @@ class RemovedJaxApi(Rule):
             return None  # the import itself is reported (``jax.xla_computation`` beside
             # ``from jax import xla_computation`` reads through ``jax``: reported here)
         if not compatibility_guard(self.ctx, node):
-            owner = self._signature_annotation(node) if self.annotation and not self.call_rewrite(qualified) else None
+            # A name jaxlib binds only with a GPU plugin is there where the code runs: its
+            # annotation stays (reported below, with the plugin it waits for).
+            owner = self._signature_annotation(node) if self.annotation and not self.call_rewrite(qualified) \
+                and not _missing(gone)[1] else None
             if owner is not None:
                 drop_binding_if_unused(self.ctx, head)
                 if id(owner) in self._dropped_annotations:
