@@ -93,18 +93,41 @@ def _is_guard_try(node: ast.Try) -> bool:
     return False
 
 
-def _is_guard_test(test: ast.expr) -> bool:
+GUARD_KEYS = ("__version", "version_info", "hasattr(", "jax_version", "jaxlib_version", "mlir_api_version",
+              "xla_extension_version", "version('jax", "version('jaxlib")
+
+
+def _is_guard_test(test: ast.expr, flags: dict[str, ast.expr], depth: int = 0) -> bool:
+    """A jax version or ``hasattr`` test, also through a module-level flag bound to one
+    (``JAX_GE_0_8_2 = JAX_VERSION >= Version("0.8.2")``, ``JAX_VERSION = Version(version("jax"))``)."""
     text = ast.unparse(test)
-    return any(key in text for key in ("__version", "version_info", "hasattr(", "jax_version", "jaxlib_version",
-                                       "mlir_api_version", "xla_extension_version"))
+    if any(key in text for key in GUARD_KEYS):
+        return True
+    if depth >= 3:
+        return False
+    return any(isinstance(sub, ast.Name) and sub.id in flags and _is_guard_test(flags[sub.id], flags, depth + 1)
+               for sub in ast.walk(test))
 
 
-def _is_guard_if(node: ast.If) -> bool:
-    return _is_guard_test(node.test)
+def _module_flags(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level names bound once, to what."""
+    bound: dict[str, ast.expr] = {}
+    seen: set[str] = set()
+    for stmt in tree.body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value else []
+        for target in targets:
+            if isinstance(target, ast.Name):
+                if target.id in seen:
+                    bound.pop(target.id, None)
+                else:
+                    bound[target.id] = stmt.value
+                seen.add(target.id)
+    return bound
 
 
 class Finder(ast.NodeVisitor):
-    def __init__(self) -> None:
+    def __init__(self, flags: dict[str, ast.expr] | None = None) -> None:
+        self.flags = flags or {}
         self.bindings: dict[str, str] = {}
         self.guard = 0
         self.refs: list[tuple[int, str]] = []
@@ -133,7 +156,7 @@ class Finder(ast.NodeVisitor):
         self.visit(node.values[0])
         guarded = 0
         for previous, value in zip(node.values, node.values[1:]):
-            if not guarded and _is_guard_test(previous):
+            if not guarded and _is_guard_test(previous, self.flags):
                 guarded = 1
                 self.guard += 1
             self.visit(value)
@@ -143,7 +166,7 @@ class Finder(ast.NodeVisitor):
         self.visit_If(node)  # ``a if jax.__version__ >= ... else b`` is a version test too
 
     def visit_If(self, node: ast.If) -> None:
-        if _is_guard_if(node):
+        if _is_guard_test(node.test, self.flags):
             self.guard += 1
             self.generic_visit(node)
             self.guard -= 1
@@ -225,7 +248,7 @@ class Finder(ast.NodeVisitor):
 def scan(path: str) -> list[tuple[int, str]]:
     with open(path, "rb") as fh:
         tree = ast.parse(fh.read())
-    finder = Finder()
+    finder = Finder(_module_flags(tree))
     finder.visit(tree)
     return finder.refs
 

@@ -40,6 +40,24 @@ def test_references_behind_a_test_in_an_and_or_chain_do_not_count(tmp_path) -> N
     assert missing_apis.scan(str(path)) == [(4, "jax.pxla"), (5, "jax.pxla")]
 
 
+def test_references_behind_a_version_flag_do_not_count(tmp_path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        "from importlib.metadata import version\n"
+        "import jax\n"
+        "from packaging.version import Version\n"
+        "JAX_VERSION = Version(version('jax'))\n"
+        "JAX_GE_0_8_2 = JAX_VERSION >= Version('0.8.2')\n"
+        "OTHER = 3\n"
+        "typeof = jax.typeof if JAX_GE_0_8_2 else jax.core.get_aval\n"
+        "if not JAX_GE_0_8_2:\n"
+        "    f = jax.core.get_aval\n"
+        "if OTHER:\n"
+        "    g = jax.core.get_aval\n"
+    )
+    assert missing_apis.scan(str(path)) == [(11, "jax.core.get_aval")]
+
+
 def test_a_parameter_or_local_hides_the_import_of_its_name(tmp_path) -> None:
     path = tmp_path / "m.py"
     path.write_text(

@@ -381,6 +381,28 @@ GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeEr
 _VERSION_TEST = re.compile(r"version|hasattr\s*\(|getattr\s*\(", re.IGNORECASE)
 
 
+def _flag_binding(ctx: FileContext, test: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """What a bare name (or ``not name``) in a test was bound to, when bound once:
+    ``JAX_GE_0_8_2: Final = JAX_VERSION >= Version("0.8.2")`` (quax's compatibility flags)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if not isinstance(test, cst.Name):
+        return None
+    try:
+        return ctx.value_bound_once(test)
+    except Exception:  # noqa: BLE001 - a node outside the module's scopes
+        return None
+
+
+def _version_looking(ctx: FileContext, test: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether a test reads like a version or feature test: its text, or (for a flag) the
+    text of what the flag was bound to."""
+    if _VERSION_TEST.search(ctx.module.code_for_node(test)):
+        return True
+    bound = _flag_binding(ctx, test) if depth < 3 else None
+    return bound is not None and _version_looking(ctx, bound, depth + 1)
+
+
 def caught_exceptions(handler: cst.ExceptHandler) -> Optional[list[str]]:
     """Dotted names of the exceptions a handler catches; ``None`` for a bare ``except``."""
     if handler.type is None:
@@ -494,8 +516,12 @@ _OPERATOR_TEXT = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: "
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def _read_version_test(ctx: FileContext, test: cst.BaseExpression) -> Optional[tuple[str, tuple[int, ...]]]:
-    """``(operator, version)`` of ``jax's version <operator> version``, read with confidence."""
+def _read_version_test(ctx: FileContext, test: cst.BaseExpression, depth: int = 0) -> Optional[tuple[str, tuple[int, ...]]]:
+    """``(operator, version)`` of ``jax's version <operator> version``, read with confidence,
+    also through a flag bound once to such a test (``if JAX_GE_0_8_2:``)."""
+    if isinstance(test, cst.Name) and depth < 3:
+        bound = _flag_binding(ctx, test)
+        return _read_version_test(ctx, bound, depth + 1) if bound is not None else None
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
     operator = _OPERATOR_TEXT.get(type(test.comparisons[0].operator))
@@ -596,13 +622,16 @@ def _mentions_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
 _JAX_STRING = re.compile(r"""['"]jax(lib)?['"]""")
 
 
-def _tests_jax_release(ctx: FileContext, test: cst.BaseExpression) -> bool:
+def _tests_jax_release(ctx: FileContext, test: cst.BaseExpression, depth: int = 0) -> bool:
     """Whether a version-looking ``if`` test is about jax: it reads jax/jaxlib (``jax.__version__``,
-    ``hasattr(jax.ffi, ...)``, ``version("jax")``) or a name bound to such a value. ``if version
-    >= 4`` on a protobuf field's version is not."""
+    ``hasattr(jax.ffi, ...)``, ``version("jax")``) or a name bound to such a value, through a
+    few names (``JAX_GE_0_8_2 = JAX_VERSION >= Version("0.8.2")``, ``JAX_VERSION =
+    Version(version("jax"))``). ``if version >= 4`` on a protobuf field's version is not."""
     code = ctx.module.code_for_node(test)
     if _mentions_jax(ctx, test) or _JAX_STRING.search(code):
         return True
+    if depth >= 3:
+        return False
     names: list[cst.Name] = []
 
     class _Names(cst.CSTVisitor):
@@ -615,7 +644,7 @@ def _tests_jax_release(ctx: FileContext, test: cst.BaseExpression) -> bool:
             bound = ctx.value_bound_once(name)
         except Exception:  # noqa: BLE001 - a node outside the module's scopes
             bound = None
-        if bound is not None and (_mentions_jax(ctx, bound) or _JAX_STRING.search(ctx.module.code_for_node(bound))):
+        if bound is not None and _tests_jax_release(ctx, bound, depth + 1):
             return True
     return False
 
@@ -634,15 +663,14 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
             if early is not None:
                 return early
         if isinstance(ancestor, (cst.If, cst.IfExp)) and child is not ancestor.test:
-            test = ctx.module.code_for_node(ancestor.test)
-            if _VERSION_TEST.search(test) and _tests_jax_release(ctx, ancestor.test) \
+            if _version_looking(ctx, ancestor.test) and _tests_jax_release(ctx, ancestor.test) \
                     and not taken_on_target(ctx, ancestor, child):
                 return f"`if {guard_text(ctx, ancestor.test)}`"
         elif isinstance(ancestor, cst.BooleanOperation) and child is ancestor.right:
             # ``hasattr(jax, "pxla") and isinstance(x, jax.pxla.ShardedDeviceArray)``: the
             # right side runs only when the test on the left lets it.
             test = ancestor.left
-            if _VERSION_TEST.search(ctx.module.code_for_node(test)) and _tests_jax_release(ctx, test):
+            if _version_looking(ctx, test) and _tests_jax_release(ctx, test):
                 value = version_test_on_target(ctx, test)
                 conjunction = isinstance(ancestor.operator, cst.And)
                 if value is None or value is not conjunction:
@@ -685,7 +713,7 @@ def _early_exit_guard(ctx: FileContext, block: cst.CSTNode, child: cst.CSTNode) 
     for stmt in block.body:
         if stmt is child:
             return None
-        if isinstance(stmt, cst.If) and _VERSION_TEST.search(ctx.module.code_for_node(stmt.test)) and _tests_jax_release(ctx, stmt.test) \
+        if isinstance(stmt, cst.If) and _version_looking(ctx, stmt.test) and _tests_jax_release(ctx, stmt.test) \
                 and version_test_on_target(ctx, stmt.test) is not False:
             body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
             last = body[-1] if body else None
