@@ -429,7 +429,8 @@ def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
                 return "an except ImportError fallback"
         elif isinstance(current, (cst.If, cst.IfExp)) and child is not current.test:
             test = ctx.module.code_for_node(current.test)
-            if any(word in test.lower() for word in VERSION_WORDS) and _tests_jax_release(ctx, current.test) \
+            if (any(word in test.lower() for word in VERSION_WORDS) or _version_looking(ctx, current.test)) \
+                    and _tests_jax_release(ctx, current.test) \
                     and not taken_on_target(ctx, current, child):
                 return f"a jax version test (`{guard_text(ctx, current.test)[:60]}`)"
         child = current
