@@ -122,10 +122,7 @@ def qualified_through_alias(ctx: FileContext, node: cst.CSTNode, depth: int = 0)
         head_node = head_node.value
     if not isinstance(head_node, cst.Name) or head_node.value not in ctx.aliases():
         return None
-    try:
-        bound = ctx.value_bound_once(head_node)
-    except Exception:  # noqa: BLE001 - a node outside the module's scopes
-        bound = None
+    bound = _bound_once(ctx, head_node)
     if not isinstance(bound, (cst.Name, cst.Attribute)):
         return None
     base = qualified_through_alias(ctx, bound, depth + 1)
@@ -374,11 +371,18 @@ def _reads_context_attr(function: cst.FunctionDef, name: str) -> bool:
 
 #: Exceptions whose handler marks a ``try`` as a jax fallback (``jax_fallback_guard``).
 FALLBACK_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
-#: Words whose presence in an ``if`` test marks it as a jax-version test (``jax_fallback_guard``).
-VERSION_WORDS = ("__version__", "__version_info__", "version", "hasattr(")
 #: Exceptions whose handler makes a ``try`` a compatibility guard (``compatibility_guard``).
 GUARD_EXCEPTIONS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError"})
+#: Text that marks an ``if`` test as a jax version or feature test (with ``_tests_jax_release``).
 _VERSION_TEST = re.compile(r"version|hasattr\s*\(|getattr\s*\(", re.IGNORECASE)
+
+
+def _bound_once(ctx: FileContext, name: cst.Name) -> Optional[cst.BaseExpression]:
+    """:meth:`FileContext.value_bound_once`, or ``None`` for a node outside the module's scopes."""
+    try:
+        return ctx.value_bound_once(name)
+    except Exception:  # noqa: BLE001 - a node outside the module's scopes
+        return None
 
 
 def _flag_binding(ctx: FileContext, test: cst.BaseExpression) -> Optional[cst.BaseExpression]:
@@ -386,12 +390,7 @@ def _flag_binding(ctx: FileContext, test: cst.BaseExpression) -> Optional[cst.Ba
     ``JAX_GE_0_8_2: Final = JAX_VERSION >= Version("0.8.2")`` (quax's compatibility flags)."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         test = test.expression
-    if not isinstance(test, cst.Name):
-        return None
-    try:
-        return ctx.value_bound_once(test)
-    except Exception:  # noqa: BLE001 - a node outside the module's scopes
-        return None
+    return _bound_once(ctx, test) if isinstance(test, cst.Name) else None
 
 
 def _version_looking(ctx: FileContext, test: cst.BaseExpression, depth: int = 0) -> bool:
@@ -428,9 +427,7 @@ def jax_fallback_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
             if isinstance(owner, cst.Try) and _mentions_jax(ctx, owner.body):
                 return "an except ImportError fallback"
         elif isinstance(current, (cst.If, cst.IfExp)) and child is not current.test:
-            test = ctx.module.code_for_node(current.test)
-            if (any(word in test.lower() for word in VERSION_WORDS) or _version_looking(ctx, current.test)) \
-                    and _tests_jax_release(ctx, current.test) \
+            if _version_looking(ctx, current.test) and _tests_jax_release(ctx, current.test) \
                     and not taken_on_target(ctx, current, child):
                 return f"a jax version test (`{guard_text(ctx, current.test)[:60]}`)"
         child = current
@@ -504,10 +501,7 @@ def _reads_jax_version(ctx: FileContext, node: cst.BaseExpression, depth: int = 
             return True
 
     if isinstance(node, cst.Name) and depth == 0:
-        try:
-            bound = ctx.value_bound_once(node)
-        except Exception:  # noqa: BLE001 - a node outside the module's scopes
-            bound = None
+        bound = _bound_once(ctx, node)
         return bound is not None and _reads_jax_version(ctx, bound, depth + 1)
     walk.read(node, _Reads())
     return found and not truncated
@@ -641,10 +635,7 @@ def _tests_jax_release(ctx: FileContext, test: cst.BaseExpression, depth: int = 
 
     walk.read(test, _Names())
     for name in names:
-        try:
-            bound = ctx.value_bound_once(name)
-        except Exception:  # noqa: BLE001 - a node outside the module's scopes
-            bound = None
+        bound = _bound_once(ctx, name)
         if bound is not None and _tests_jax_release(ctx, bound, depth + 1):
             return True
     return False

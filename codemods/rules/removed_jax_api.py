@@ -127,8 +127,12 @@ Moved names (safe: the same object under another name)
     name imported from the module stays reported with its import.
 
     A member that the new home lacks as well (``jax.xla._force``: ``jax.interpreters.xla``
-    has no ``_force``) is reported manual as a whole; its module part is not moved alone,
-    which would leave the reference as broken as before and unreported.
+    has no ``_force``; ``jax.pxla.ShardedDeviceArray``) is reported manual as a whole; its
+    module part is not moved alone, which would leave the reference as broken as before and
+    unreported, and it is never imported from the new home (that import would fail when
+    the module loads). Of a module that moved whole only its own member moves:
+    ``jax.pxla.thread_resources.env.physical_mesh`` becomes
+    ``thread_resources.env.physical_mesh``, the rest read where it was.
 
     A moved ``from`` import is rewritten where it stands when every name in it goes to one
     module and module code runs before a later import (``from jax.config import config``
@@ -187,8 +191,10 @@ Type names (safe in annotations only)
     goes too (``res = ...``). Manual instead: a decorated function's (``singledispatch``'s
     ``register`` and runtime type checkers read annotations), a class's or a module's
     variable annotation (a dataclass or NamedTuple field, the module's
-    ``__annotations__``), and an annotation that also names something another rule
-    reports (``xla_client.XlaBuilder``: xla-client-import keeps the import for it).
+    ``__annotations__``), an annotation that also names something another rule
+    reports (``xla_client.XlaBuilder``: xla-client-import keeps the import for it), and
+    one naming what jaxlib binds only with a GPU plugin (jax-triton's ``->
+    triton_kernel_call_lib.TritonKernel``): it resolves where the code runs.
 
 Removed helpers rewritten as calls
     =========================================  ======================================  =======  ======  ======
@@ -418,7 +424,9 @@ Everything else (manual)
 
 Left alone
     Sites inside compatibility guards (``try``/``except ImportError``, version tests,
-    ``hasattr``).
+    ``hasattr``, also on the left of ``and``/``or``, and flags bound once to a version
+    test, ``JAX_GE_0_8_2 = JAX_VERSION >= Version("0.8.2")``); a test read on the target
+    leaves only the branch the target does not take.
 
 What the kernel receives afterwards
     Unchanged: none of these names is a custom call or its configuration.
