@@ -284,8 +284,12 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
                 owner = next((r.name for r in rules if any(t in full.encode() for t in r.triggers)),
                              rules[0].name if rules else "ccmigrate")
                 fails = "at import time" if function is None else f"when `{function.name.value}` runs"
-                ctx.report(owner, stmt, Safety.MANUAL,
-                           f"import of `{full}` (deleted from jax) is not used and fails {fails}: delete it")
+                # Nothing reads it, so it goes; the root it also binds stays bound (``import
+                # jax``) where the code reads it and no other import binds it.
+                ctx.remove_dotted_import_if_unused(full)
+                ctx.report(owner, stmt, Safety.SAFE,
+                           f"import of `{full}` (deleted from jax) is not used and failed {fails}: removed",
+                           lambda updated: updated, kernel_receives="unchanged (not a custom call)")
             else:
                 continue
             reported.add(id(stmt))
@@ -577,6 +581,30 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
         def __init__(self) -> None:
             self.changed = False
             self.depth = 0
+            #: Names each enclosing function reads (innermost last): an import inside a
+            #: function binds the root for that function only.
+            self.function_reads: list[set[str]] = []
+            self.removed: set[int] = set()
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            reads: set[str] = set()
+
+            class _Reads(cst.CSTVisitor):
+                def visit_Import(self, _node: cst.Import) -> bool:
+                    return False
+
+                def visit_ImportFrom(self, _node: cst.ImportFrom) -> bool:
+                    return False
+
+                def visit_Name(self, name: cst.Name) -> None:
+                    reads.add(name.value)
+
+            node.body.visit(_Reads())
+            self.function_reads.append(reads)
+
+        def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+            self.function_reads.pop()
+            return updated
 
         def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
             self.depth += 1
@@ -585,6 +613,14 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
             self.depth -= 1
             if not updated.body:
                 return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+            if id(original.body[0]) in self.removed:
+                # The block's first line went: the blank lines that set it apart from what
+                # followed would now open the block.
+                first = updated.body[0]
+                lines = list(first.leading_lines)
+                while lines and lines[0].comment is None:
+                    lines.pop(0)
+                return updated.with_changes(body=[first.with_changes(leading_lines=lines), *updated.body[1:]])
             return updated
 
         def leave_SimpleStatementLine(self, original, updated):
@@ -599,11 +635,13 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
                     continue
                 self.changed = here = True
                 root = full.split(".")[0]
-                if root in names_read and (self.depth or root not in kept_roots):
+                read = root in (self.function_reads[-1] if self.function_reads else names_read)
+                if read and (self.depth or root not in kept_roots):
                     names.append(a.with_changes(name=cst.Name(root)))
                     if not self.depth:
                         kept_roots.add(root)
             if not names:
+                self.removed.add(id(original))
                 return cst.RemovalSentinel.REMOVE
             if not here:
                 return updated

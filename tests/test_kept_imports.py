@@ -220,12 +220,24 @@ def test_plain_dotted_import_kept_for_manual_sites_is_reported() -> None:
     assert "kept for the manual sites at line 9" in at_import[0].message
 
 
-def test_unused_plain_dotted_import_of_a_deleted_module_is_reported() -> None:
+def test_unused_plain_dotted_import_of_a_deleted_module_is_removed() -> None:
+    """Nothing reads it and it only fails: it goes, and so does the root it bound
+    (``jaxlib``), which nothing reads either."""
     source = b'import jaxlib.hlo_helpers\nfrom jax.interpreters import mlir\n\nmlir.register_lowering(None, None)\n'
     result = rewrite_source(source, "mod.py")
-    assert result.updated is None and result.error is None
-    assert [(c.line, c.safety) for c in result.changes] == [(1, Safety.MANUAL)]
-    assert "`jaxlib.hlo_helpers` (deleted from jax) is not used" in result.changes[0].message
+    assert result.error is None
+    assert result.updated == b'from jax.interpreters import mlir\n\nmlir.register_lowering(None, None)\n'
+    assert [(c.line, c.safety) for c in result.changes] == [(1, Safety.SAFE)]
+    assert "`jaxlib.hlo_helpers` (deleted from jax) is not used and failed at import time: removed" \
+        in result.changes[0].message
+
+
+def test_unused_plain_dotted_import_keeps_the_root_it_bound_where_it_is_read() -> None:
+    source = b'import jax.lib.xla_bridge\n\n\ndef f(x):\n    return jax.numpy.sin(x)\n'
+    result = rewrite_source(source, "mod.py")
+    assert result.error is None
+    assert result.updated == b'import jax\n\n\ndef f(x):\n    return jax.numpy.sin(x)\n'
+    assert rewrite_source(result.updated, "mod.py").updated is None
 
 
 def test_import_inside_a_function_kept_for_its_manual_sites_is_reported() -> None:

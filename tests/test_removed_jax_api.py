@@ -81,6 +81,9 @@ ORIGINS = {
     **{f"jax.ad.{n}": f"jax.interpreters.ad.{n}" for n in rule.AD_MEMBERS},
     # jax 0.2.21 changelog: the jax.api.* functions "were aliases for functions in jax.*".
     **{f"jax.api.{n}": f"jax.{n}" for n in rule.API_MEMBERS},
+    # jax/api.py (0.2.17): ``from ..tree_util import (tree_map, tree_flatten, ...)``.
+    **{f"jax.api.{n}": f"jax._src.tree_util.{n}" for n in (
+        "tree_map", "tree_flatten", "tree_unflatten", "tree_structure", "tree_leaves", "tree_transpose")},
     # jax/api_util.py: ``from .tree_util import (build_tree, tree_flatten, tree_unflatten, ...)``.
     **{f"jax.api_util.{n}": f"jax._src.tree_util.{n}" for n in ("tree_flatten", "tree_unflatten", "treedef_is_leaf")},
     "jax.interpreters.partial_eval.Jaxpr": "jax._src.core.Jaxpr",
@@ -110,7 +113,7 @@ ORIGINS = {
         "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
 }
 #: Not the same object by construction; why each is equivalent is in the rule's docstring.
-FORWARDERS = {"jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
+FORWARDERS = {"jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.api.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
               "jax.interpreters.mlir.func_dialect", "jax.ops.index"}
 
 

@@ -646,6 +646,12 @@ MOVED: dict[str, Move] = _Moves({
     # "Functions that were available as jax.api.* were aliases for functions in jax.*"
     # (changelog of 0.2.21, which removed the module).
     **{f"jax.api.{n}": Move(f"jax.{n}", ANY, "0.2.21") for n in API_MEMBERS},
+    # jax/api.py imported the pytree functions from jax.tree_util, and its users read them
+    # as ``jax.api.tree_map``; jax.tree_map itself is gone too, so they go to their home.
+    **{f"jax.api.{n}": Move(f"jax.tree_util.{n}", ANY, "0.2.21") for n in (
+        "tree_map", "tree_flatten", "tree_unflatten", "tree_structure", "tree_leaves", "tree_transpose")},
+    "jax.api.tree_multimap": Move("jax.tree_util.tree_map", ANY, "0.2.21",
+                                  note="tree_multimap forwarded its arguments to it"),
     # jax/api_util.py re-exported these from jax.tree_util.
     **{f"jax.api_util.{n}": Move(f"jax.tree_util.{n}", ANY, "a re-export, gone by 0.10.2") for n in (
         "tree_flatten", "tree_unflatten", "treedef_is_leaf")},
@@ -750,6 +756,8 @@ VALUES: dict[str, tuple[str, str, str]] = {
         ("NINF", "float('-inf')"), ("PINF", "float('inf')"), ("NZERO", "-0.0"), ("PZERO", "0.0"))},
     "jax.interpreters.batching.NotMapped": ("type(None)", "batching.py defined it as `NotMapped = type(None)`",
                                             "0.10.0"),
+    "jax.config.jax_array": ("True", "jax.Array could not be disabled from jax 0.4.7 on, so the option was always "
+                             "True", "0.4.14"),
     "jax.config.omnistaging_enabled": ("True", "omnistaging could not be disabled from jax 0.2.12 on, so it was "
                                        "always True", "0.4 (after 0.2.12)"),
 }
@@ -800,6 +808,9 @@ GUIDANCE = {
                               "call f on x[0] and add the axis back); Mesh is jax.sharding.Mesh"),
     "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
+    "jax.api": ("jax 0.2.21 removed the module: its public functions are jax.* (jax.jit, jax.grad...), its pytree "
+                "functions jax.tree_util.*; its private helpers (_std_basis, _jvp...) live on in jax._src.api, "
+                "private, which may change without notice"),
     "jax._src.lib.xla_bridge": "backends are in jax.extend.backend (get_backend, backends)",
     "jax.interpreters.pxla": "pmap's sharding internals are gone: use jax.shard_map and jax.sharding",
     "jax.sharding.PositionalSharding": ("use jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(...)) over a "
@@ -821,7 +832,9 @@ GUIDANCE = {
         "main traces and sublevels went with jax 0.4.36's stackless tracing: an interpreter subclasses "
         "jax.core.Trace and runs the function under `with jax.extend.core.set_current_trace(trace):` "
         "(jax.extend.core.take_current_trace() gives the trace around it)")
-       for name in ("new_main", "new_base_main", "new_sublevel", "cur_sublevel", "MainTrace", "Sublevel")},
+       for name in ("new_main", "new_base_main", "new_sublevel", "cur_sublevel", "MainTrace", "Sublevel",
+                    # their names until jax 0.2.0 renamed them (``trace.master`` became ``trace.main``)
+                    "new_master", "new_base_master", "MasterTrace")},
     "jax.interpreters.partial_eval.trace_to_jaxpr_final": (
         "jax.make_jaxpr(f)(*args) gives the closed jaxpr; the internal equivalent is "
         "jax.interpreters.partial_eval.trace_to_jaxpr_dynamic(wrapped_fun, in_avals)"),
@@ -1808,6 +1821,12 @@ GONE_PLATFORMS = {"interpreter": "the reference interpreter backend was removed"
 GONE_OPTIONS = {
     "experimental_xmap_spmd_lowering": "it configured xmap's SPMD lowering, and xmap is gone from jax",
     "experimental_xmap_spmd_lowering_manual": "it configured xmap's SPMD lowering, and xmap is gone from jax",
+}
+#: Options jax removed once only one value was allowed: setting that value (the literal
+#: given) is dropped; setting another one raised already, and is reported.
+FORCED_OPTIONS = {
+    "jax_array": ("True", "jax.Array could not be disabled from jax 0.4.7 on (update raised ValueError for False), "
+                  "and jax 0.4.14 removed the option"),
 }
 
 #: Keywords jax removed from callables it kept: callable -> {keyword: (removed by, why
@@ -2972,11 +2991,18 @@ class RemovedJaxApi(Rule):
         statement = self.ctx.parents.get(self.ctx.parents.get(node))
         expr = self.ctx.parents.get(node)
         why = f"the installed jax {self._version()} has no config option {option!r}: jax.config.update raises AttributeError"
-        if option in GONE_OPTIONS and isinstance(expr, cst.Expr) and isinstance(statement, cst.SimpleStatementLine) \
+        value = bound.get("val").value if bound and bound.get("val") is not None else None
+        forced = FORCED_OPTIONS.get(option)
+        reason = GONE_OPTIONS.get(option) or (
+            forced[1] if forced and value is not None and self.ctx.module.code_for_node(value) == forced[0] else None)
+        if reason and isinstance(expr, cst.Expr) and isinstance(statement, cst.SimpleStatementLine) \
                 and len(statement.body) == 1:
             drop_binding_if_unused(self.ctx, head_name(node.func) or "")
-            self.report(statement, Safety.SAFE, f"{why}; {GONE_OPTIONS[option]}, so setting it is dropped",
-                        lambda _updated: cst.RemoveFromParent(), kernel_receives="unchanged (not a custom call)")
+            self.report(statement, Safety.SAFE, f"{why}; {reason}, so setting it is dropped",
+                        self._line_removal(statement), kernel_receives="unchanged (not a custom call)")
+        elif forced:
+            self.report(node, Safety.MANUAL, f"{why}; {forced[1]}: drop the call (the option is always {forced[0]} "
+                        "now), and the code that needs another value")
         else:
             self.report(node, Safety.MANUAL, f"{why}: drop the call, or set the option that replaced it")
 
