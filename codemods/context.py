@@ -306,7 +306,8 @@ class FileContext:
                 self.add_import(module, site=site)
             return text
         top = qualified.split(".")[0]
-        if self.names.is_bound(top) and not self.names.binding_for(top) and not (home is not None and self._names_package(top)):
+        if self.names.is_bound(top) and not self.names.binding_for(top) and not (home is not None and self._names_package(top)) \
+                and not self.names.only_imports_package(top):
             # The plain name is taken by something else: import under a private alias.
             alias = "_ccm_" + module.replace(".", "_")
             self.add_import(module, asname=alias, site=site)

@@ -66,9 +66,23 @@ def iter_statements(body: Sequence[cst.CSTNode], top: bool) -> Iterator[tuple[cs
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             yield from iter_statements(_block(stmt.body), False)
         elif isinstance(stmt, cst.BaseCompoundStatement):
-            # if/try/with/for/while at module level still bind module-level names.
+            # if/try/with/for/while at module level still bind module-level names, but for
+            # the script block, which runs only when the file is run, not imported.
+            script = top and is_main_guard(stmt)
             for block in _blocks_of(stmt):
-                yield from iter_statements(block, top)
+                yield from iter_statements(block, top and not script)
+
+
+def is_main_guard(stmt: cst.CSTNode) -> bool:
+    """``if __name__ == "__main__":`` (either operand order)."""
+    if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison) or len(stmt.test.comparisons) != 1:
+        return False
+    target = stmt.test.comparisons[0]
+    if not isinstance(target.operator, cst.Equal):
+        return False
+    sides = (stmt.test.left, target.comparator)
+    return any(isinstance(a, cst.Name) and a.value == "__name__" for a in sides) and any(
+        isinstance(b, cst.SimpleString) and b.evaluated_value == "__main__" for b in sides)
 
 
 def _block(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
@@ -419,6 +433,13 @@ class NameResolver:
     def is_bound(self, local: str) -> bool:
         """Whether ``local`` is taken in this module (by an import or otherwise)."""
         return local in self._by_local or self._maybe_rebound(local)
+
+    def only_imports_package(self, local: str) -> bool:
+        """Whether every binding of ``local`` is an import of the package of that name
+        (``import jax`` in a function or a script block): a module-level ``import jax``
+        beside them names the same object."""
+        bindings = self._by_local.get(local)
+        return bool(bindings) and all(b.qualified == local for b in bindings) and not self._maybe_rebound(local)
 
     @staticmethod
     def _single_binding(bindings: list[ImportBinding]) -> bool:

@@ -869,3 +869,44 @@ def test_custom_transforms_become_custom_jvp_with_the_same_rules() -> None:
     np.testing.assert_allclose(float(jax.grad(module["energy"])(x)), 0.5 / np.sqrt(x) + 2.0 / x, rtol=1e-6)
     np.testing.assert_allclose(float(jax.grad(module["scaled_log"], argnums=1)(x, 2.0)), np.log(x), rtol=1e-6)
     assert _run("custom_transforms_defjvp.py", "--target-jax", "0.2.11").updated is None
+
+
+def test_manual_reports_carry_the_guidance_of_the_name_they_stand_for() -> None:
+    """A member read through a module that moved (``jax.xla`` is jax.interpreters.xla)
+    gets the guidance of its name there; removed tracing helpers get theirs."""
+    source = (
+        b"import jax\n"
+        b"from jax.interpreters import ad, partial_eval as pe\n"
+        b"\n"
+        b"\n"
+        b"def f(x, fun, avals, p):\n"
+        b"    ad.defvjp(p, None)\n"
+        b"    if type(x) != jax.xla.DeviceArray:\n"
+        b"        return pe.abstract_eval_fun(fun, *avals)\n"
+    )
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    messages = {c.line: c.message for c in result.changes if c.safety is Safety.MANUAL}
+    assert "give the primitive a JVP rule (ad.defjvp)" in messages[6]
+    assert "which has no DeviceArray either; jax.Array in annotations" in messages[7]
+    assert "jax.eval_shape(functools.partial(fun, **params), *avals)" in messages[8]
+
+
+def test_an_attribute_the_module_sets_on_jax_is_reported_as_its_own() -> None:
+    """jax2onnx-style plugins put their primitive on jax's module (``jax.nn.gelu_p =
+    Primitive(...)``): not a name jax removed, and the report says so."""
+    source = (
+        b"import jax\n"
+        b"from jax.extend.core import Primitive\n"
+        b"\n"
+        b"jax.nn.gelu_p = Primitive('jax.nn.gelu')\n"
+        b"\n"
+        b"\n"
+        b"def gelu(x):\n"
+        b"    return jax.nn.gelu_p.bind(x)\n"
+    )
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None
+    read = [c for c in result.changes if c.line == 8]
+    assert [c.safety for c in read] == [Safety.MANUAL]
+    assert read[0].message.startswith("jax.nn.gelu_p is not jax's: this module sets it on jax's module itself "
+                                      "(`jax.nn.gelu_p = Primitive('jax.nn.gelu')`)")

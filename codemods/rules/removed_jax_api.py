@@ -60,6 +60,7 @@ Moved names (safe: the same object under another name)
                                                      namespace of new types, left alone)
     ``jax.api.jit`` ``vmap`` ``grad`` ``jacfwd``     ``jax.*`` (aliases: ``API_MEMBERS``)        0.2.21   any
     ``device_put`` ``custom_vjp`` (...)
+    ``jax.api.tree_map`` ``tree_flatten`` (...)      ``jax.tree_util.*`` (api.py imported them)  0.2.21   any
     ``jax.api_util.tree_flatten``                    ``jax.tree_util.*`` (re-exports in           <=0.10.2 any
     ``tree_unflatten`` ``treedef_is_leaf``           jax/api_util.py)
     ``jax.numpy.product`` ``cumproduct``             ``jax.numpy.prod`` ``cumprod`` ``all``      <=0.4.28 any
@@ -106,7 +107,10 @@ Moved names (safe: the same object under another name)
     (``jax.config.disable_omnistaging()``, which raised from jax 0.2.12 on), except
     ``jax.config.enable_omnistaging()`` as a statement of its own: a no-op (it only
     warned) from 0.2.12 until its removal, the call goes (safe; ``pass`` when alone in
-    its block).
+    its block). ``jax.config.jax_array`` reads as ``True`` and
+    ``jax.config.update("jax_array", True)`` goes: jax 0.4.7 made jax.Array impossible to
+    switch off (``update("jax_array", False)`` raised ValueError, and stays reported), and
+    jax 0.4.14 removed the option.
 
     A lowering registered for a platform jax no longer knows
     (``mlir.register_lowering(p, rule, platform="interpreter")``) raises
@@ -202,7 +206,8 @@ Removed helpers rewritten as calls
     =========================================  ======================================  =======  ======  ======
     ``batching.moveaxis(x, src, dst)``         ``jax.numpy.moveaxis(x, src, dst)``     0.9.0    any     safe
     ``jax.dlpack.to_dlpack(x)``                ``x.__dlpack__()``                      0.7.0    0.4.16  safe
-    ``ad.Zero.from_value(v)``                  ``ad.Zero(jax.typeof(v))``              0.4.35   0.6.0   safe
+    ``ad.Zero.from_value(v)`` (also            ``ad.Zero(jax.typeof(v))``              0.4.35   0.6.0   safe
+    ``jax._src.ad_util.Zero``'s)
     ``ad.Zero.from_primal_value(v)``           ``ad.Zero(jax.typeof(v)                 0.10.0   0.6.0   safe
                                                .to_tangent_aval())``
     ``jax.core.raise_to_shaped(aval)``,        ``aval``                                0.6.0    0.4.36  safe
@@ -420,7 +425,11 @@ Everything else (manual)
     (``_cuda_triton = import_from_plugin("cuda", "_triton")``, then ``if _cuda_triton:
     TritonKernel = ...``): those names, and the members of the plugin module itself, are
     missing where jaxlib finds no such plugin (it is asked, as those modules ask it), and
-    reported saying so; with the plugin installed they exist.
+    reported saying so; with the plugin installed they exist. A member read through a
+    module that moved (``jax.xla.DeviceArray``) gets the guidance of its name in the new
+    home. An attribute the module itself sets at module level on one of jax's modules
+    (jax2onnx's ``jax.nn.gelu_p = Primitive("jax.nn.gelu")``) is reported as the module's
+    own: it exists once that statement has run, whatever jax defines.
 
 Left alone
     Sites inside compatibility guards (``try``/``except ImportError``, version tests,
@@ -478,6 +487,7 @@ from codemods.rules._shared import (
     head_name,
     import_without,
     is_called,
+    short,
     member_spelling,
     one_line,
     parent,
@@ -808,6 +818,14 @@ GUIDANCE = {
                               "call f on x[0] and add the axis back); Mesh is jax.sharding.Mesh"),
     "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
+    "jax.interpreters.partial_eval.abstract_eval_fun": (
+        "it traced fun(*avals, **params) to its output avals; jax.eval_shape(functools.partial(fun, **params), "
+        "*avals) gives their shapes and dtypes (ShapeDtypeStructs, as a pytree); the private "
+        "jax._src.interpreters.partial_eval.abstract_eval_fun now requires debug_info="),
+    **{f"jax.interpreters.ad.{name}": (
+        "VJP rules per primitive are gone: give the primitive a JVP rule (ad.defjvp) and a transpose rule "
+        "(ad.primitive_transposes[p]), or wrap the function that binds it in jax.custom_vjp")
+       for name in ("defvjp", "defvjp_all", "defvjp2")},
     "jax.api": ("jax 0.2.21 removed the module: its public functions are jax.* (jax.jit, jax.grad...), its pytree "
                 "functions jax.tree_util.*; its private helpers (_std_basis, _jvp...) live on in jax._src.api, "
                 "private, which may change without notice"),
@@ -1850,7 +1868,10 @@ def _drop_keywords(call: cst.Call, names: set[str]) -> cst.Call:
 CALLS: dict[str, CallRewrite] = {
     "jax.interpreters.batching.moveaxis": CallRewrite(ANY, "0.9.0", ("x", "src", "dst"), _plan_moveaxis),
     "jax.dlpack.to_dlpack": CallRewrite((0, 4, 16), "0.7.0", ("x", "stream"), _plan_to_dlpack),
-    "jax.interpreters.ad.Zero.from_value": CallRewrite((0, 6, 0), "0.4.35", ("val",), _plan_zero_from_value),
+    # The same class under its private homes (``from jax._src import ad_util``), as
+    # jaxpr-transform prototypes read it.
+    **{f"{home}.Zero.from_value": CallRewrite((0, 6, 0), "0.4.35", ("val",), _plan_zero_from_value)
+       for home in ("jax.interpreters.ad", "jax._src.ad_util", "jax._src.interpreters.ad")},
     "jax.interpreters.ad.Zero.from_primal_value": CallRewrite((0, 6, 0), "0.10.0", ("val",),
                                                               _plan_zero_from_primal_value),
     "jax.core.raise_to_shaped": CallRewrite((0, 4, 36), "0.6.0", ("aval", "weak_type"),
@@ -1991,6 +2012,8 @@ class RemovedJaxApi(Rule):
         #: Callees whose call was handled (visit_Call runs before visit_Attribute on its func).
         self.handled: set[int] = set()
         self._transforms: Optional[list] = None
+        #: Attributes the module sets on jax's modules (``jax.nn.gelu_p = ...``): their code.
+        self._own_attributes: Optional[dict[str, str]] = None
         #: (module, name) that an import move brings in under another local name. LibCST's
         #: import adder cannot also add the same name unaliased, so other sites spell it dotted.
         self.aliased: set[tuple[str, str]] = set()
@@ -2057,10 +2080,35 @@ class RemovedJaxApi(Rule):
         return gone
 
     def manual(self, node: cst.CSTNode, gone: str, why: str = "") -> None:
+        setting = self._sets_itself(gone)
+        if setting is not None:
+            # ``jax.nn.gelu_p = Primitive("gelu")`` (jax2onnx's plugins): the module's own
+            # attribute on jax's module, not a name jax removed.
+            self.report(node, Safety.MANUAL, f"{gone} is not jax's: this module sets it on jax's module itself "
+                        f"(`{setting}`), so it exists once that statement has run; a name of the module's own "
+                        "would not depend on the import order")
+            return
         canonical = _config_canonical(gone)
         hint = why or next((text for name, text in GUIDANCE.items()
                             if canonical == name or canonical.startswith(name + ".")), "") or _plugin_hint(gone)
         self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {self._version()}" + (f" ({hint})" if hint else ""))
+
+    def _sets_itself(self, qualified: str) -> Optional[str]:
+        """The code of a module-level ``qualified = ...`` (an attribute the module puts on
+        one of jax's modules), if there is one."""
+        if self._own_attributes is None:
+            self._own_attributes = {}
+            for stmt in self.ctx.module.body:
+                if not isinstance(stmt, cst.SimpleStatementLine):
+                    continue
+                for small in stmt.body:
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+                        [small.target] if isinstance(small, cst.AnnAssign) else []
+                    for target in targets:
+                        name = self.ctx.qualified_name(target) if isinstance(target, cst.Attribute) else None
+                        if name:
+                            self._own_attributes.setdefault(name, short(self.ctx.module.code_for_node(small)))
+        return self._own_attributes.get(qualified)
 
     def unsafe_as_manual(self, node: cst.CSTNode, qualified: str, message: str) -> None:
         """Without ``--unsafe-fixes`` the site stays: a manual finding, naming the fix on offer."""
@@ -3252,8 +3300,11 @@ class RemovedJaxApi(Rule):
             # the site then reads ``new``, and says so, on this run and the next alike.
             self.manual(node, new)
         else:
+            guidance = next((text for name, text in GUIDANCE.items() if new == name or new.startswith(name + ".")), "") \
+                or (f"{MOVED[new].new} in annotations; {MOVED[new].annotation_only}"
+                    if new in MOVED and MOVED[new].annotation_only else "")
             self.manual(node, qualified, f"{gone} is {found[0]} now, which has no "
-                        f"{qualified[len(gone) + 1:]} either; no public replacement is known")
+                        f"{qualified[len(gone) + 1:]} either; " + (guidance or "no public replacement is known"))
         return True
 
     def _handle_chain(self, node: cst.BaseExpression) -> None:
