@@ -69,8 +69,8 @@ def iter_statements(body: Sequence[cst.CSTNode], top: bool) -> Iterator[tuple[cs
             # if/try/with/for/while at module level still bind module-level names, but for
             # the script block, which runs only when the file is run, not imported.
             script = top and is_main_guard(stmt)
-            for block in _blocks_of(stmt):
-                yield from iter_statements(block, top and not script)
+            for k, block in enumerate(_blocks_of(stmt)):
+                yield from iter_statements(block, top and not (script and k == 0))
 
 
 def is_main_guard(stmt: cst.CSTNode) -> bool:

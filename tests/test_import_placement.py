@@ -345,3 +345,36 @@ def test_a_doctest_import_in_a_docstring_does_not_hide_the_modules_alias() -> No
     out = result.updated.decode()
     assert "return [mlir.ir_constant(np.asarray(n))]" in out
     assert "import numpy\n" not in out and out.count("import numpy as np") == 2
+
+
+def test_an_import_in_the_script_block_does_not_serve_the_module() -> None:
+    """``import jax`` under ``if __name__ == "__main__":`` binds only when the file runs
+    as a script; its ``else:`` branch runs on import and does serve."""
+    script_only = (
+        "from jax._src import core, ad_util\n"
+        "\n"
+        "\n"
+        "def f(x):\n"
+        "    return ad_util.Zero.from_value(x), core.Primitive\n"
+        "\n"
+        "\n"
+        'if __name__ == "__main__":\n'
+        "    import jax\n"
+    )
+    def rewrite(source: str) -> str:
+        result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "removed-jax-api"])
+        assert result.error is None and result.updated is not None
+        return result.updated.decode()
+
+    out = rewrite(script_only)
+    assert "ad_util.Zero(jax.typeof(x))" in out
+    assert out.splitlines()[:2] == ["from jax._src import core, ad_util", "import jax"]
+    both = script_only + "else:\n    import jax\n"
+    namespace = {"__name__": "module"}
+    exec(compile(out, "module.py", "exec"), namespace)  # imported, not run: the script block is skipped
+    assert type(namespace["f"](1.0)[0]).__name__ == "Zero"
+    out = rewrite(both)
+    assert "ad_util.Zero(jax.typeof(x))" in out
+    namespace = {"__name__": "module"}
+    exec(compile(out, "module.py", "exec"), namespace)
+    assert type(namespace["f"](1.0)[0]).__name__ == "Zero"

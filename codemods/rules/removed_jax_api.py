@@ -818,6 +818,9 @@ GUIDANCE = {
                               "call f on x[0] and add the axis back); Mesh is jax.sharding.Mesh"),
     "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
+    "jax.interpreters.xla.device_put": (
+        "it returned raw device buffers; jax.device_put(x, device) gives a jax.Array on that device, and "
+        "jax.make_array_from_single_device_arrays(shape, sharding, arrays) builds one array over several devices"),
     "jax.interpreters.partial_eval.abstract_eval_fun": (
         "it traced fun(*avals, **params) to its output avals; jax.eval_shape(functools.partial(fun, **params), "
         "*avals) gives their shapes and dtypes (ShapeDtypeStructs, as a pytree); the private "
