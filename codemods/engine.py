@@ -587,20 +587,7 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
             self.removed: set[int] = set()
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            reads: set[str] = set()
-
-            class _Reads(cst.CSTVisitor):
-                def visit_Import(self, _node: cst.Import) -> bool:
-                    return False
-
-                def visit_ImportFrom(self, _node: cst.ImportFrom) -> bool:
-                    return False
-
-                def visit_Name(self, name: cst.Name) -> None:
-                    reads.add(name.value)
-
-            node.body.visit(_Reads())
-            self.function_reads.append(reads)
+            self.function_reads.append(walk.reads_in(node.body))
 
         def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
             self.function_reads.pop()

@@ -149,15 +149,25 @@ _NONE_LINE = re.compile(rb"[ \t]*(?:\w+[ \t]*=[ \t]*)+None[ \t]*(?:#[^\r\n]*)?\r
 _EXCEPT_LINE = re.compile(rb"[ \t]*except\b[^\r\n]*:[ \t]*(?:#[^\r\n]*)?\r?$")
 
 
+#: An ``except`` line that catches a failed import (bare, ``Exception``, ``ImportError``,
+#: ``ModuleNotFoundError``, alone or in a tuple).
+_IMPORT_EXCEPT_LINE = re.compile(
+    rb"[ \t]*except\b[ \t]*(?:\(?[^\r\n:]*\b(?:ImportError|ModuleNotFoundError|Exception)\b[^\r\n:]*)?:"
+    rb"[ \t]*(?:#[^\r\n]*)?\r?$")
+
+
 def _import_fallback(source: bytes, start: int) -> bool:
-    """Whether the binding at ``start`` is ``name = None`` as the whole body of an
-    ``except`` clause (``try: from jaxlib import hlo_helpers / except ImportError:
-    hlo_helpers = None``): every other use of the name means the import."""
+    """Whether the binding at ``start`` is the fallback of an optional import: ``name =
+    None`` as the whole body of an ``except`` clause (``try: from jaxlib import hlo_helpers
+    / except ImportError: hlo_helpers = None``), or any assignment of the name inside a
+    handler of a failed import (firedrake's ``except ImportError: jax = SimpleNamespace()``,
+    a stand-in for building the docs without jax). That code runs only where the import
+    failed: every other use of the name means the import."""
     line_start = source.rfind(b"\n", 0, start) + 1
     line_end = source.find(b"\n", start)
     line_end = len(source) if line_end == -1 else line_end
     if not _NONE_LINE.fullmatch(source, line_start, line_end):
-        return False
+        return _in_import_handler(source, line_start, start)
     previous_end = line_start - 1
     while previous_end > 0:
         previous_start = source.rfind(b"\n", 0, previous_end) + 1
@@ -166,6 +176,41 @@ def _import_fallback(source: bytes, start: int) -> bool:
             return bool(_EXCEPT_LINE.fullmatch(source, previous_start, previous_end))
         previous_end = previous_start - 1
     return False
+
+
+def _in_import_handler(source: bytes, line_start: int, start: int) -> bool:
+    """Whether the line at ``line_start`` assigns the name at ``start`` and sits in the
+    body of an ``except`` clause catching a failed import (the first less indented line
+    above it is that ``except``, or an ``if``/``else`` inside it)."""
+    indent = len(source[line_start:start]) - len(source[line_start:start].lstrip(b" \t"))
+    if source[line_start + indent:start].strip() or not _assigned_after(_name_at(source, start)).match(source, start):
+        return False  # not a plain ``name = ...`` statement
+    previous_end = line_start - 1
+    while previous_end > 0:
+        previous_start = source.rfind(b"\n", 0, previous_end) + 1
+        line = source[previous_start:previous_end]
+        text = line.strip()
+        if text and not text.startswith(b"#"):
+            outer = len(line) - len(line.lstrip(b" \t"))
+            if outer < indent:
+                if _IMPORT_EXCEPT_LINE.fullmatch(source, previous_start, previous_end):
+                    return True
+                if not _BRANCH_LINE.match(text):
+                    return False
+                indent = outer  # inside an ``if`` of the handler: look further out
+        previous_end = previous_start - 1
+    return False
+
+
+#: A branch inside a handler (``if "BUILDING_DOCS" in os.environ:``, ``else:``).
+_BRANCH_LINE = re.compile(rb"(?:if|elif|else)\b")
+
+
+def _name_at(source: bytes, start: int) -> bytes:
+    end = start
+    while end < len(source) and source[end] in _WORD:
+        end += 1
+    return source[start:end]
 
 
 def _word_at(source: bytes, index: int) -> bool:

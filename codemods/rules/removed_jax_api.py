@@ -818,6 +818,13 @@ GUIDANCE = {
                               "call f on x[0] and add the axis back); Mesh is jax.sharding.Mesh"),
     "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
+    **{f"jax.{name}": (
+        f"deprecated in jax 0.8.1, removed in 0.10.0: jax.device_put(x, sharding) with a "
+        f"jax.sharding.NamedSharding over jax.sharding.Mesh(np.array(devices), ('d',)) and PartitionSpec('d') "
+        f"places {what} (jax's migrate_pmap guide lists drop-in replacements; jax.make_array_from_single_device_arrays "
+        f"builds the array from per-device pieces without gathering them on one device)")
+       for name, what in (("device_put_replicated", "jnp.stack([x] * len(devices)) one slice per device"),
+                          ("device_put_sharded", "jnp.stack(shards) one shard per device"))},
     "jax.interpreters.xla.device_put": (
         "it returned raw device buffers; jax.device_put(x, device) gives a jax.Array on that device, and "
         "jax.make_array_from_single_device_arrays(shape, sharding, arrays) builds one array over several devices"),
