@@ -206,6 +206,9 @@ Removed helpers rewritten as calls
     =========================================  ======================================  =======  ======  ======
     ``batching.moveaxis(x, src, dst)``         ``jax.numpy.moveaxis(x, src, dst)``     0.9.0    any     safe
     ``jax.dlpack.to_dlpack(x)``                ``x.__dlpack__()``                      0.7.0    0.4.16  safe
+    ``jax.device_put_replicated(x, devices)``  ``_ccmigrate_device_put_replicated``    0.10.0   0.6.0   safe
+                                               (x, devices): the arrays jax's last
+                                               implementation built, on public APIs
     ``ad.Zero.from_value(v)`` (also            ``ad.Zero(jax.typeof(v))``              0.4.35   0.6.0   safe
     ``jax._src.ad_util.Zero``'s)
     ``ad.Zero.from_primal_value(v)``           ``ad.Zero(jax.typeof(v)                 0.10.0   0.6.0   safe
@@ -1686,6 +1689,57 @@ def _plan_naryop_dtype_rule(rule, call, args):
             f"{NARYOP_DTYPE_RULE_HELPER} makes the same checks and returns result_dtype(*avals)", edit)
 
 
+DEVICE_PUT_REPLICATED_HELPER = "_ccmigrate_device_put_replicated"
+DEVICE_PUT_REPLICATED_CODE = f'''
+def {DEVICE_PUT_REPLICATED_HELPER}(x, devices):
+    """jax.device_put_replicated (removed in jax 0.10.0) on public APIs (added by ccmigrate): each leaf of x
+    stacked once per device along a new leading axis, each slice on its device of ``devices``, as jax built
+    it (a NamedSharding over a mesh of ``devices``)."""
+    from collections.abc import Sequence
+
+    import jax
+    import numpy as np
+
+    if not isinstance(devices, Sequence) or not devices:
+        raise ValueError("`devices` argument to `device_put_replicated must be a non-empty sequence.")
+    axis = "_device_put_replicated"
+    sharding = jax.sharding.NamedSharding(jax.sharding.Mesh(np.array(devices), (axis,)),
+                                          jax.sharding.PartitionSpec(axis))
+
+    def replicate(leaf):
+        if isinstance(leaf, (np.ndarray, jax.Array)):
+            first = jax.device_put(leaf[None], devices[0])
+        else:
+            first = jax.device_put(leaf, devices[0])[None]
+        shape = (len(devices),) + first.shape[1:]
+        if jax.typeof(first).weak_type:
+            # Built from pieces, an array is never weakly typed: broadcast the (scalar) value instead.
+            return jax.device_put(jax.numpy.broadcast_to(first, shape), sharding)
+        return jax.make_array_from_single_device_arrays(shape, sharding, [jax.device_put(first, d) for d in devices])
+
+    return jax.tree_util.tree_map(replicate, x)
+'''
+
+
+def _plan_device_put_replicated(rule, call, args):
+    """``jax.device_put_replicated(x, devices)``: removed in jax 0.10.0 (deprecated in
+    0.8.1). Its last implementation (jax 0.8.1-0.9, still in 0.10.0's private
+    ``jax._src.api``) stacked x once per device under a NamedSharding over a mesh of the
+    devices; the helper builds the same arrays on public APIs (checked leaf by leaf against
+    that implementation: aval with weak type, sharding, shard devices and indices, values,
+    also for PRNG keys)."""
+    if set(args) != {"x", "devices"}:
+        return "jax.device_put_replicated takes (x, devices)"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        return updated.with_changes(func=cst.Name(rule.ctx.add_helper(DEVICE_PUT_REPLICATED_HELPER,
+                                                                        DEVICE_PUT_REPLICATED_CODE)))
+
+    return (Safety.SAFE, f"jax.device_put_replicated was removed in jax 0.10.0; {DEVICE_PUT_REPLICATED_HELPER} "
+            "builds the arrays its last implementation did (a NamedSharding over a mesh of the devices) on public "
+            "APIs", edit)
+
+
 def _plan_axis_primitive(rule, call, args):
     """``AxisPrimitive(name)``: a Primitive whose bind also looked for the traces of named
     axes its jaxpr parameters used. Stackless tracing (jax 0.4.36) made every primitive
@@ -1922,6 +1976,11 @@ CALLS: dict[str, CallRewrite] = {
     **{f"{module}.standard_primitive": CallRewrite((0, 4, 36), "0.4.24", _STANDARD_PRIMITIVE_PARAMS,
                                                    _plan_standard_primitive)
        for module in ("jax.lax", "jax.lax.lax")},
+    # jax.typeof (the helper's weak-type test) is public from jax 0.6.0 on.
+    "jax.device_put_replicated": CallRewrite(
+        (0, 6, 0), "0.10.0", ("x", "devices"), _plan_device_put_replicated,
+        value=lambda rule: rule.ctx.add_helper(DEVICE_PUT_REPLICATED_HELPER, DEVICE_PUT_REPLICATED_CODE),
+        value_why=f"{DEVICE_PUT_REPLICATED_HELPER}, the same arrays on public APIs"),
     **{f"{module}.naryop_dtype_rule": CallRewrite(
         (0, 4, 36), "0.4.24", ("result_dtype", "accepted_dtypes", "name"), _plan_naryop_dtype_rule,
         value=lambda rule: rule.ctx.add_helper(NARYOP_DTYPE_RULE_HELPER, NARYOP_DTYPE_RULE_CODE),
