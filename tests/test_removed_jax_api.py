@@ -930,35 +930,58 @@ state = namespace["init_state"](jax.random.key(0))
 assert state["params"]["w"].shape == (4, 3, 2)
 cases = [jnp.arange(6.0).reshape(2, 3), np.ones(3, np.int32), 1.5, 2, True, {"a": (np.zeros(1), 3.0)},
          jnp.asarray(1.0) * 2.0, np.float32(3), jax.random.key(0), jax.random.PRNGKey(1), jnp.zeros((2, 0))]
+
+
+def compare(old, new, case):
+    assert jax.tree_util.tree_structure(old) == jax.tree_util.tree_structure(new)
+    for x, y in zip(jax.tree_util.tree_leaves(old), jax.tree_util.tree_leaves(new)):
+        assert jax.typeof(x) == jax.typeof(y), (case, jax.typeof(x), jax.typeof(y))
+        assert x.sharding == y.sharding
+        assert [(s.device, s.index) for s in x.addressable_shards] == [(s.device, s.index) for s in y.addressable_shards]
+        if jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key):
+            x, y = jax.random.key_data(x), jax.random.key_data(y)
+        np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+
+
 for case in cases:
     for devices in (devs, devs[:2], [devs[2], devs[0]], tuple(devs[1:2])):
-        old, new = private.device_put_replicated(case, devices), helper(case, devices)
-        assert jax.tree_util.tree_structure(old) == jax.tree_util.tree_structure(new)
-        for x, y in zip(jax.tree_util.tree_leaves(old), jax.tree_util.tree_leaves(new)):
-            assert jax.typeof(x) == jax.typeof(y), (case, jax.typeof(x), jax.typeof(y))
-            assert x.sharding == y.sharding
-            assert [(s.device, s.index) for s in x.addressable_shards] == [(s.device, s.index) for s in y.addressable_shards]
-            if jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key):
-                x, y = jax.random.key_data(x), jax.random.key_data(y)
-            np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+        compare(private.device_put_replicated(case, devices), helper(case, devices), case)
 for bad in ([], None):
     try:
         helper(1.0, bad)
     except ValueError:
         continue
     raise AssertionError(bad)
+sharded = namespace["_ccmigrate_device_put_sharded"]
+batch = namespace["shard"](jnp.arange(8.0))
+assert batch.shape == (4, 2) and [s.device for s in batch.addressable_shards] == devs
+makers = [lambda i: jnp.arange(6.0).reshape(2, 3) + i, lambda i: np.ones(3, np.int32) * i, lambda i: 1.5 + i,
+          lambda i: i, lambda i: {"a": (np.zeros(1) + i, 3.0 + i)}, lambda i: jnp.asarray(1.0) * i,
+          lambda i: jax.random.key(i), lambda i: jax.random.PRNGKey(i)]
+for make in makers:
+    for devices in (devs, devs[:2], [devs[2], devs[0]], tuple(devs[1:2])):
+        shards = [make(i) for i in range(len(devices))]
+        compare(private.device_put_sharded(shards, devices), sharded(shards, devices), shards)
+for bad in (iter([1.0, 2.0]), [1.0], [jnp.ones(2), jnp.ones(3)]):
+    try:
+        sharded(bad, devs[:2])
+    except (TypeError, ValueError):
+        continue
+    raise AssertionError(bad)
 print("identical")
 '''
 
 
-def test_device_put_replicated_helper_builds_what_jax_built() -> None:
-    """jax 0.10.0 removed jax.device_put_replicated but kept its last implementation in
-    jax._src.api: on four CPU devices the helper the rewrite adds gives the same arrays
-    (aval with weak type, sharding, shards' devices and indices, values; PRNG keys too)."""
+def test_device_put_helpers_build_what_jax_built() -> None:
+    """jax 0.10.0 removed jax.device_put_replicated and device_put_sharded but kept their
+    last implementation in jax._src.api: on four CPU devices the helpers the rewrite adds
+    give the same arrays (aval with weak type, sharding, shards' devices and indices,
+    values; PRNG keys too), and raise where they raised."""
     import subprocess
     import sys
 
-    if not hasattr(importlib.import_module("jax._src.api"), "device_put_replicated"):
+    private = importlib.import_module("jax._src.api")
+    if not (hasattr(private, "device_put_replicated") and hasattr(private, "device_put_sharded")):
         pytest.skip("this jax no longer keeps the implementation privately")
     path = os.path.join(TESTDATA, "rules", "removed-jax-api", "device_put_replicated.expected.py")
     done = subprocess.run([sys.executable, "-c", _REPLICATION_CHECK, path], capture_output=True, text=True, timeout=300)

@@ -206,9 +206,10 @@ Removed helpers rewritten as calls
     =========================================  ======================================  =======  ======  ======
     ``batching.moveaxis(x, src, dst)``         ``jax.numpy.moveaxis(x, src, dst)``     0.9.0    any     safe
     ``jax.dlpack.to_dlpack(x)``                ``x.__dlpack__()``                      0.7.0    0.4.16  safe
-    ``jax.device_put_replicated(x, devices)``  ``_ccmigrate_device_put_replicated``    0.10.0   0.6.0   safe
-                                               (x, devices): the arrays jax's last
-                                               implementation built, on public APIs
+    ``jax.device_put_replicated(x, devices)``, ``_ccmigrate_device_put_replicated``,   0.10.0   0.6.0   safe
+    ``device_put_sharded(shards, devices)``    ``_ccmigrate_device_put_sharded``: the
+                                               arrays jax's last implementation built,
+                                               on public APIs
     ``ad.Zero.from_value(v)`` (also            ``ad.Zero(jax.typeof(v))``              0.4.35   0.6.0   safe
     ``jax._src.ad_util.Zero``'s)
     ``ad.Zero.from_primal_value(v)``           ``ad.Zero(jax.typeof(v)                 0.10.0   0.6.0   safe
@@ -821,13 +822,6 @@ GUIDANCE = {
                               "call f on x[0] and add the axis back); Mesh is jax.sharding.Mesh"),
     "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
-    **{f"jax.{name}": (
-        f"deprecated in jax 0.8.1, removed in 0.10.0: jax.device_put(x, sharding) with a "
-        f"jax.sharding.NamedSharding over jax.sharding.Mesh(np.array(devices), ('d',)) and PartitionSpec('d') "
-        f"places {what} (jax's migrate_pmap guide lists drop-in replacements; jax.make_array_from_single_device_arrays "
-        f"builds the array from per-device pieces without gathering them on one device)")
-       for name, what in (("device_put_replicated", "jnp.stack([x] * len(devices)) one slice per device"),
-                          ("device_put_sharded", "jnp.stack(shards) one shard per device"))},
     "jax.interpreters.xla.device_put": (
         "it returned raw device buffers; jax.device_put(x, device) gives a jax.Array on that device, and "
         "jax.make_array_from_single_device_arrays(shape, sharding, arrays) builds one array over several devices"),
@@ -1721,23 +1715,70 @@ def {DEVICE_PUT_REPLICATED_HELPER}(x, devices):
 '''
 
 
-def _plan_device_put_replicated(rule, call, args):
-    """``jax.device_put_replicated(x, devices)``: removed in jax 0.10.0 (deprecated in
-    0.8.1). Its last implementation (jax 0.8.1-0.9, still in 0.10.0's private
-    ``jax._src.api``) stacked x once per device under a NamedSharding over a mesh of the
-    devices; the helper builds the same arrays on public APIs (checked leaf by leaf against
-    that implementation: aval with weak type, sharding, shard devices and indices, values,
-    also for PRNG keys)."""
-    if set(args) != {"x", "devices"}:
-        return "jax.device_put_replicated takes (x, devices)"
+DEVICE_PUT_SHARDED_HELPER = "_ccmigrate_device_put_sharded"
+DEVICE_PUT_SHARDED_CODE = f'''
+def {DEVICE_PUT_SHARDED_HELPER}(shards, devices):
+    """jax.device_put_sharded (removed in jax 0.10.0) on public APIs (added by ccmigrate): the i-th shard (or
+    each leaf of it) on the i-th device, stacked along a new leading axis, as jax built it (a NamedSharding
+    over a mesh of ``devices``)."""
+    from collections.abc import Sequence
 
-    def edit(updated: cst.Call) -> cst.CSTNode:
-        return updated.with_changes(func=cst.Name(rule.ctx.add_helper(DEVICE_PUT_REPLICATED_HELPER,
-                                                                        DEVICE_PUT_REPLICATED_CODE)))
+    import jax
+    import numpy as np
 
-    return (Safety.SAFE, f"jax.device_put_replicated was removed in jax 0.10.0; {DEVICE_PUT_REPLICATED_HELPER} "
-            "builds the arrays its last implementation did (a NamedSharding over a mesh of the devices) on public "
-            "APIs", edit)
+    if not isinstance(shards, Sequence):
+        raise TypeError(f"device_put_sharded `shards` input must be a sequence; got {{type(shards)}}")
+    if len(shards) != len(devices):
+        raise ValueError(f"len(shards) = {{len(shards)}} must equal len(devices) = {{len(devices)}}.")
+    axis = "_device_put_sharded"
+    sharding = jax.sharding.NamedSharding(jax.sharding.Mesh(np.array(devices), (axis,)),
+                                          jax.sharding.PartitionSpec(axis))
+
+    def stack(*xs):
+        avals = [jax.typeof(x) for x in xs]
+        for a1, a2 in zip(avals[:-1], avals[1:]):
+            if a1 != a2:
+                raise ValueError("the shards passed to device_put_sharded must have consistent shape and dtype, "
+                                 f"but got {{a1}} and {{a2}}.")
+        shape = (len(devices),) + avals[0].shape
+        if avals[0].weak_type:
+            # Built from pieces, an array is never weakly typed: stack the (scalar) values instead.
+            return jax.device_put(jax.numpy.stack([jax.numpy.asarray(x) for x in xs]), sharding)
+        pieces = [jax.device_put((x if isinstance(x, (np.ndarray, jax.Array)) else np.asarray(x))[None], d)
+                  for x, d in zip(xs, devices)]
+        return jax.make_array_from_single_device_arrays(shape, sharding, pieces)
+
+    return jax.tree_util.tree_map(stack, *shards)
+'''
+
+#: The two pmap-era placement functions jax 0.10.0 removed (deprecated in 0.8.1): name ->
+#: (parameters, helper, its code).
+DEVICE_PUTS = {
+    "device_put_replicated": (("x", "devices"), DEVICE_PUT_REPLICATED_HELPER, DEVICE_PUT_REPLICATED_CODE),
+    "device_put_sharded": (("shards", "devices"), DEVICE_PUT_SHARDED_HELPER, DEVICE_PUT_SHARDED_CODE),
+}
+
+
+def _plan_device_put(name: str) -> Callable:
+    """``jax.device_put_replicated(x, devices)`` / ``device_put_sharded(shards,
+    devices)``: their last implementation (jax 0.8.1-0.9, still in 0.10's private
+    ``jax._src.api``) stacked the values along a new leading axis under a NamedSharding
+    over a mesh of the devices; the helpers build the same arrays on public APIs (checked
+    leaf by leaf against that implementation: aval with weak type, sharding, shard devices
+    and indices, values, also for PRNG keys)."""
+    params, helper, code = DEVICE_PUTS[name]
+
+    def plan(rule, call, args):
+        if set(args) != set(params):
+            return f"jax.{name} takes ({', '.join(params)})"
+
+        def edit(updated: cst.Call) -> cst.CSTNode:
+            return updated.with_changes(func=cst.Name(rule.ctx.add_helper(helper, code)))
+
+        return (Safety.SAFE, f"jax.{name} was removed in jax 0.10.0; {helper} builds the arrays its last "
+                "implementation did (a NamedSharding over a mesh of the devices) on public APIs", edit)
+
+    return plan
 
 
 def _plan_axis_primitive(rule, call, args):
@@ -1977,10 +2018,11 @@ CALLS: dict[str, CallRewrite] = {
                                                    _plan_standard_primitive)
        for module in ("jax.lax", "jax.lax.lax")},
     # jax.typeof (the helper's weak-type test) is public from jax 0.6.0 on.
-    "jax.device_put_replicated": CallRewrite(
-        (0, 6, 0), "0.10.0", ("x", "devices"), _plan_device_put_replicated,
-        value=lambda rule: rule.ctx.add_helper(DEVICE_PUT_REPLICATED_HELPER, DEVICE_PUT_REPLICATED_CODE),
-        value_why=f"{DEVICE_PUT_REPLICATED_HELPER}, the same arrays on public APIs"),
+    **{f"jax.{name}": CallRewrite(
+        (0, 6, 0), "0.10.0", params, _plan_device_put(name),
+        value=lambda rule, helper=helper, code=code: rule.ctx.add_helper(helper, code),
+        value_why=f"{helper}, the same arrays on public APIs")
+       for name, (params, helper, code) in DEVICE_PUTS.items()},
     **{f"{module}.naryop_dtype_rule": CallRewrite(
         (0, 4, 36), "0.4.24", ("result_dtype", "accepted_dtypes", "name"), _plan_naryop_dtype_rule,
         value=lambda rule: rule.ctx.add_helper(NARYOP_DTYPE_RULE_HELPER, NARYOP_DTYPE_RULE_CODE),

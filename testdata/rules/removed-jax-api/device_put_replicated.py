@@ -1,7 +1,8 @@
 """A data-parallel trainer's replication helpers (the flax.jax_utils shape): parameters are
 replicated onto the local devices for pmap, and a callback table keeps the function
-itself. jax 0.10.0 removed jax.device_put_replicated; a module-level helper builds the
-arrays its last implementation built, on public APIs."""
+itself; a batch is split into one shard per device. jax 0.10.0 removed
+jax.device_put_replicated and device_put_sharded; module-level helpers build the arrays
+their last implementation built, on public APIs."""
 import jax
 import jax.numpy as jnp
 
@@ -13,6 +14,12 @@ def _pmap_device_order():
 def replicate(tree, devices=None):
     devices = devices or _pmap_device_order()
     return jax.device_put_replicated(tree, devices)
+
+
+def shard(batch, devices=None):
+    devices = devices or _pmap_device_order()
+    per_device = len(batch) // len(devices)
+    return jax.device_put_sharded([batch[i * per_device:(i + 1) * per_device] for i in range(len(devices))], devices)
 
 
 def unreplicate(tree):
