@@ -986,3 +986,18 @@ def test_device_put_helpers_build_what_jax_built() -> None:
     path = os.path.join(TESTDATA, "rules", "removed-jax-api", "device_put_replicated.expected.py")
     done = subprocess.run([sys.executable, "-c", _REPLICATION_CHECK, path], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip() == "identical", done.stderr[-3000:]
+
+
+def test_random_shuffle_becomes_an_independent_permutation() -> None:
+    """jax.random.shuffle ran _shuffle(key, x, axis), as permutation(..., independent=True)
+    does (compared on jax 0.4.28 and 0.4.30, where both exist); here: the rewritten loader
+    permutes each column on its own and keeps every example."""
+    module = _exec_expected("random_shuffle")
+    key = jax.random.key(0)
+    features = np.arange(12.0).reshape(4, 3)
+    out = np.asarray(module["shuffled_columns"](key, features))
+    expected = np.asarray(jax.random.permutation(key, features, axis=1, independent=True))
+    np.testing.assert_array_equal(out, expected)
+    assert sorted(out.ravel().tolist()) == features.ravel().tolist()
+    batches = list(module["epoch_batches"](key, np.arange(10.0), np.arange(10.0), 4))
+    assert sorted(np.concatenate([b[0] for b in batches]).tolist()) == list(range(10))

@@ -205,6 +205,8 @@ Removed helpers rewritten as calls
     legacy call                                becomes                                 removed  since   safety
     =========================================  ======================================  =======  ======  ======
     ``batching.moveaxis(x, src, dst)``         ``jax.numpy.moveaxis(x, src, dst)``     0.9.0    any     safe
+    ``jax.random.shuffle(key, x, axis)``       ``jax.random.permutation(key, x, axis,  <=0.5.3  0.4.0   safe
+                                               independent=True)``
     ``jax.dlpack.to_dlpack(x)``                ``x.__dlpack__()``                      0.7.0    0.4.16  safe
     ``jax.device_put_replicated(x, devices)``, ``_ccmigrate_device_put_replicated``,   0.10.0   0.6.0   safe
     ``device_put_sharded(shards, devices)``    ``_ccmigrate_device_put_sharded``: the
@@ -1401,6 +1403,27 @@ def _plan_moveaxis(rule, call, args):
     return Safety.SAFE, "batching.moveaxis was removed in jax 0.9.0; jax.numpy.moveaxis moves the axis the same way", edit
 
 
+def _plan_shuffle(rule, call, args):
+    """``jax.random.shuffle(key, x, axis=0)``: deprecated since jax 0.3.x with "Use
+    jax.random.permutation with independent=True", gone by 0.5.3. Both ran the same
+    ``_shuffle(key, x, axis)`` for an array x (checked on jax 0.4.28 and 0.4.30: equal
+    results for every axis, negative ones too, with raw and typed keys, under jit)."""
+    if not {"key", "x"} <= set(args) or any(a.star for a in call.args):
+        return "jax.random.shuffle takes (key, x, axis=0)"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        args = [*updated.args]
+        args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        args.append(cst.Arg(keyword=cst.Name("independent"), value=cst.Name("True"),
+                            equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                                  whitespace_after=cst.SimpleWhitespace(""))))
+        func = cst.parse_expression(member_spelling(rule.ctx, "jax.random", "permutation"))
+        return updated.with_changes(func=func, args=args)
+
+    return (Safety.SAFE, "jax.random.shuffle was removed (gone by jax 0.5.3); jax.random.permutation with "
+            "independent=True shuffles the same way, as its deprecation said", edit)
+
+
 def _plan_to_dlpack(rule, call, args):
     if "x" not in args or set(args) - {"x", "stream"}:
         return "only to_dlpack(x) and to_dlpack(x, stream=...) have an exact __dlpack__ equivalent"
@@ -1972,6 +1995,8 @@ def _drop_keywords(call: cst.Call, names: set[str]) -> cst.Call:
 
 CALLS: dict[str, CallRewrite] = {
     "jax.interpreters.batching.moveaxis": CallRewrite(ANY, "0.9.0", ("x", "src", "dst"), _plan_moveaxis),
+    # permutation's independent= exists from jax 0.2.x; 0.4.0 is the oldest release checked.
+    "jax.random.shuffle": CallRewrite((0, 4, 0), "0.5.3 or earlier", ("key", "x", "axis"), _plan_shuffle),
     "jax.dlpack.to_dlpack": CallRewrite((0, 4, 16), "0.7.0", ("x", "stream"), _plan_to_dlpack),
     # The same class under its private homes (``from jax._src import ad_util``), as
     # jaxpr-transform prototypes read it.
