@@ -205,7 +205,8 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
 
     The rules rewrite what they can and drop the import once nothing uses it; when a
     manual site keeps it alive, the import line is what fails first, so it is reported
-    too, naming the sites that keep it.
+    too, naming the sites that keep it. A plain ``import jax.experimental.host_callback``
+    that nothing reads at all is removed (safe), the root it binds kept where it is read.
     """
     from codemods.rules._shared import serves_older_jax
 

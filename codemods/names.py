@@ -154,6 +154,8 @@ _EXCEPT_LINE = re.compile(rb"[ \t]*except\b[^\r\n]*:[ \t]*(?:#[^\r\n]*)?\r?$")
 _IMPORT_EXCEPT_LINE = re.compile(
     rb"[ \t]*except\b[ \t]*(?:\(?[^\r\n:]*\b(?:ImportError|ModuleNotFoundError|Exception)\b[^\r\n:]*)?:"
     rb"[ \t]*(?:#[^\r\n]*)?\r?$")
+#: A branch inside such a handler (``if "BUILDING_DOCS" in os.environ:``, ``else:``).
+_BRANCH_LINE = re.compile(rb"(?:if|elif|else)\b")
 
 
 def _import_fallback(source: bytes, start: int) -> bool:
@@ -200,10 +202,6 @@ def _in_import_handler(source: bytes, line_start: int, start: int) -> bool:
                 indent = outer  # inside an ``if`` of the handler: look further out
         previous_end = previous_start - 1
     return False
-
-
-#: A branch inside a handler (``if "BUILDING_DOCS" in os.environ:``, ``else:``).
-_BRANCH_LINE = re.compile(rb"(?:if|elif|else)\b")
 
 
 def _name_at(source: bytes, start: int) -> bytes:

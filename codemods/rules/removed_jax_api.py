@@ -1118,6 +1118,11 @@ def _plugin_installed(plugin: str, submodule: str) -> bool:
         return False
 
 
+def _guidance(qualified: str) -> str:
+    """jax's guidance for a removed name, or for the module or object it belongs to."""
+    return next((text for name, text in GUIDANCE.items() if qualified == name or qualified.startswith(name + ".")), "")
+
+
 def _plugin_hint(gone: str) -> str:
     """Why a name of jaxlib's ``gpu_*`` modules is missing here: no GPU plugin."""
     deps = _missing(gone)[1]
@@ -2225,8 +2230,7 @@ class RemovedJaxApi(Rule):
                         "would not depend on the import order")
             return
         canonical = _config_canonical(gone)
-        hint = why or next((text for name, text in GUIDANCE.items()
-                            if canonical == name or canonical.startswith(name + ".")), "") or _plugin_hint(gone)
+        hint = why or _guidance(canonical) or _plugin_hint(gone)
         self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {self._version()}" + (f" ({hint})" if hint else ""))
 
     def _sets_itself(self, qualified: str) -> Optional[str]:
@@ -3436,9 +3440,8 @@ class RemovedJaxApi(Rule):
             # the site then reads ``new``, and says so, on this run and the next alike.
             self.manual(node, new)
         else:
-            guidance = next((text for name, text in GUIDANCE.items() if new == name or new.startswith(name + ".")), "") \
-                or (f"{MOVED[new].new} in annotations; {MOVED[new].annotation_only}"
-                    if new in MOVED and MOVED[new].annotation_only else "")
+            guidance = _guidance(new) or (f"{MOVED[new].new} in annotations; {MOVED[new].annotation_only}"
+                                          if new in MOVED and MOVED[new].annotation_only else "")
             self.manual(node, qualified, f"{gone} is {found[0]} now, which has no "
                         f"{qualified[len(gone) + 1:]} either; " + (guidance or "no public replacement is known"))
         return True
