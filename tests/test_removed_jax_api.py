@@ -101,6 +101,9 @@ ORIGINS = {
     "jax.experimental.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
     "jax.experimental.pjit.PartitionSpec": "jax._src.partition_spec.PartitionSpec",
     **{f"jax._src.sharding.{n}": f"jax._src.sharding_impls.{n}" for n in ("NamedSharding", "SingleDeviceSharding")},
+    # jax 0.4.6's jax/_src/numpy/util.py defined ``_promote_dtypes`` & co.; lax_numpy imported them.
+    **{f"jax._src.numpy.util._{n}": f"jax._src.numpy.util.{n}" for n in rule.NUMPY_UTIL_RENAMED},
+    **{f"jax._src.numpy.lax_numpy._{n}": f"jax._src.numpy.util.{n}" for n in rule.LAX_NUMPY_REEXPORTED},
     # jax.numpy: ``product = prod`` and so on; the example libraries and linalg modules moved whole.
     **{f"jax.numpy.{old}": f"jax.numpy.{new}" for old, new in (
         ("product", "prod"), ("cumproduct", "cumprod"), ("alltrue", "all"), ("sometrue", "any"))},
@@ -694,11 +697,25 @@ def test_private_lax_numpy_members_move_to_the_same_public_objects() -> None:
         assert entry is not None and entry.new == f"jax.numpy.{member}"
     # Still in the private module, or private: not moved.
     assert rule.MOVED.get("jax._src.numpy.lax_numpy.asarray") is None
-    assert rule.MOVED.get("jax._src.numpy.lax_numpy._promote_dtypes") is None
+    assert rule.MOVED.get("jax._src.numpy.lax_numpy._wraps") is None
+    # A promotion helper it re-exported goes where jax 0.4.7 renamed it, not to jax.numpy.
+    assert rule.MOVED["jax._src.numpy.lax_numpy._promote_dtypes"].new == "jax._src.numpy.util.promote_dtypes"
     module = _exec_expected("private_lax_numpy_members")
     mask, eji = module["degenerate_mask"](jnp.array([1.0, 2.0, 2.0]), jnp.ones((3, 3)), 0.5)
     np.testing.assert_array_equal(np.asarray(mask), np.zeros((3, 3)))  # every entry is now over the threshold
     assert np.isinf(np.asarray(eji)).sum() == 5
+
+
+def test_private_promotion_helpers_keep_promoting_after_their_rename() -> None:
+    import jax.numpy as jnp
+
+    module = _exec_expected("private_numpy_promotion")
+    out = module["pfft3d"](jnp.arange(8, dtype=jnp.int32).reshape(2, 2, 2))
+    assert out.dtype == jnp.complex64 and complex(out[0, 0, 0]) == 28
+    x = module["scaled"](jnp.ones(2, jnp.int32), 0.5)
+    assert x.dtype == jnp.float32 and float(x[0]) == 0.5
+    with pytest.raises(TypeError, match="pfft3d requires ndarray or scalar arguments"):
+        module["pfft3d"]([1, 2])
 
 
 def test_names_jaxlib_binds_only_with_a_gpu_plugin_are_found_from_its_source() -> None:

@@ -72,6 +72,10 @@ Moved names (safe: the same object under another name)
     ``jax._src.numpy.lax_numpy.<name>`` that the     ``jax.numpy.<name>`` (checked on 0.4.30,     <=0.10.2 any
     installed jax's module lacks, ``jax.numpy``      0.5.3, 0.6.2: every public name lax_numpy
     has (``zeros_like``, ``newaxis``, ``inf``)       had was jax.numpy's very object)
+    ``jax._src.numpy.util._promote_dtypes``          ``jax._src.numpy.util.promote_dtypes``      0.4.7    0.4.7
+    ``_promote_dtypes_complex`` ``_check_arraylike`` &c. (renamed in place: ``NUMPY_UTIL_
+    (...: ``NUMPY_UTIL_RENAMED``); lax_numpy's       RENAMED``; lax_numpy's re-exports go there
+    re-exports (``LAX_NUMPY_REEXPORTED``)            too)
     ``jax.pxla`` (module)                            ``jax.interpreters.pxla``                   <=0.4.20 any
     ``jax.interpreters.mlir.func_dialect``           ``jax.extend.mlir.dialects.func`` (its      0.6.0    0.4.25
     (module)                                         star import of that module)
@@ -524,6 +528,16 @@ class Move:
     unsafe: str = ""
 
 
+#: jax._src.numpy.util's helpers that lost their leading underscore in jax 0.4.7.
+NUMPY_UTIL_RENAMED = (
+    "check_arraylike", "promote_args", "promote_args_inexact", "promote_args_numeric", "promote_dtypes",
+    "promote_dtypes_complex", "promote_dtypes_inexact", "promote_dtypes_numeric", "promote_shapes",
+)
+#: The ones jax._src.numpy.lax_numpy re-exported (``from jax._src.numpy.util import ...``).
+LAX_NUMPY_REEXPORTED = (
+    "check_arraylike", "promote_args", "promote_args_inexact", "promote_dtypes", "promote_dtypes_inexact", "promote_shapes",
+)
+
 #: Members of the old ``jax.ad`` (jax.interpreters.ad) that jax.interpreters.ad still has.
 AD_MEMBERS = (
     "JVPTrace", "JVPTracer", "UndefinedPrimal", "Zero", "add_jaxvals", "add_jaxvals_p", "add_tangents",
@@ -694,6 +708,12 @@ MOVED: dict[str, Move] = _Moves({
              "and jax.sharding.get_abstract_mesh"),
     "jax.experimental.PartitionSpec": Move("jax.sharding.PartitionSpec", (0, 4, 1), "0.4.28 or earlier"),
     "jax.experimental.pjit.PartitionSpec": Move("jax.sharding.PartitionSpec", (0, 4, 1), "0.4.28 or earlier"),
+    # jax 0.4.7 dropped the underscore of jax._src.numpy.util's promotion helpers (the same
+    # functions; check_arraylike gained keywords with the old behaviour as default), and
+    # lax_numpy, which re-exported some of them, then stopped doing so.
+    **{f"jax._src.numpy.util._{n}": Move(f"jax._src.numpy.util.{n}", (0, 4, 7), "0.4.7") for n in NUMPY_UTIL_RENAMED},
+    **{f"jax._src.numpy.lax_numpy._{n}": Move(f"jax._src.numpy.util.{n}", (0, 4, 7), "0.4.7 or earlier")
+       for n in LAX_NUMPY_REEXPORTED},
     # jax/_src/sharding.py defined the concrete shardings jax.sharding exports, before they
     # moved to jax/_src/sharding_impls.py (the private module keeps the base class only).
     **{f"jax._src.sharding.{n}": Move(f"jax.sharding.{n}", (0, 4, 1), "0.4.14 or earlier") for n in (
