@@ -1018,3 +1018,89 @@ def test_random_shuffle_becomes_an_independent_permutation() -> None:
     assert sorted(out.ravel().tolist()) == features.ravel().tolist()
     batches = list(module["epoch_batches"](key, np.arange(10.0), np.arange(10.0), 4))
     assert sorted(np.concatenate([b[0] for b in batches]).tolist()) == list(range(10))
+
+
+_XMAP_CHECK = r'''
+import os, sys, warnings
+os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
+os.environ["JAX_PLATFORMS"] = "cpu"
+import jax, jax.numpy as jnp, numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+path = sys.argv[1]
+namespace = {"__name__": "xmap_rms_norm"}
+exec(compile(open(path).read(), path, "exec"), namespace)
+seen = namespace["SEEN_SHAPES"]
+x = (jnp.arange(12 * 5, dtype=jnp.float32).reshape(12, 1, 5) - 20.0) / 7.0
+w = jnp.linspace(0.5, 1.5, 5, dtype=jnp.float32).reshape(1, 5)
+reference = x * jax.lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-5) * w
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)  # ``with mesh:``, deprecated from jax 0.8
+    out = namespace["sharded_rms_norm"](x, w)
+# The primitive (no batching rule) saw one device's slice without the named axis, as under xmap.
+assert set(seen) == {(3, 1, 5)}, seen
+np.testing.assert_allclose(np.asarray(out), np.asarray(reference), rtol=1e-6, atol=1e-6)
+mesh = Mesh(jax.local_devices(), ("x",))
+assert out.sharding.is_equivalent_to(NamedSharding(mesh, P("x", None, None)), 3)
+
+# Under jax.set_mesh instead of ``with mesh:``, and with two slices on each device.
+seen.clear()
+with jax.set_mesh(mesh):
+    out = jax.jit(lambda a, b: namespace["xmap_rms_norm"](a, b, device_count=8))(jnp.tile(x, (2, 1, 1)), w)
+assert set(seen) <= {(3, 1, 5), (2, 3, 1, 5)} and (3, 1, 5) in seen, seen
+np.testing.assert_allclose(np.asarray(out), np.tile(np.asarray(reference), (2, 1, 1)), rtol=1e-6, atol=1e-6)
+try:
+    namespace["_ccmigrate_xmap"](namespace["rms_norm"], (("x", None), (None,)), ("x", None), {"x": "x"})(x)
+except TypeError:
+    pass
+else:
+    raise AssertionError("one argument for two in_axes entries")
+print("as xmap ran it")
+'''
+
+
+def test_xmap_helper_runs_the_function_on_each_devices_slice() -> None:
+    """jax's custom-op tutorial ran an RMS-norm primitive with no batching rule under xmap,
+    one slice of the batch per device of ``with Mesh(...)``. The helper the rewrite adds
+    (jax.shard_map) gives the primitive the same per-device slice without the named axis
+    and the tutorial's result, laid out over the mesh axis. (Compared with xmap on jax
+    0.4.30: equal to float rounding, 3.6e-7, the fixture's lowering being jnp code that
+    XLA fuses differently in the two programs.)"""
+    import subprocess
+    import sys
+
+    path = os.path.join(TESTDATA, "rules", "removed-jax-api", "xmap_rms_norm.expected.py")
+    done = subprocess.run([sys.executable, "-c", _XMAP_CHECK, path], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "as xmap ran it", done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("call, why", [
+    ("xmap(f, in_axes=((None, 'x'),), out_axes=('x', None), axis_resources={'x': 'x'})", "first in each argument"),
+    ("xmap(f, in_axes=(('x', 'y'),), out_axes=('x', None), axis_resources={'x': 'x'})", "first in each argument"),
+    ("xmap(f, in_axes=(('x', None),), out_axes=(None, 'x'), axis_resources={'x': 'x'})", "first in each argument"),
+    ("xmap(f, in_axes=(('x', None),), out_axes=('x', None), axis_resources={'x': ('x', 'y')})", "one mesh axis"),
+    ("xmap(f, in_axes=(('x', None),), out_axes=('x', None))", "axis_resources"),
+    ("xmap(f, in_axes=AXES, out_axes=('x', None), axis_resources={'x': 'x'})", "in_axes: one entry per argument"),
+    ("xmap(f, in_axes=((None,),), out_axes=('x',), axis_resources={'x': 'x'})", "no argument maps"),
+])
+def test_xmap_of_another_shape_stays_manual(call: str, why: str) -> None:
+    source = f"from jax.experimental.maps import xmap\n\n\ndef run(f, x):\n    return {call}(x)\n".encode()
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None
+    found = [c for c in result.changes if c.line == 5]
+    assert [c.safety for c in found] == [Safety.MANUAL] and why in found[0].message, found
+
+
+def test_xmap_beside_a_collective_needs_unsafe_fixes() -> None:
+    source = (b"import jax\nfrom jax.experimental.maps import xmap\n\n\n"
+              b"def f(x):\n    return x / jax.lax.psum(x, 'x')\n\n\n"
+              b"g = xmap(f, in_axes=(['x', ...],), out_axes=['x', ...], axis_resources={'x': 'x'})\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None
+    found = [c for c in result.changes if c.line == 9]
+    # Left as it was, import included, and said to need --unsafe-fixes.
+    assert [c.safety for c in found] == [Safety.MANUAL] and "uses psum" in found[0].message \
+        and found[0].message.endswith("(applied with --unsafe-fixes)")
+    fixed = rewrite_source(source, "m.py", ["--select", "removed-jax-api", "--unsafe-fixes"]).updated.decode()
+    assert "g = _ccmigrate_xmap(f, in_axes=(['x', ...],)" in fixed and "maps import" not in fixed

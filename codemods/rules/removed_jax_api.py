@@ -254,6 +254,9 @@ Removed helpers rewritten as calls
     ``jax.lax.standard_primitive(shape_rule,   ``_ccmigrate_standard_primitive(...)``  0.4.24   0.4.36  safe [4]
     dtype_rule, name)`` (``jax.lax.lax``'s)    (a module-level helper, public APIs)
     ``jax.lax.naryop_dtype_rule`` (as above)   ``_ccmigrate_naryop_dtype_rule``        0.4.24   0.4.36  safe [4]
+    ``xmap(f, in_axes, out_axes,               ``_ccmigrate_xmap(...)`` (the same      0.4.31   0.6.1   safe [6]
+    axis_resources={'x': 'x'})`` (one named    arguments): ``f`` on each slice in
+    axis, first where it appears)              ``jax.shard_map`` over the mesh
     =========================================  ======================================  =======  ======  ======
 
     * ``moveaxis``: the batching helper returned ``x`` when ``src == dst`` and otherwise
@@ -349,6 +352,23 @@ Removed helpers rewritten as calls
       of its own (``cond_p``, ``while_p``, ``scan_p``, ``psum_p``, ``pjit_p``...) a plain
       ``core.Primitive`` (read in the 0.4.35 and 0.4.36 sources). A subclass
       (``class P(core.AxisPrimitive)``) gets the same base.
+
+    * [6] jax's custom-op tutorial (2023) and its many copies ran an RMS-norm primitive
+      with no batching rule under ``xmap(rms_norm, in_axes=(("x", None, None, None),
+      (None, None)), out_axes=("x", None, None, None), axis_resources={"x": "x"})``
+      inside ``with Mesh(jax.local_devices(), ("x",)):``, one slice of the batch per
+      device: xmap traced the function without the named axis and each device ran it on
+      its slice (read in the 0.4.30 source). ``_ccmigrate_xmap`` takes the same
+      arguments and does that with ``jax.shard_map`` (public from 0.6.1) over the mesh
+      ``with mesh:`` set, read when the function is called as xmap read it (or the one
+      ``jax.set_mesh`` set); a device holding several slices maps the function over them
+      with ``jax.lax.map`` (xmap 0.4.30 failed there). Compared with xmap on jax 0.4.30,
+      four CPU devices: the primitive sees the same per-device shapes, the results agree
+      to float rounding. Rewritten only with literal axes, one named axis on one mesh
+      axis, first in each argument it maps and in the result; a module that calls a
+      collective (``psum``, ``all_gather``, ``axis_index``...) gets it as unsafe, since
+      xmap reduced over every slice and the helper over the devices. The config options
+      ``experimental_xmap_spmd_lowering(_manual)`` go (below).
 
     ``masking.defnaryop(p)``, ``masking.defvectorized(p)`` and ``masking.masking_rules[p]
     = rule`` (``shape_rules``, ``shape_parameterized_primitive_rules``) registered rules for
@@ -1829,6 +1849,145 @@ def _plan_device_put(name: str) -> Callable:
     return plan
 
 
+XMAP_HELPER = "_ccmigrate_xmap"
+XMAP_CODE = f'''
+def {XMAP_HELPER}(fun, in_axes, out_axes, axis_resources):
+    """jax.experimental.maps.xmap (removed in jax 0.4.31) on public APIs (added by ccmigrate), for one named
+    axis in front of the arguments it maps and of the result, laid out over one mesh axis: ``fun`` runs on
+    each slice along that axis without it, as xmap ran it, inside jax.shard_map over the mesh that
+    ``with mesh:`` (or jax.set_mesh) set when the mapped function is called."""
+    import warnings
+
+    import jax
+
+    ((name, mesh_axis),) = axis_resources.items()
+
+    def maps_front(spec):
+        names = [n for n in (spec.values() if isinstance(spec, dict) else spec) if n is not None and n is not ...]
+        if not names:
+            return False
+        first = spec.get(0) if isinstance(spec, dict) else spec[0]
+        if names != [name] or first != name:
+            raise NotImplementedError(f"{XMAP_HELPER} maps only the first axis, named {{name!r}}: got {{spec!r}}")
+        return True
+
+    mapped = [maps_front(spec) for spec in in_axes]
+    if not maps_front(out_axes):
+        raise NotImplementedError(f"{XMAP_HELPER} needs the named axis {{name!r}} first in out_axes")
+    spec = jax.sharding.PartitionSpec
+
+    def per_device(*args):
+        blocks = [a for a, m in zip(args, mapped) if m]
+
+        def one(slices):
+            rest = iter(slices)
+            return fun(*(next(rest) if m else a for a, m in zip(args, mapped)))
+
+        if jax.tree_util.tree_leaves(blocks)[0].shape[0] == 1:  # one slice on each device
+            out = one([jax.tree_util.tree_map(lambda a: a[0], b) for b in blocks])
+            return jax.tree_util.tree_map(lambda o: o[None], out)
+        return jax.lax.map(one, blocks)
+
+    def mapped_fun(*args):
+        if len(args) != len(in_axes):
+            raise TypeError(f"in_axes has {{len(in_axes)}} entries, the call passed {{len(args)}} arguments")
+        mesh = None
+        if jax.sharding.get_abstract_mesh().empty:  # no jax.set_mesh: the mesh of ``with mesh:``
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                mesh = jax.interpreters.pxla.thread_resources.env.physical_mesh
+        return jax.shard_map(per_device, mesh=mesh, in_specs=tuple(spec(mesh_axis) if m else spec() for m in mapped),
+                             out_specs=spec(mesh_axis), check_vma=False)(*args)
+
+    return mapped_fun
+'''
+
+#: Collectives that name an axis: under xmap they reduced over every slice of the named
+#: axis, inside the helper over the devices of the mesh axis (the same when each device
+#: holds one slice).
+COLLECTIVES = frozenset((
+    "psum", "pmean", "pmax", "pmin", "all_gather", "all_to_all", "ppermute", "pshuffle", "pswapaxes",
+    "axis_index", "psum_scatter", "pbroadcast", "axis_size", "pdot"))
+
+
+def _xmap_entry(node: cst.BaseExpression) -> Optional[list]:
+    """The axis names of a literal xmap axes entry, by position (None: unnamed, or ``...``);
+    None when it is not such a literal (``('x', None)``, ``['x', ...]``, ``{0: 'x'}``)."""
+    def name(value):
+        if isinstance(value, cst.Name) and value.value == "None" or isinstance(value, cst.Ellipsis):
+            return None
+        if isinstance(value, cst.SimpleString):
+            return value.evaluated_value
+        raise ValueError
+    try:
+        if isinstance(node, (cst.Tuple, cst.List)):
+            if any(not isinstance(e, cst.Element) for e in node.elements):
+                return None
+            return [name(e.value) for e in node.elements]
+        if isinstance(node, cst.Dict):
+            entries = {}
+            for e in node.elements:
+                if not isinstance(e, cst.DictElement) or not isinstance(e.key, cst.Integer):
+                    return None
+                entries[int(e.key.value)] = name(e.value)
+            return [entries.get(i) for i in range(max(entries, default=-1) + 1)]
+    except ValueError:
+        return None
+    return None
+
+
+def _plan_xmap(rule, call, args):
+    """``xmap(f, in_axes, out_axes, axis_resources={name: mesh_axis})`` with one named axis
+    in front of each argument it maps and of the result (the shape of jax's own custom-op
+    tutorial, RMS norm over the devices of ``with Mesh(devices, ("x",)):``). xmap traced
+    ``f`` on the arguments without the named axis and ran it on each slice; with the axis
+    laid out over the mesh axis and one slice per device (the tutorial's reshape to
+    ``(device_count, ...)``), each device ran it on its own slice, so a custom call in
+    ``f`` needs no batching rule. The helper does the same in jax.shard_map (public from
+    jax 0.6.1) over the mesh ``with mesh:`` set (read when called, as xmap read it), or the
+    one jax.set_mesh set; a device holding several slices maps ``f`` over them with
+    jax.lax.map."""
+    shape = "only xmap(f, in_axes, out_axes, axis_resources={name: mesh_axis}) with literal axes is rewritten"
+    if set(args) != {"fun", "in_axes", "out_axes", "axis_resources"} or any(a.star for a in call.args):
+        return shape
+    if not isinstance(args["in_axes"].value, (cst.Tuple, cst.List)) \
+            or any(not isinstance(e, cst.Element) for e in args["in_axes"].value.elements):
+        return shape + " (in_axes: one entry per argument)"
+    resources = args["axis_resources"].value
+    if not (isinstance(resources, cst.Dict) and len(resources.elements) == 1
+            and isinstance(resources.elements[0], cst.DictElement)
+            and isinstance(resources.elements[0].key, cst.SimpleString)
+            and isinstance(resources.elements[0].value, cst.SimpleString)):
+        return "only one named axis laid out over one mesh axis (axis_resources={'x': 'x'}) is rewritten"
+    name = resources.elements[0].key.evaluated_value
+    entries = [_xmap_entry(e.value) for e in args["in_axes"].value.elements]
+    out = _xmap_entry(args["out_axes"].value)
+    for entry in (*entries, out):
+        if entry is None:
+            return shape + " (each axes entry a literal tuple, list or {position: name} dict)"
+        named = [n for n in entry if n is not None]
+        if named and (named != [name] or entry[0] != name):
+            return f"only the named axis {name!r}, first in each argument it maps, is rewritten"
+    if name not in out:
+        return f"only a result with the named axis {name!r} first (out_axes) is rewritten"
+    if not any(name in entry for entry in entries):
+        return f"no argument maps the named axis {name!r}"
+    message = (f"jax.experimental.maps.xmap was removed in jax 0.4.31; {XMAP_HELPER} runs the function on each "
+               "slice along the named axis inside jax.shard_map over the mesh `with mesh:` set, as xmap did")
+    used = walk.names_in(rule.ctx.module) & COLLECTIVES
+    safety = Safety.SAFE
+    if used:
+        safety = Safety.UNSAFE
+        message += (f"; this module uses {', '.join(sorted(used))}: over the named axis xmap reduced across "
+                    "every slice, inside the helper across the devices of the mesh axis, the same only when each "
+                    "device holds one slice")
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        return updated.with_changes(func=cst.Name(rule.ctx.add_helper(XMAP_HELPER, XMAP_CODE)))
+
+    return safety, message, edit
+
+
 def _plan_axis_primitive(rule, call, args):
     """``AxisPrimitive(name)``: a Primitive whose bind also looked for the traces of named
     axes its jaxpr parameters used. Stackless tracing (jax 0.4.36) made every primitive
@@ -2084,6 +2243,9 @@ CALLS: dict[str, CallRewrite] = {
                                      value_why=f"`lambda x, idx, y, ...: jnp.asarray(x).at[idx].{INDEX_OPS[op]}(y, ...)`, "
                                                "its two keywords passed on with the old defaults")
        for op in INDEX_OPS},
+    # jax.shard_map (with check_vma=) is public from jax 0.6.1.
+    "jax.experimental.maps.xmap": CallRewrite((0, 6, 1), "0.4.31", (
+        "fun", "in_axes", "out_axes", "axis_sizes", "axis_resources", "donate_argnums", "backend"), _plan_xmap),
     "jax.interpreters.mlir.full_like_aval": CallRewrite(ANY, "<0.4.28", ("ctx", "value", "aval"), _plan_full_like_aval),
     **{f"jax.experimental{m}.enable_x64": CallRewrite((0, 8, 0), "0.9.0", ("new_val",), _plan_x64(None))
        for m in ("", ".x64_context")},
@@ -2350,7 +2512,9 @@ class RemovedJaxApi(Rule):
             return None
         for call in calls:
             args = _bind(call, entry.params)
-            if args is None or not isinstance(entry.plan(self, call, args), tuple):
+            plan = entry.plan(self, call, args) if args is not None else None
+            # A call left for the user (manual, or unsafe without --unsafe-fixes) keeps the import.
+            if not isinstance(plan, tuple) or plan[0] is Safety.UNSAFE and not self.ctx.options.unsafe_fixes:
                 return None
         return uncalled
 
