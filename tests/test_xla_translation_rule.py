@@ -949,3 +949,61 @@ def test_create_token_lambda_lowers_to_a_stablehlo_token() -> None:
     main = text.split("func.func public @main")[1]
     assert main.count("stablehlo.create_token : !stablehlo.token") == 1
     assert "-> (!stablehlo.token" in main  # the primitive's result is that token
+
+
+_BRIDGE = (
+    b"import numpy as np\n"
+    b"from jax.extend.core import Primitive\n"
+    b"from jax.interpreters import xla\n"
+    b"from jax.lib import xla_client\n\n"
+    b"p = Primitive('p')\n\n\n"
+    b"def rule(c, *args):\n"
+    b"    shapes = [c.get_shape(a) for a in args]\n"
+    b"    dims = tuple(s.dimensions() for s in shapes)\n"
+    b"%s"
+    b"    out = xla_client.Shape.tuple_shape([xla_client.Shape.array_shape(np.dtype('float32'), dims[0], (1, 0))])\n"
+    b"    return xla_client.ops.CustomCallWithLayout(c, b'k', operands=args, shape_with_layout=out,\n"
+    b"                                               operand_shapes_with_layout=shapes)\n\n\n"
+    b"xla.backend_specific_translations['cpu'][p] = rule\n"
+)
+
+
+@pytest.mark.parametrize("nested, converted", [
+    # Plain dimensions and module names: the function is left as it is.
+    (b"    def kernel(out, ins):\n        return dims, np.float32\n", True),
+    # The builder, a builder shape, an operand: the rewrite changes what it would read.
+    (b"    def kernel(out, ins):\n        return c\n", False),
+    (b"    def kernel(out, ins):\n        return shapes[0].dimensions()\n", False),
+    (b"    def kernel(out, ins):\n        return args\n", False),
+    (b"    def kernel(out, ins):\n        return xla_client.Shape.array_shape(np.float32, (1,), (0,))\n", False),
+])
+def test_a_nested_function_stays_only_when_it_reads_nothing_the_rewrite_changes(nested: bytes, converted: bool) -> None:
+    result = rewrite_source(_BRIDGE % nested, "m.py", ["--select", "xla-translation-rule"])
+    manual = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    assert (result.updated is not None and not manual) is converted, manual
+    if converted:
+        # A tuple of one shape keeps its tuple result, and its layouts.
+        text = result.updated.decode()
+        assert "return _ccmigrate_tuple_lowering(\n" in text and "out = [(1, 0)]" in text and "result_layouts=out" in text
+        # The operands' own shapes as their layouts: the default, None.
+        assert "operand_layouts=None" in text
+    else:
+        assert any("it defines a nested function" in m for m in manual), manual
+
+
+@pytest.mark.parametrize("body, converted", [
+    (b"    if DEBUG:\n        print('no GPU kernel')\n    raise RuntimeError('CPU only')\n", True),
+    # It reads the builder before raising: what it does with it has no MLIR counterpart.
+    (b"    if c is None:\n        print('no builder')\n    raise RuntimeError('CPU only')\n", False),
+    # It may return: not a stub.
+    (b"    if DEBUG:\n        return None\n    raise RuntimeError('CPU only')\n", False),
+])
+def test_a_rule_that_cannot_return_raises_the_same_as_a_lowering_rule(body: bytes, converted: bool) -> None:
+    source = (b"from jax.extend.core import Primitive\nfrom jax.interpreters import xla\n\nDEBUG = False\n"
+              b"p = Primitive('p')\n\n\ndef gpu_rule(c, *args):\n" + body +
+              b"\n\nxla.backend_specific_translations['gpu'][p] = gpu_rule\n")
+    result = rewrite_source(source, "m.py", ["--select", "xla-translation-rule"])
+    manual = [c for c in result.changes if c.safety is Safety.MANUAL]
+    assert (not manual) is converted, [c.message for c in manual]
+    if converted:
+        assert "def gpu_rule(ctx, *operands, **params):" in result.updated.decode()

@@ -92,7 +92,36 @@ Replacement (minimum jax 0.5.0)
     ``ctx: xla.TranslationContext``,         unused): the rule receives ctx and MLIR values,
     ``-> Sequence[xla.XlaOp]``               and evaluated at definition they fail on import
     ``avals_in`` / ``avals_out``             ``ctx.avals_in`` / ``ctx.avals_out``
+    ``[Shape.array_shape(*a) for a in        no layouts, as above; the bindings of the
+    zip(dtypes, shapes, map(f, shapes))]``,  shapes, the map and ``f`` go (jambax,
+    ``f`` a lambda returning ``range(len(s)  numba4jax: result shapes from the abstract
+    - 1, -1, -1)``, and the operands' own    evaluation)
+    builder shapes as their layouts
+    ``helper(s)``, ``s`` an operand's        ``ShapedArray(s.shape, s.dtype)``, the same
+    builder shape, ``helper`` (this module's aval (``s`` is the aval now)
+    or another's) returning ``ShapedArray(
+    s.dimensions(), s.element_type())``
+    a nested function reading nothing the    left as it is (the numba bridges' ``@numba.
+    rewrite changes (builder, operands,      cfunc`` kernel, built from plain dimensions
+    shapes, avals, results, xla_client)      and dtypes)
+    ``shape_with_layout=Shape.tuple_shape(   ``_ccmigrate_tuple_lowering(...)``:
+    (s,))``, or a tuple of shapes built     ffi_lowering with one tuple-typed result,
+    otherwise (numba bridges)                taken apart into the rule's results [T]
     ======================================  ==============================================
+
+    [T] XlaBuilder's custom call with a tuple shape had one tuple-shaped result; MLIR's
+    custom call with several results is the same in XLA, but with one result it is that
+    array itself. On CPU a kernel of the legacy signature ``void(void* out, const void**
+    in)`` reaches its outputs through the tuple's table of pointers: handed the array, it
+    writes through the data as if it were that table (garbage, or a crash, seen with a
+    one-result Python kernel through the migrated jambax-style bridge). So a tuple of one
+    shape, or of as many as the rule computes, stays a tuple: a module-level helper calls
+    ``jax.ffi.ffi_lowering(..., result_types=[TupleType.get_tuple(types of
+    ctx.avals_out)])`` and returns ``hlo.get_tuple_element`` of each. A tuple of one keeps
+    its layouts; a tuple of a computed size, row-major in the legacy code, gets none
+    (XLA's default) from jax 0.7.0 on (``skip_ffi_layout_processing``), and stays a
+    multi-result ffi_lowering for an older target. A literal tuple of two or more shapes
+    keeps ffi_lowering's several results.
 
     ``c`` is the builder of a builder rule, or ``ctx.builder`` (or a name bound to it) in
     a translation rule; a builder method is converted only on it (``other.CustomCall``
@@ -132,7 +161,9 @@ Replacement (minimum jax 0.5.0)
     a name, an attribute or a number, so nothing is evaluated twice); a private helper
     left without calls is removed, since it would keep the module importing xla_client;
     so is such a private helper that nothing called in the first place. A rule whose body only raises becomes
-    ``rule(ctx, *operands, **params)`` raising the same, so jax reports that exception.
+    ``rule(ctx, *operands, **params)`` raising the same, so jax reports that exception;
+    so does one that cannot return (no ``return``, a ``raise`` last) and reads none of its
+    parameters (netket's GPU stand-in for a numba kernel, which prints a debug line first).
 
     A rule whose body only hands its builder on, ``return _helper(c, *operands)`` (or
     ``return [_helper(ctx.builder, *operands)]``), as old jaxlib's linalg rules did: the
@@ -467,6 +498,12 @@ MLIR_REGISTER = frozenset({"jax.interpreters.mlir.register_lowering", "jax._src.
 REMOVED = (0, 4, 29)
 MINIMUM = (0, 5, 0)
 SKIP_LAYOUTS = (0, 7, 0)
+#: XlaBuilder's custom call with a tuple shape of one element, or of a number known only
+#: when the rule runs: ffi_lowering with one tuple-typed result, taken apart (see
+#: ``_tuple_lowering_code``).
+TUPLE_LOWERING_HELPER = "_ccmigrate_tuple_lowering"
+#: ``mlir.aval_to_ir_type`` takes the module context first from this release on.
+AVAL_TO_IR_TYPE_CTX = (0, 10, 1)
 TARGET_NAME_HELPER = "_ccmigrate_target_name"
 TARGET_NAME_HELPER_CODE = f'''
 def {TARGET_NAME_HELPER}(name):
@@ -1749,7 +1786,7 @@ class XlaTranslationRule(Rule):
             plan.problem = (f"it is wrapped by `@{decorator}`, which is not a function of this project that passes the "
                             "rule's arguments and results through untouched, so what the rule receives and returns is not known here")
             return plan
-        if _raises_only(function):
+        if _raises_only(function) or _always_raises(function):
             return self._plan_stub(plan, function, form)
         elementwise = self._elementwise_return(function, form, operand_params, star)
         if elementwise is not None:
@@ -1858,6 +1895,14 @@ class XlaTranslationRule(Rule):
         for call, index in scan.get_shapes:
             plan.edits.append((call, f"c.get_shape(x) -> {plan.ctx_name}.avals_in[{index}] (the operand's aval)",
                                lambda _n, i=index: cst.parse_expression(f"{plan.ctx_name}.avals_in[{i}]")))
+        if getattr(scan, "aval_helper_calls", None):
+            shaped = self._shaped_array()
+            for call in scan.aval_helper_calls:
+                plan.edits.append((call, "a helper's ShapedArray(s.dimensions(), s.element_type()) of an operand's builder shape "
+                                   "-> ShapedArray(aval.shape, aval.dtype), the same aval",
+                                   lambda updated, t=shaped: cst.Call(cst.parse_expression(t), [
+                                       cst.Arg(cst.Attribute(updated.args[0].value, cst.Name("shape"))),
+                                       cst.Arg(cst.Attribute(updated.args[0].value, cst.Name("dtype")))])))
         for call in scan.shape_methods:
             method = call.func.attr.value
             plan.edits.append((call, f"Shape.{method}() -> aval.{SHAPE_METHODS[method]}",
@@ -2299,6 +2344,11 @@ def {AVAL_HELPER}(value):
             if "shape_with_layout" not in values or "operand_shapes_with_layout" not in values:
                 return "a CustomCallWithLayout lacks its shapes"
             row_major = [self._row_major_value(scan, values[k]) for k in ("shape_with_layout", "operand_shapes_with_layout")]
+            # The operands' own builder shapes as their layouts: the row-major default the
+            # builder gave them, whatever the result's layouts are.
+            own_shapes = self._own_shapes(scan, values["operand_shapes_with_layout"])
+            if own_shapes:
+                row_major[1] = row_major[0]
             if any(row_major) and not all(row_major):
                 return "its layouts mix a row-major shape helper's with others"
             default_layouts = all(row_major)
@@ -2311,7 +2361,10 @@ def {AVAL_HELPER}(value):
             if result_kind is None:
                 return "its result shape is not built with Shape.array_shape / tuple_shape"
             operand_shapes = values["operand_shapes_with_layout"]
-            if not scan.shapes_known(operand_shapes, call):
+            if own_shapes:
+                plan.edits.append((operand_shapes, "the operands' own builder shapes as their layouts -> None (their "
+                                   "row-major default)", lambda _n: cst.Name("None")))
+            elif not scan.shapes_known(operand_shapes, call):
                 code = _snippet(self.ctx, operand_shapes)
                 return (f"its operand shapes `{code}` are not built with Shape.array_shape in the rule, "
                         "so their layouts are not known here")
@@ -2328,7 +2381,17 @@ def {AVAL_HELPER}(value):
                 return f"api_version `{self.ctx.module.code_for_node(api)}` is not a CustomCallApiVersion member"
         else:
             number = 1
-        ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
+        count = self._tuple_count(scan, shape_value) if shape_value is not None else None
+        # XlaBuilder kept the tuple a tuple (one result, or as many as the rule finds): a
+        # kernel on CPU reaches its outputs through the tuple's table of pointers, so the
+        # custom call keeps one tuple-typed result (ffi_lowering would give a single result
+        # as the array itself). Layouts go with a tuple type only for one element, or not
+        # at all (the row-major default, given as none from jax 0.7.0 on).
+        if token_types is None and result_avals is None and (count == 1 or (
+                count == -1 and default_layouts and self.ctx.options.target_jax >= SKIP_LAYOUTS)):
+            ffi_lowering = self.ctx.add_helper(TUPLE_LOWERING_HELPER, self._tuple_lowering_code())
+        else:
+            ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
         target_expr = values["call_target_name"]
         decoded_literal = literal_bytes_as_str(target_expr)
         str_encoded = self._str_encoded(target_expr)
@@ -2388,7 +2451,9 @@ def {AVAL_HELPER}(value):
 
         legacy = (f"the builder method c.{call.func.attr.value} (old jaxlib's ComputationBuilder, which had no api_version: ORIGINAL)"
                   if method else f"xla_client.ops.{kind} (removed in jax 0.6.0)")
-        plan.edits.append((call, f"{legacy} -> jax.ffi.ffi_lowering(api_version={number}) in an MLIR lowering rule", edit))
+        via = (f"{TUPLE_LOWERING_HELPER}(api_version={number}) (jax.ffi.ffi_lowering keeping XlaBuilder's one tuple-typed "
+               "result)" if ffi_lowering == TUPLE_LOWERING_HELPER else f"jax.ffi.ffi_lowering(api_version={number})")
+        plan.edits.append((call, f"{legacy} -> {via} in an MLIR lowering rule", edit))
         if plan.form == "ctx" and container is not None:
             plan.edits.append((container, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
         return None
@@ -2474,6 +2539,14 @@ def {AVAL_HELPER}(value):
             return bool(kinds) and kinds <= set(ROW_MAJOR_KINDS) and value.value not in scan.rebound
         return False
 
+    @staticmethod
+    def _own_shapes(scan: "_FunctionScan", value: cst.BaseExpression) -> bool:
+        """A name bound only to the operands' builder shapes (``shapes = [c.get_shape(a)
+        for a in args]``), given whole as their layouts: each operand's own, the
+        row-major default."""
+        return isinstance(value, cst.Name) and {k for _, k, _ in scan.bindings.get(value.value, [])} == {"avals"} \
+            and value.value not in scan.rebound
+
     def _drop_row_major_bindings(self, plan: Plan, scan: "_FunctionScan") -> Optional[str]:
         """The statements binding the helper's shapes go with the layouts they gave: each
         one of the rule's body, or an ``if`` whose branches only bind them (envpool's one
@@ -2512,6 +2585,44 @@ def {AVAL_HELPER}(value):
     def _token_tuple(self, scan: "_FunctionScan", shape: cst.BaseExpression) -> bool:
         """``shape`` is ``Shape.tuple_shape([Shape.token_shape()])``, or a name bound to it once."""
         return self._shape_value(scan, shape) in scan.token_tuples
+
+    def _tuple_count(self, scan: "_FunctionScan", shape: cst.BaseExpression) -> Optional[int]:
+        """How many results ``Shape.tuple_shape(...)`` holds (through a name bound once to
+        it): the length of a literal list or tuple, -1 for one built otherwise (the numba
+        bridges' ``tuple_shape(shapes)``); None when ``shape`` is not a tuple shape."""
+        value = self._shape_value(scan, shape)
+        if not (isinstance(value, cst.Call) and self._client_attr(value.func, "Shape") == "tuple_shape"
+                and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star):
+            return None
+        elements = value.args[0].value
+        if isinstance(elements, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in elements.elements):
+            return len(elements.elements)
+        return -1
+
+    def _tuple_lowering_code(self) -> str:
+        ir = self._module("jax.extend.mlir.ir", "ir")
+        hlo = self._module("jax.extend.mlir.dialects.stablehlo", "hlo")
+        ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
+        to_ir = self._mlir("aval_to_ir_type")
+        context = "ctx.module_context, " if self.ctx.options.target_jax >= AVAL_TO_IR_TYPE_CTX else ""
+        # Without layouts given, none: XLA's row-major default for every element (layouts
+        # computed per aval would not match the one tuple type).
+        skip = ('    if "result_layouts" not in kwargs:\n        kwargs.setdefault("skip_ffi_layout_processing", True)\n'
+                if self.ctx.options.target_jax >= SKIP_LAYOUTS else "")
+        return f'''
+def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
+    """jax.ffi.ffi_lowering for a custom call XlaBuilder made with a tuple shape (added by ccmigrate): one
+    tuple-typed result holding ctx.avals_out, taken apart into the rule's results. A one-element tuple stays a
+    tuple: on CPU a legacy kernel reaches its outputs through the tuple's table of pointers."""
+
+{skip}
+    def lowering(ctx, *operands):
+        types = [{to_ir}({context}aval) for aval in ctx.avals_out]
+        (result,) = {ffi_lowering}(call_target_name, result_types=[{ir}.TupleType.get_tuple(types)], **kwargs)(ctx, *operands)
+        return [{hlo}.get_tuple_element(result, index) for index in range(len(types))]
+
+    return lowering
+'''.strip()
 
     @staticmethod
     def _shape_value(scan: "_FunctionScan", shape: cst.BaseExpression) -> Optional[cst.BaseExpression]:
@@ -2622,6 +2733,30 @@ def {AVAL_HELPER}(value):
                 ok = False
         self._row_major_cache[function] = ok and shapes > 0
         return function if self._row_major_cache[function] else None
+
+    def shape_to_aval_helper(self, func: cst.BaseExpression) -> bool:
+        """``func`` names a function of this module (or imported from another module of the
+        project) of one parameter ``s`` whose body is ``return ShapedArray(s.dimensions(),
+        s.element_type())``: the aval of an XLA shape, which is what ctx.avals_in holds."""
+        function = None
+        if isinstance(func, cst.Name):
+            found = [f for f, enclosing in self.collector.functions.get(func.value, []) if enclosing is None]
+            function = found[0] if len(found) == 1 else None
+        if function is None:
+            function = self.project_function(func)
+        if function is None or function.decorators:
+            return False
+        params = function.params
+        if len(params.params) != 1 or params.posonly_params or params.kwonly_params \
+                or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
+            return False
+        param = params.params[0].name.value
+        value = _sole_return(function)
+        if not (isinstance(value, cst.Call) and (get_full_name_for_node(value.func) or "").rsplit(".", 1)[-1] == "ShapedArray"
+                and len(value.args) == 2 and all(a.keyword is None and not a.star for a in value.args)):
+            return False
+        wanted = (f"{param}.dimensions()", f"{param}.element_type()")
+        return tuple(re.sub(r"\s+", "", self.ctx.module.code_for_node(a.value)) for a in value.args) == wanted
 
     def _row_major_method(self, func: cst.Attribute) -> Optional[cst.FunctionDef]:
         """The method ``self.name`` names, read in a method of the class defining it, when
@@ -2878,7 +3013,10 @@ def {AVAL_HELPER}(value):
                 hplan.problem = f"a rule that hands it the XlaBuilder stays ({problem})"
 
     def _plan_stub(self, plan: Plan, function: cst.FunctionDef, form: str) -> Plan:
-        """A rule whose body only raises: the lowering rule raises the same."""
+        """A rule whose body only raises, or cannot return (no ``return``, a ``raise`` last:
+        netket's GPU stand-in for a numba kernel printing a debug line first): the lowering
+        rule raises the same, whatever it calls on the way, as long as it reads none of its
+        parameters (the builder, operands or avals)."""
         params = function.params
         names = {p.name.value for p in list(params.posonly_params) + list(params.params) + list(params.kwonly_params)}
         for extra in (params.star_arg, params.star_kwarg):
@@ -3209,6 +3347,12 @@ class _FunctionScan(cst.CSTVisitor):
         #: Calls of a row-major shape helper, and the assignments binding its shapes.
         self.rowmajor_calls: dict[cst.Call, cst.FunctionDef] = {}
         self.rowmajor_assigns: list[cst.Assign] = []
+        #: ``Shape.array_shape(*arg)`` in ``[... for arg in zip(dtypes, shapes, layouts)]``,
+        #: ``layouts`` the row-major layouts of ``shapes`` (numba bridges).
+        self.rowmajor_zips: set[cst.Call] = set()
+        #: ``helper(shape)`` of an operand's builder shape, ``helper`` returning
+        #: ``ShapedArray(s.dimensions(), s.element_type())``: become that aval.
+        self.aval_helper_calls: list[cst.Call] = []
         #: ``n = helper(c, v)``: the helper's NumPy value bound to the name instead.
         self.named_helper_constants: dict[cst.Call, tuple[cst.FunctionDef, str]] = {}
         self.helper_avals: dict[cst.Call, str] = {}
@@ -3360,6 +3504,8 @@ class _FunctionScan(cst.CSTVisitor):
             return "avals"
         if isinstance(value, cst.Call) and (helper := self.rule.row_major_helper(value.func)) is not None:
             self.rowmajor_calls[value] = helper
+            return "rowmajor_seq"
+        if self._rowmajor_zip(value):
             return "rowmajor_seq"
         if isinstance(value, cst.Call) and self._rowmajor_tuple(value):
             return "rowmajor"  # Shape.tuple_shape(shapes) of a helper's row-major shapes
@@ -3589,7 +3735,23 @@ class _FunctionScan(cst.CSTVisitor):
         return None
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.problem = self.problem or "it defines a nested function"
+        """A nested function is left as it is when it reads nothing the rewrite changes:
+        not the builder, the operands, an XLA shape or aval, a custom call's result, nor
+        xla_client (the numba bridges' ``@numba.cfunc`` kernel, built from the shapes'
+        plain dimensions and dtypes)."""
+        tracked = {self.first, *self.builder_names, *self.operand_params, *self.avals}
+        if self.star is not None:
+            tracked.add(self.star)
+        tracked.update(name for name, bound in self.bindings.items() if any(kind != "other" for _, kind, _ in bound))
+        params = node.params
+        own = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params,
+                                       params.star_arg, params.star_kwarg] if isinstance(p, cst.Param)}
+        own.update(_assigned_in(node.body))
+        read = walk.names_in(node) - own
+        client = any(self.rule._client_attr(call.func, part) is not None
+                     for call in _calls_in(node) for part in ("ops", "Shape"))
+        if read & tracked or client or read & (set(self.rule._client_heads) | set(self.rule._alias_heads)):
+            self.problem = self.problem or "it defines a nested function"
         return False
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -3625,6 +3787,8 @@ class _FunctionScan(cst.CSTVisitor):
             self.allowed.add(node.func)
         elif isinstance(node.func, (cst.Name, cst.Attribute)) and (helper := self.rule.row_major_helper(node.func)) is not None:
             self.rowmajor_calls[node] = helper
+        elif node in self.rowmajor_zips:
+            self.allowed.add(node.func)
         elif shape in ("array_shape", "tuple_shape"):
             args = [a for a in node.args if a.keyword is None]
             if shape == "array_shape" and len(args) not in (2, 3):
@@ -3830,6 +3994,19 @@ class _FunctionScan(cst.CSTVisitor):
             current = self.ctx.parents.get(current)
         return False
 
+    def _aval_helper_arg(self, node: cst.Name) -> bool:
+        """``helper(x)`` of a builder shape ``x``, ``helper`` returning
+        ``ShapedArray(x.dimensions(), x.element_type())`` (jambax's ``_xla_shape_to_abstract``,
+        numba4jax's ``xla_utils.xla_shape_to_abstract``): recorded to become that aval."""
+        arg = self.ctx.parents.get(node)
+        call = self.ctx.parents.get(arg)
+        if not (isinstance(arg, cst.Arg) and arg.keyword is None and not arg.star and isinstance(call, cst.Call)
+                and len(call.args) == 1 and self.rule.shape_to_aval_helper(call.func)):
+            return False
+        if call not in self.aval_helper_calls:
+            self.aval_helper_calls.append(call)
+        return True
+
     def _aval_of_list(self, node: cst.Name) -> bool:
         """``x`` of ``... for x in shapes`` (or ``shapes[::-1]``), ``shapes`` a list of avals."""
         current = self.ctx.parents.get(node)
@@ -3863,6 +4040,61 @@ class _FunctionScan(cst.CSTVisitor):
         """Every binding of ``name`` so far is of ``kind``."""
         kinds = {k for _, k, _ in self.bindings.get(name, [])}
         return kinds == {kind} and name not in self.rebound
+
+    def _rowmajor_zip(self, value: cst.BaseExpression) -> bool:
+        """``[Shape.array_shape(*arg) for arg in zip(dtypes, shapes, layouts)]`` where
+        ``layouts`` is ``map(f, shapes)`` (or a name bound once to it) and ``f`` a lambda
+        (or a name bound once to one) returning the row-major layout of its shape
+        (``range(len(s) - 1, -1, -1)``): the numba bridges' (jambax, numba4jax) result
+        shapes, whose layouts are ffi_lowering's default. The bindings of ``layouts`` and
+        ``f``, read nowhere else, go with the shapes."""
+        if not (isinstance(value, cst.ListComp) and isinstance(value.elt, cst.Call)
+                and self.rule._client_attr(value.elt.func, "Shape") == "array_shape"):
+            return False
+        loop, elt = value.for_in, value.elt
+        if loop.inner_for_in is not None or loop.ifs or not isinstance(loop.target, cst.Name) or len(elt.args) != 1 \
+                or elt.args[0].star != "*" or not isinstance(elt.args[0].value, cst.Name) \
+                or elt.args[0].value.value != loop.target.value:
+            return False
+        zipped = loop.iter
+        if not (isinstance(zipped, cst.Call) and get_full_name_for_node(zipped.func) == "zip" and len(zipped.args) == 3
+                and all(a.keyword is None and not a.star for a in zipped.args) and not {"zip", "map"} & set(self.bindings)):
+            return False
+        shapes, layouts = zipped.args[1].value, zipped.args[2].value
+        dropped: list[cst.Assign] = []
+
+        def bound_once(node: cst.BaseExpression, inside: cst.CSTNode) -> cst.BaseExpression:
+            """The value of a name bound once in the body and read only in ``inside``."""
+            if not isinstance(node, cst.Name):
+                return node
+            values = self.values.get(node.value, [])
+            if len(values) != 1 or node.value in self.rebound or node.value in self.operand_params:
+                return None
+            reads = [n for n in _name_nodes(self._function, node.value)
+                     if not isinstance(self.ctx.parents.get(n), cst.AssignTarget)]
+            if any(not _contains(inside, n, self.ctx) for n in reads):
+                return None
+            dropped.append(self.ctx.parents.get(values[0]))
+            return values[0]
+
+        mapped = bound_once(layouts, value)
+        if not (isinstance(mapped, cst.Call) and get_full_name_for_node(mapped.func) == "map" and len(mapped.args) == 2
+                and all(a.keyword is None and not a.star for a in mapped.args)
+                and isinstance(shapes, cst.Name) and isinstance(mapped.args[1].value, cst.Name)
+                and mapped.args[1].value.value == shapes.value):
+            return False
+        function = bound_once(mapped.args[0].value, mapped)
+        if not isinstance(function, cst.Lambda):
+            return False
+        params = function.params
+        if len(params.params) != 1 or params.posonly_params or params.kwonly_params \
+                or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
+            return False
+        if not _row_major_text(self.ctx.module.code_for_node(function.body), params.params[0].name.value):
+            return False
+        self.rowmajor_zips.add(elt)
+        self.rowmajor_assigns.extend(a for a in dropped if isinstance(a, cst.Assign))
+        return True
 
     def _rowmajor_tuple(self, call: cst.Call) -> bool:
         """``Shape.tuple_shape(shapes)``, ``shapes`` a row-major shape helper's result (or
@@ -4131,6 +4363,8 @@ class _FunctionScan(cst.CSTVisitor):
                 pass
             elif isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS and isinstance(comp, cst.Call) and not comp.args:
                 pass  # x.dimensions() / x.element_type(): rewritten to the aval's shape / dtype
+            elif self._aval_helper_arg(node):
+                pass  # helper(x) that built the aval from the shape: that aval
             elif self._in_layout_position(node) or self._in_array_shape(node):
                 self._shape_as_layout(node)
             else:
@@ -4167,6 +4401,8 @@ class _FunctionScan(cst.CSTVisitor):
             elif kind == "aval":
                 if isinstance(parent, cst.Attribute) and parent.attr.value in SHAPE_METHODS:
                     pass  # x.dimensions() / x.element_type(): rewritten to the aval's shape / dtype
+                elif self._aval_helper_arg(node):
+                    pass  # helper(x) that built the aval from the shape: that aval
                 elif self._in_layout_position(node) or self._in_array_shape(node):
                     self._shape_as_layout(node)
                 elif not isinstance(parent, (cst.Comparison, cst.ComparisonTarget)):
@@ -4183,6 +4419,9 @@ class _FunctionScan(cst.CSTVisitor):
                     pass  # shapes[0].dimensions(): rewritten to the aval's shape
                 elif isinstance(loop, cst.CompFor) and loop.iter is iterated and self._avals_iterated(iterated, node):
                     pass  # each element is an aval: its uses are checked where it is read
+                elif (found := self._custom_call_arg(node)) is not None and found[1] == "operand_shapes_with_layout" \
+                        and kind == "avals":
+                    pass  # the operands' own shapes as their layouts: the default (see _row_major_value)
                 else:
                     self.problem = self.problem or (
                         f"`{node.value}`, the operands' builder shapes, is used other than by iterating over it or len()")
@@ -4973,6 +5212,52 @@ def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
     """``call`` when the body is a docstring at most and ``return call``."""
     value = _sole_return(function)
     return value if isinstance(value, cst.Call) else None
+
+
+def _assigned_in(body: cst.CSTNode) -> set[str]:
+    """Names a function body binds itself (assignment and loop targets, ``with ... as``)."""
+    names: set[str] = set()
+
+    class _Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            names.update(_names_in(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            names.update(_names_in(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            names.update(_names_in(node.name))
+
+    walk.read(body, _Targets())
+    return names
+
+
+def _always_raises(function: cst.FunctionDef) -> bool:
+    """No ``return`` anywhere in the body (nested functions aside) and a ``raise`` last."""
+    if not isinstance(function.body, cst.IndentedBlock) or not function.body.body:
+        return False
+    last = function.body.body[-1]
+    if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)):
+        return False
+
+    class _Returns(cst.CSTVisitor):
+        found = False
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            self.found = True
+
+        def visit_Yield(self, node: cst.Yield) -> None:
+            self.found = True
+
+    returns = _Returns()
+    walk.read(function.body, returns)
+    return not returns.found
 
 
 def _sole_return(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:

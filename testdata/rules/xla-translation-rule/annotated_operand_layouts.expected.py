@@ -8,6 +8,25 @@ from jax import core
 from jax.extend.core import Primitive
 from jax.interpreters import mlir
 import jax
+from jax.extend.mlir.dialects import stablehlo as hlo
+from jax.extend.mlir import ir
+
+
+def _ccmigrate_tuple_lowering(call_target_name, **kwargs):
+    """jax.ffi.ffi_lowering for a custom call XlaBuilder made with a tuple shape (added by ccmigrate): one
+    tuple-typed result holding ctx.avals_out, taken apart into the rule's results. A one-element tuple stays a
+    tuple: on CPU a legacy kernel reaches its outputs through the tuple's table of pointers."""
+
+    if "result_layouts" not in kwargs:
+        kwargs.setdefault("skip_ffi_layout_processing", True)
+
+    def lowering(ctx, *operands):
+        types = [mlir.aval_to_ir_type(ctx.module_context, aval) for aval in ctx.avals_out]
+        (result,) = jax.ffi.ffi_lowering(call_target_name, result_types=[ir.TupleType.get_tuple(types)], **kwargs)(ctx, *operands)
+        return [hlo.get_tuple_element(result, index) for index in range(len(types))]
+
+    return lowering
+
 
 sample_p = Primitive("sample")
 sample_p.multiple_results = True
@@ -19,7 +38,7 @@ def _sample_translation(ctx, tex, uv, *args: Any, mode: int):
     dims_uv = ctx.avals_in[1].shape
     out_shape = (2, 1, 0)
     operands = (tex, uv)
-    return jax.ffi.ffi_lowering(
+    return _ccmigrate_tuple_lowering(
         "sample_fwd",
         api_version=1,
         backend_config=np.int32(mode).tobytes(),

@@ -10,6 +10,24 @@ import numpy as np
 from jax.extend.core import Primitive
 from jax.interpreters import mlir
 import jax
+from jax.extend.mlir.dialects import stablehlo as hlo
+from jax.extend.mlir import ir
+
+
+def _ccmigrate_tuple_lowering(call_target_name, **kwargs):
+    """jax.ffi.ffi_lowering for a custom call XlaBuilder made with a tuple shape (added by ccmigrate): one
+    tuple-typed result holding ctx.avals_out, taken apart into the rule's results. A one-element tuple stays a
+    tuple: on CPU a legacy kernel reaches its outputs through the tuple's table of pointers."""
+
+    if "result_layouts" not in kwargs:
+        kwargs.setdefault("skip_ffi_layout_processing", True)
+
+    def lowering(ctx, *operands):
+        types = [mlir.aval_to_ir_type(ctx.module_context, aval) for aval in ctx.avals_out]
+        (result,) = jax.ffi.ffi_lowering(call_target_name, result_types=[ir.TupleType.get_tuple(types)], **kwargs)(ctx, *operands)
+        return [hlo.get_tuple_element(result, index) for index in range(len(types))]
+
+    return lowering
 
 
 class SimMixin:
@@ -29,7 +47,7 @@ class SimMixin:
         )(ctx, handle, *actions)
 
     def _pull_lowering(self, ctx, handle, *, platform="cpu"):
-        return jax.ffi.ffi_lowering(
+        return _ccmigrate_tuple_lowering(
             f"sim_{self.tag}_{platform}_pull",
             api_version=1,
             has_side_effect=True,
