@@ -115,13 +115,11 @@ Replacement (minimum jax 0.5.0)
     in)`` reaches its outputs through the tuple's table of pointers: handed the array, it
     writes through the data as if it were that table (garbage, or a crash, seen with a
     one-result Python kernel through the migrated jambax-style bridge). So a tuple of one
-    shape, or of as many as the rule computes, stays a tuple: a module-level helper calls
-    ``jax.ffi.ffi_lowering(..., result_types=[TupleType.get_tuple(types of
-    ctx.avals_out)])`` and returns ``hlo.get_tuple_element`` of each. A tuple of one keeps
-    its layouts; a tuple of a computed size, row-major in the legacy code, gets none
-    (XLA's default) from jax 0.7.0 on (``skip_ffi_layout_processing``), and stays a
-    multi-result ffi_lowering for an older target. A literal tuple of two or more shapes
-    keeps ffi_lowering's several results.
+    shape, or of as many as the rule computes, goes through a module-level helper: with
+    one result it calls ``jax.ffi.ffi_lowering(..., result_types=[TupleType.get_tuple(
+    [type])])`` and returns ``hlo.get_tuple_element(result, 0)``, layouts kept (XLA lays
+    out the element); with several it is ffi_lowering as it stands. A literal tuple of two
+    or more shapes keeps ffi_lowering's several results directly.
 
     ``c`` is the builder of a builder rule, or ``ctx.builder`` (or a name bound to it) in
     a translation rule; a builder method is converted only on it (``other.CustomCall``
@@ -1895,6 +1893,15 @@ class XlaTranslationRule(Rule):
         for call, index in scan.get_shapes:
             plan.edits.append((call, f"c.get_shape(x) -> {plan.ctx_name}.avals_in[{index}] (the operand's aval)",
                                lambda _n, i=index: cst.parse_expression(f"{plan.ctx_name}.avals_in[{i}]")))
+        for call, method_call, comp in getattr(scan, "star_shape_methods", ()):
+            method = method_call.func.attr.value
+            start = len(operand_params)
+            plan.edits.append((call, "c.get_shape(x) of each operand -> x, each operand's aval",
+                               lambda updated: updated.args[0].value))
+            plan.edits.append((method_call, f"Shape.{method}() -> aval.{SHAPE_METHODS[method]}",
+                               lambda updated, m=method: cst.Attribute(value=updated.func.value, attr=cst.Name(SHAPE_METHODS[m]))))
+            plan.edits.append((comp.for_in.iter, f"the loop over *{star} -> over their avals",
+                               lambda _n, k=start: cst.parse_expression(f"{plan.ctx_name}.avals_in[{k}:]")))
         if getattr(scan, "aval_helper_calls", None):
             shaped = self._shaped_array()
             for call in scan.aval_helper_calls:
@@ -2382,13 +2389,11 @@ def {AVAL_HELPER}(value):
         else:
             number = 1
         count = self._tuple_count(scan, shape_value) if shape_value is not None else None
-        # XlaBuilder kept the tuple a tuple (one result, or as many as the rule finds): a
-        # kernel on CPU reaches its outputs through the tuple's table of pointers, so the
-        # custom call keeps one tuple-typed result (ffi_lowering would give a single result
-        # as the array itself). Layouts go with a tuple type only for one element, or not
-        # at all (the row-major default, given as none from jax 0.7.0 on).
-        if token_types is None and result_avals is None and (count == 1 or (
-                count == -1 and default_layouts and self.ctx.options.target_jax >= SKIP_LAYOUTS)):
+        # XlaBuilder kept a tuple of one result a tuple: a kernel on CPU reaches its outputs
+        # through the tuple's table of pointers, and ffi_lowering would give the array itself
+        # (a tuple of several is what its several results become in XLA anyway). A tuple of
+        # as many results as the rule finds is decided when it lowers.
+        if token_types is None and result_avals is None and count in (1, -1):
             ffi_lowering = self.ctx.add_helper(TUPLE_LOWERING_HELPER, self._tuple_lowering_code())
         else:
             ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
@@ -2605,21 +2610,19 @@ def {AVAL_HELPER}(value):
         ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
         to_ir = self._mlir("aval_to_ir_type")
         context = "ctx.module_context, " if self.ctx.options.target_jax >= AVAL_TO_IR_TYPE_CTX else ""
-        # Without layouts given, none: XLA's row-major default for every element (layouts
-        # computed per aval would not match the one tuple type).
-        skip = ('    if "result_layouts" not in kwargs:\n        kwargs.setdefault("skip_ffi_layout_processing", True)\n'
-                if self.ctx.options.target_jax >= SKIP_LAYOUTS else "")
         return f'''
 def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
-    """jax.ffi.ffi_lowering for a custom call XlaBuilder made with a tuple shape (added by ccmigrate): one
-    tuple-typed result holding ctx.avals_out, taken apart into the rule's results. A one-element tuple stays a
-    tuple: on CPU a legacy kernel reaches its outputs through the tuple's table of pointers."""
+    """jax.ffi.ffi_lowering for a custom call XlaBuilder made with a tuple shape (added by ccmigrate): a tuple
+    of one result stays a tuple, its element taken out for the rule, since on CPU a legacy kernel reaches its
+    outputs through the tuple's table of pointers; several results are that tuple in XLA already."""
 
-{skip}
     def lowering(ctx, *operands):
-        types = [{to_ir}({context}aval) for aval in ctx.avals_out]
-        (result,) = {ffi_lowering}(call_target_name, result_types=[{ir}.TupleType.get_tuple(types)], **kwargs)(ctx, *operands)
-        return [{hlo}.get_tuple_element(result, index) for index in range(len(types))]
+        if len(ctx.avals_out) != 1:
+            return {ffi_lowering}(call_target_name, **kwargs)(ctx, *operands)
+        (aval,) = ctx.avals_out
+        result_types = [{ir}.TupleType.get_tuple([{to_ir}({context}aval)])]
+        (result,) = {ffi_lowering}(call_target_name, result_types=result_types, **kwargs)(ctx, *operands)
+        return [{hlo}.get_tuple_element(result, 0)]
 
     return lowering
 '''.strip()
@@ -2883,6 +2886,20 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
             # ``*rest[::-1]``: the same slice of the avals after the named operands.
             start = len(operand_params)
             return [(f"*{ctx_name}.avals_in[{start}:][{self.ctx.module.code_for_node(expr.slice[0].slice)}]", None)]
+        generated = expr
+        if isinstance(expr, cst.Call) and get_full_name_for_node(expr.func) in ("tuple", "list") and len(expr.args) == 1 \
+                and not expr.args[0].keyword and not expr.args[0].star and not {"tuple", "list"} & set(scan.bindings):
+            generated = expr.args[0].value
+        if isinstance(generated, (cst.GeneratorExp, cst.ListComp)) and depth < 3:
+            # ``tuple(ops.ConstantLiteral(c, np.int32(v)) for v in dims.values())``
+            # (celerite2): one constant per element, their avals by the same loop.
+            constant = scan.constant_value(generated.elt)
+            if constant is None or not self._repeatable_loop(scan, generated.for_in):
+                raise _NotConvertible(f"the operands `{code}` are not a tuple or list written in the rule")
+            text = self.ctx.module.code_for_node(constant)
+            loop = " ".join(self.ctx.module.code_for_node(generated.for_in).split())
+            np_ = self._numpy()
+            return [(f"*[{self._shaped_array()}({np_}.shape({text}), {np_}.asarray({text}).dtype) {loop}]", None)]
         if not isinstance(expr, (cst.Tuple, cst.List)):
             raise _NotConvertible(f"the operands `{code}` are not a tuple or list written in the rule")
         found: list[tuple[str, Optional[int]]] = []
@@ -2909,6 +2926,23 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
                 text = self.ctx.module.code_for_node(constant)
                 found.append((f"{self._shaped_array()}({self._numpy()}.shape({text}), {self._numpy()}.asarray({text}).dtype)", None))
         return found
+
+    def _repeatable_loop(self, scan: "_FunctionScan", loop: cst.CompFor) -> bool:
+        """A comprehension's one ``for`` whose iterable gives the same elements when the
+        avals are listed by it again: ``range(...)``, ``d.values()`` / ``keys()`` /
+        ``items()`` of a name, or a name bound once to a tuple or list display."""
+        if loop.inner_for_in is not None or loop.ifs or loop.asynchronous is not None:
+            return False
+        source = loop.iter
+        if isinstance(source, cst.Call) and get_full_name_for_node(source.func) == "range" and "range" not in scan.bindings:
+            return True
+        if isinstance(source, cst.Call) and not source.args and isinstance(source.func, cst.Attribute) \
+                and source.func.attr.value in ("values", "keys", "items") and isinstance(source.func.value, cst.Name):
+            return True
+        if isinstance(source, cst.Name):
+            values = scan.values.get(source.value, [])
+            return len(values) == 1 and source.value not in scan.rebound and isinstance(values[0], (cst.Tuple, cst.List))
+        return False
 
     def _is_builder_arg(self, arg: cst.Arg, form: str, first: str) -> bool:
         value = arg.value
@@ -3353,6 +3387,9 @@ class _FunctionScan(cst.CSTVisitor):
         #: ``helper(shape)`` of an operand's builder shape, ``helper`` returning
         #: ``ShapedArray(s.dimensions(), s.element_type())``: become that aval.
         self.aval_helper_calls: list[cst.Call] = []
+        #: ``(c.get_shape(a).dimensions() for a in operands)``: (get_shape call, method
+        #: call, comprehension); the loop runs over the avals instead.
+        self.star_shape_methods: list[tuple[cst.Call, cst.Call, cst.BaseExpression]] = []
         #: ``n = helper(c, v)``: the helper's NumPy value bound to the name instead.
         self.named_helper_constants: dict[cst.Call, tuple[cst.FunctionDef, str]] = {}
         self.helper_avals: dict[cst.Call, str] = {}
@@ -3622,7 +3659,42 @@ class _FunctionScan(cst.CSTVisitor):
         args = positional(call)
         if len(args) == 1 and len(call.args) == 1 and isinstance(args[0].value, cst.Name) and args[0].value.value in self.operand_params:
             return self.operand_params.index(args[0].value.value)
+        if len(args) == 1 and len(call.args) == 1 and (index := self._star_element(args[0].value)) is not None:
+            return len(self.operand_params) + index  # ``c.get_shape(args[0])`` of ``*args``
         return None
+
+    def _star_element(self, node: cst.BaseExpression) -> Optional[int]:
+        """``i`` for ``operands[i]`` (a literal ``i`` >= 0), ``operands`` the rule's ``*operands``."""
+        if not (self.star is not None and isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name)
+                and node.value.value == self.star and self.star not in self.bindings and self.star not in self.rebound
+                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+                and isinstance(node.slice[0].slice.value, cst.Integer)):
+            return None
+        return int(node.slice[0].slice.value.value)
+
+    def _star_shape_method(self, call: cst.Call) -> Optional[tuple[cst.Call, cst.BaseExpression]]:
+        """``(method call, comprehension)`` for ``c.get_shape(a)`` in ``(c.get_shape(a).dimensions()
+        for a in operands)`` (or ``.element_type()``), ``operands`` the rule's ``*operands``:
+        celerite2's dimensions of every operand, handed to its spec."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in GET_SHAPE and isinstance(func.value, cst.Name)
+                and func.value.value in self.builder_names and len(call.args) == 1 and not call.args[0].keyword
+                and not call.args[0].star and isinstance(call.args[0].value, cst.Name)):
+            return None
+        method = self.ctx.parents.get(call)
+        method_call = self.ctx.parents.get(method)
+        if not (isinstance(method, cst.Attribute) and method.value is call and method.attr.value in SHAPE_METHODS
+                and isinstance(method_call, cst.Call) and method_call.func is method and not method_call.args):
+            return None
+        comp = self.ctx.parents.get(method_call)
+        if not isinstance(comp, (cst.ListComp, cst.GeneratorExp)) or comp.elt is not method_call:
+            return None
+        loop = comp.for_in
+        if loop.inner_for_in is not None or loop.ifs or not isinstance(loop.target, cst.Name) \
+                or loop.target.value != call.args[0].value.value or not isinstance(loop.iter, cst.Name) \
+                or loop.iter.value != self.star or self.star in self.bindings or self.star in self.rebound:
+            return None
+        return method_call, comp
 
     def _top_index(self, node: cst.CSTNode) -> int:
         current, child = node, node
@@ -3841,6 +3913,9 @@ class _FunctionScan(cst.CSTVisitor):
             # ``tuple([c.get_shape(x) for x in operands])``: each operand's default layout.
             self.allowed.add(node.func.value)
             self.default_layouts.append(node)
+        elif (found := self._star_shape_method(node)) is not None:
+            self.allowed.add(node.func.value)
+            self.star_shape_methods.append((node, *found))
         elif (
             isinstance(node.func, cst.Attribute) and node.func.attr.value in SHAPE_METHODS and not node.args
             and self._is_aval(node.func.value)

@@ -15,17 +15,17 @@ from jax.extend.mlir import ir
 
 
 def _ccmigrate_tuple_lowering(call_target_name, **kwargs):
-    """jax.ffi.ffi_lowering for a custom call XlaBuilder made with a tuple shape (added by ccmigrate): one
-    tuple-typed result holding ctx.avals_out, taken apart into the rule's results. A one-element tuple stays a
-    tuple: on CPU a legacy kernel reaches its outputs through the tuple's table of pointers."""
-
-    if "result_layouts" not in kwargs:
-        kwargs.setdefault("skip_ffi_layout_processing", True)
+    """jax.ffi.ffi_lowering for a custom call XlaBuilder made with a tuple shape (added by ccmigrate): a tuple
+    of one result stays a tuple, its element taken out for the rule, since on CPU a legacy kernel reaches its
+    outputs through the tuple's table of pointers; several results are that tuple in XLA already."""
 
     def lowering(ctx, *operands):
-        types = [mlir.aval_to_ir_type(ctx.module_context, aval) for aval in ctx.avals_out]
-        (result,) = jax.ffi.ffi_lowering(call_target_name, result_types=[ir.TupleType.get_tuple(types)], **kwargs)(ctx, *operands)
-        return [hlo.get_tuple_element(result, index) for index in range(len(types))]
+        if len(ctx.avals_out) != 1:
+            return jax.ffi.ffi_lowering(call_target_name, **kwargs)(ctx, *operands)
+        (aval,) = ctx.avals_out
+        result_types = [ir.TupleType.get_tuple([mlir.aval_to_ir_type(ctx.module_context, aval)])]
+        (result,) = jax.ffi.ffi_lowering(call_target_name, result_types=result_types, **kwargs)(ctx, *operands)
+        return [hlo.get_tuple_element(result, 0)]
 
     return lowering
 
