@@ -1007,3 +1007,26 @@ def test_a_rule_that_cannot_return_raises_the_same_as_a_lowering_rule(body: byte
     assert (not manual) is converted, [c.message for c in manual]
     if converted:
         assert "def gpu_rule(ctx, *operands, **params):" in result.updated.decode()
+
+
+def test_a_tuple_of_one_result_stays_a_tuple_with_builder_ops_around_the_call() -> None:
+    """The KLU-style rule (Reshape/Transpose around the call) with its result declared as a
+    tuple of one shape: the custom call keeps the one-element tuple, layouts included."""
+    import jax
+    from jax import core
+
+    with open(os.path.join(FOLDER, "builder_ops_decorator.py")) as fh:
+        source = fh.read()
+    source = source.replace("shape_with_layout=b_shape,", "shape_with_layout=xla_client.Shape.tuple_shape((b_shape,)),")
+    source = source[:source.index("    result = xla_client.ops.Reshape(result, (n_batch")] + source[source.index("    return result"):]
+    source += "\ntri_solve_f32.multiple_results = True\n"
+    result = rewrite_source(source.encode(), "m.py", ["--select", "xla-translation-rule"])
+    assert result.updated is not None and "_ccmigrate_tuple_lowering(" in result.updated.decode()
+    namespace: dict = {"__name__": "m"}
+    exec(compile(result.updated, "m.py", "exec"), namespace)
+    prim = namespace["tri_solve_f32"]
+    prim.def_abstract_eval(lambda a, b: [core.ShapedArray((b.size,), b.dtype)])
+    a, b = jax.ShapeDtypeStruct((3, 3), np.float32), jax.ShapeDtypeStruct((3, 2), np.float32)
+    text = jax.jit(lambda a, b: prim.bind(a, b)).trace(a, b).lower(lowering_platforms=("cpu",)).as_text()
+    assert "result_layouts = [dense<0> : tensor<1xindex>]} : (tensor<i32>, tensor<9xf32>, tensor<6xf32>) -> tuple<tensor<6xf32>>" in text
+    assert "stablehlo.get_tuple_element" in text

@@ -2170,7 +2170,11 @@ class XlaTranslationRule(Rule):
         dense = self._mlir("dense_int_array")
         if not aligned or any(isinstance(r, str) and r.startswith(AVAL_HELPER) for r in results):
             self.ctx.add_helper(AVAL_HELPER, self._aval_helper_code())
-        ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
+        if tuple_result and self._tuple_count(None, shape) in (1, -1):
+            # A tuple of one result stays a tuple (see _tuple_lowering_code).
+            ffi_lowering = self.ctx.add_helper(TUPLE_LOWERING_HELPER, self._tuple_lowering_code())
+        else:
+            ffi_lowering = self.ctx.name_for("jax.ffi.ffi_lowering")
         target_expr = values["call_target_name"]
         decoded = literal_bytes_as_str(target_expr)
         str_encoded = self._str_encoded(target_expr)
@@ -2493,7 +2497,7 @@ def {AVAL_HELPER}(value):
             return None
         if len(gets) != len(scan.result_uses.get(result_name, [])):
             return f"the custom call's results `{result_name}` are read other than by ops.GetTupleElement"
-        value = self._shape_value(scan, shape)
+        value = self._shape_value(scan, shape) if scan is not None else shape
         if not (isinstance(value, cst.Call) and self._client_attr(value.func, "Shape") == "tuple_shape"
                 and len(value.args) == 1 and isinstance(value.args[0].value, (cst.List, cst.Tuple))):
             return "the custom call's tuple shape is not written as Shape.tuple_shape([...]) in the rule"
@@ -2591,11 +2595,11 @@ def {AVAL_HELPER}(value):
         """``shape`` is ``Shape.tuple_shape([Shape.token_shape()])``, or a name bound to it once."""
         return self._shape_value(scan, shape) in scan.token_tuples
 
-    def _tuple_count(self, scan: "_FunctionScan", shape: cst.BaseExpression) -> Optional[int]:
+    def _tuple_count(self, scan: Optional["_FunctionScan"], shape: cst.BaseExpression) -> Optional[int]:
         """How many results ``Shape.tuple_shape(...)`` holds (through a name bound once to
         it): the length of a literal list or tuple, -1 for one built otherwise (the numba
         bridges' ``tuple_shape(shapes)``); None when ``shape`` is not a tuple shape."""
-        value = self._shape_value(scan, shape)
+        value = self._shape_value(scan, shape) if scan is not None else shape
         if not (isinstance(value, cst.Call) and self._client_attr(value.func, "Shape") == "tuple_shape"
                 and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star):
             return None
