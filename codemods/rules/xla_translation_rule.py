@@ -104,6 +104,16 @@ Replacement (minimum jax 0.5.0)
     a nested function reading nothing the    left as it is (the numba bridges' ``@numba.
     rewrite changes (builder, operands,      cfunc`` kernel, built from plain dimensions
     shapes, avals, results, xla_client)      and dtypes)
+    ``(c.get_shape(a).dimensions() for a   ``(a.shape for a in ctx.avals_in[k:])``,
+    in operands)``, ``c.get_shape(           ``ctx.avals_in[k + i]`` (celerite2)
+    operands[i])`` (``*operands``)
+    ``tuple(ops.ConstantLiteral(c, f(v))     ``tuple(mlir.ir_constant(np.asarray(f(v)))
+    for v in d.values()) + operands``        for ...) + operands``, their avals listed
+    (``range(...)``, ``.keys()``/``.items()``   by the same loop (it must give the same
+    or a literal display looped over)        elements twice)
+    ``return other(spec, c, *operands)``     ``return other(spec, ctx, *operands)``, when
+    after plain statements, ``other`` a      ``other`` converts too, registered with as
+    rule, both registered with ``partial``   many bound arguments as this rule passes
     ``shape_with_layout=Shape.tuple_shape(   ``_ccmigrate_tuple_lowering(...)``:
     (s,))``, or a tuple of shapes built     ffi_lowering with one tuple-typed result,
     otherwise (numba bridges)                taken apart into the rule's results [T]
@@ -569,6 +579,8 @@ class Plan:
     #: Leading parameters before the builder or context: 1 for a method (``self``), plus
     #: the arguments ``functools.partial`` binds positionally at the registration.
     skip: int = 0
+    #: Arguments a forwarding rule passes before the builder (``helper(spec, c, *args)``).
+    forward_lead: int = 0
     bound: int = 0
     #: The decision linking this conversion to the registration in another module.
     link: Optional[tuple] = None
@@ -1798,6 +1810,12 @@ class XlaTranslationRule(Rule):
             returned = None
         if isinstance(returned, cst.Call) and isinstance(returned.func, cst.Name) and returned.args and self._is_builder_arg(returned.args[0], form, first):
             return self._plan_forward(plan, returned, form, first, avals, operand_params, star)
+        if returned is None and form == "builder" and plan.bound:
+            # celerite2: ``rev_spec = dict(...)`` then ``return _translation_rule(rev_spec, c,
+            # *args)``: another rule of the same shape, given its own bound arguments.
+            forwarded = self._bound_forward(function, first, plan.bound)
+            if forwarded is not None:
+                return self._plan_forward(plan, forwarded, form, first, avals, operand_params, star)
         plan.edits.clear()
         if any(self._client_attr(c.func, "ops") in OPS_CONVERTED for c in _calls_in(function.body)):
             if form != "builder":
@@ -2957,9 +2975,29 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
         return (isinstance(value, cst.Attribute) and value.attr.value == "builder"
                 and isinstance(value.value, cst.Name) and value.value.value == first)
 
+    def _bound_forward(self, function: cst.FunctionDef, builder: str, bound: int) -> Optional[cst.Call]:
+        """``return helper(b1, ..., c, *operands)`` last in a builder rule registered with
+        ``bound`` arguments of ``partial``, ``c`` its builder right after the helper's own
+        ``bound`` arguments, and before it only plain statements that never read the
+        builder (celerite2's ``_rev_translation_rule`` building its spec)."""
+        statements = _statements(function)
+        if not statements or not isinstance(statements[-1], cst.Return) or not isinstance(statements[-1].value, cst.Call):
+            return None
+        call = statements[-1].value
+        args = call.args
+        if not isinstance(call.func, cst.Name) or len(args) <= bound or any(a.keyword is not None or a.star for a in args[:bound + 1]) \
+                or not (isinstance(args[bound].value, cst.Name) and args[bound].value.value == builder):
+            return None
+        for earlier in [*statements[:-1], *(a.value for a in args[:bound])]:
+            if builder in walk.names_in(earlier) or "ctx" in walk.names_in(earlier):
+                return None
+        return call
+
     def _plan_forward(self, plan: Plan, call: cst.Call, form: str, first: str, avals: tuple, operand_params: list, star) -> Plan:
         """``return helper(c, *operands)``: the helper, a builder rule in all but its
-        registration, becomes the lowering rule's body and receives ``ctx`` instead."""
+        registration, becomes the lowering rule's body and receives ``ctx`` instead. With
+        arguments before the builder (``return helper(spec, c, *operands)``), as many as
+        ``partial`` binds for this rule: the helper must be a rule registered with as many."""
         function = plan.function
         name = call.func.value
         helper, unknown = self._rule_function(call.func, call, self.collector)
@@ -2969,7 +3007,9 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
         if helper is function:
             plan.problem = "it calls itself"
             return plan
-        forwarded = [a for a in call.args[1:] if a.keyword is None]
+        lead = plan.bound if not self._is_builder_arg(call.args[0], form, first) else 0
+        plan.forward_lead = lead
+        forwarded = [a for a in call.args[lead + 1:] if a.keyword is None]
         expected = operand_params + ([f"*{star}"] if star else [])
         spelt = [("*" if a.star == "*" else "") + (a.value.value if isinstance(a.value, cst.Name) else "?") for a in forwarded]
         if spelt != expected or any(a.star == "**" for a in call.args):
@@ -2981,8 +3021,8 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
         keywords = [a for a in call.args[1:] if a.keyword is not None]
         kwonly = {p.name.value for p in hparams.kwonly_params}
         if (not positional_params
-                or (not star and len(positional_params) - 1 != len(operand_params))
-                or (star and any(p.default is not None for p in positional_params[1:]))
+                or (not star and len(positional_params) - 1 - lead != len(operand_params))
+                or (star and any(p.default is not None for p in positional_params[1 + lead:]))
                 or any(a.keyword.value not in kwonly for a in keywords)):
             plan.problem = (f"it passes the XlaBuilder to `{name}`, whose parameters do not take the rule's operands one "
                             "for one (and its parameters only as keyword-only ones)")
@@ -3001,7 +3041,7 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
             return plan
         plan.forward, plan.forward_call = helper, call
         ctx_name = plan.ctx_name
-        plan.edits.append((call.args[0].value, f"the XlaBuilder handed to `{name}` -> the lowering context",
+        plan.edits.append((call.args[lead].value, f"the XlaBuilder handed to `{name}` -> the lowering context",
                            lambda _n: cst.Name(ctx_name)))
         plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)",
                            self._signature_edit(form, ctx_name, plan.skip)))
@@ -3023,6 +3063,8 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
             problem = None
             if hplan.form != "builder":
                 problem = "it is also registered as a translation rule (ctx, avals_in, avals_out, ...)"
+            elif any(plan.forward_lead != hplan.skip for plan in callers):
+                problem = "its builder is not where its own registration puts it for every caller"
             elif hplan.forward is not None:
                 problem = "it hands the builder on again"
             elif hplan.problem:

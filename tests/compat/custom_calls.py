@@ -88,8 +88,10 @@ def describe(op) -> dict:
         "result_layouts": layouts("result_layouts"),
         "has_side_effect": str(attrs["has_side_effect"]) == "true" if "has_side_effect" in attrs else False,
         "operand_types": [str(v.type) for v in op.operands],
-        # XlaBuilder code returned one tuple-typed result; XLA treats it as the same
-        # multi-result custom call, so tuples are compared element by element.
+        # XlaBuilder code returned one tuple-typed result; XLA treats a tuple of several
+        # as the same multi-result custom call, so those are compared element by element.
+        # A tuple of one is not one result: on CPU the kernel reaches its output through
+        # the tuple's table of pointers, so it stays ``tuple<...>``.
         "result_types": [t for r in op.results for t in _flatten_tuple(str(r.type))],
     }
 
@@ -105,6 +107,8 @@ def _flatten_tuple(text: str) -> list[str]:
             parts.append(inner[start:i].strip())
             start = i + 1
     parts.append(inner[start:].strip())
+    if len(parts) == 1:
+        return [text]
     return [t for part in parts for t in _flatten_tuple(part)]
 
 
