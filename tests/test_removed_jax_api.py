@@ -929,16 +929,34 @@ def test_an_attribute_the_module_sets_on_jax_is_reported_as_its_own() -> None:
                                       "(`jax.nn.gelu_p = Primitive('jax.nn.gelu')`)")
 
 
-_REPLICATION_CHECK = r'''
-import os, sys
+#: A check run in a subprocess on four CPU devices, with the namespace of the expected file
+#: named by its first argument.
+_FOUR_CPUS = r'''
+import os, sys, warnings
 os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
 os.environ["JAX_PLATFORMS"] = "cpu"
 import jax, jax.numpy as jnp, numpy as np
-from jax._src import api as private  # jax's last implementation, still there privately
 
 path = sys.argv[1]
-namespace = {"__name__": "replication"}
+namespace = {"__name__": os.path.basename(path).split(".")[0]}
 exec(compile(open(path).read(), path, "exec"), namespace)
+'''
+
+
+def _on_four_cpus(check: str, case: str) -> str:
+    """What ``check`` prints, run after :data:`_FOUR_CPUS` on the expected file of ``case``."""
+    import subprocess
+    import sys
+
+    path = os.path.join(TESTDATA, "rules", "removed-jax-api", f"{case}.expected.py")
+    done = subprocess.run([sys.executable, "-c", _FOUR_CPUS + check, path], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip()
+
+
+_REPLICATION_CHECK = r'''
+from jax._src import api as private  # jax's last implementation, still there privately
+
 helper = namespace["_ccmigrate_device_put_replicated"]
 assert namespace["PLACEMENT"]["replicated"] is helper
 devs = jax.local_devices()
@@ -994,15 +1012,10 @@ def test_device_put_helpers_build_what_jax_built() -> None:
     last implementation in jax._src.api: on four CPU devices the helpers the rewrite adds
     give the same arrays (aval with weak type, sharding, shards' devices and indices,
     values; PRNG keys too), and raise where they raised."""
-    import subprocess
-    import sys
-
     private = importlib.import_module("jax._src.api")
     if not (hasattr(private, "device_put_replicated") and hasattr(private, "device_put_sharded")):
         pytest.skip("this jax no longer keeps the implementation privately")
-    path = os.path.join(TESTDATA, "rules", "removed-jax-api", "device_put_replicated.expected.py")
-    done = subprocess.run([sys.executable, "-c", _REPLICATION_CHECK, path], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and done.stdout.strip() == "identical", done.stderr[-3000:]
+    assert _on_four_cpus(_REPLICATION_CHECK, "device_put_replicated") == "identical"
 
 
 def test_random_shuffle_becomes_an_independent_permutation() -> None:
@@ -1021,15 +1034,8 @@ def test_random_shuffle_becomes_an_independent_permutation() -> None:
 
 
 _XMAP_CHECK = r'''
-import os, sys, warnings
-os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
-os.environ["JAX_PLATFORMS"] = "cpu"
-import jax, jax.numpy as jnp, numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
-path = sys.argv[1]
-namespace = {"__name__": "xmap_rms_norm"}
-exec(compile(open(path).read(), path, "exec"), namespace)
 seen = namespace["SEEN_SHAPES"]
 x = (jnp.arange(12 * 5, dtype=jnp.float32).reshape(12, 1, 5) - 20.0) / 7.0
 w = jnp.linspace(0.5, 1.5, 5, dtype=jnp.float32).reshape(1, 5)
@@ -1067,12 +1073,7 @@ def test_xmap_helper_runs_the_function_on_each_devices_slice() -> None:
     and the tutorial's result, laid out over the mesh axis. (Compared with xmap on jax
     0.4.30: equal to float rounding, 3.6e-7, the fixture's lowering being jnp code that
     XLA fuses differently in the two programs.)"""
-    import subprocess
-    import sys
-
-    path = os.path.join(TESTDATA, "rules", "removed-jax-api", "xmap_rms_norm.expected.py")
-    done = subprocess.run([sys.executable, "-c", _XMAP_CHECK, path], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and done.stdout.strip() == "as xmap ran it", done.stderr[-3000:]
+    assert _on_four_cpus(_XMAP_CHECK, "xmap_rms_norm") == "as xmap ran it"
 
 
 @pytest.mark.parametrize("call, why", [

@@ -3864,7 +3864,7 @@ class _FunctionScan(cst.CSTVisitor):
         params = node.params
         own = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params,
                                        params.star_arg, params.star_kwarg] if isinstance(p, cst.Param)}
-        own.update(_assigned_in(node.body))
+        own.update(_assigned_names(node.body))
         read = walk.names_in(node) - own
         client = any(self.rule._client_attr(call.func, part) is not None
                      for call in _calls_in(node) for part in ("ops", "Shape"))
@@ -5282,18 +5282,29 @@ def _ends_with_return(function: cst.FunctionDef, name: str) -> bool:
     if not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return)):
         return False
     value = last.body[0].value
-    returns = []
+    return isinstance(value, cst.Name) and value.value == name and len(_returns_in(function.body)) == 1
+
+
+def _returns_in(body: cst.CSTNode) -> list[cst.CSTNode]:
+    """The ``return`` statements (and ``yield`` expressions) of a function body, nested
+    functions and lambdas aside."""
+    found: list[cst.CSTNode] = []
 
     class _Returns(cst.CSTVisitor):
         def visit_Return(self, node: cst.Return) -> None:
-            returns.append(node)
+            found.append(node)
+
+        def visit_Yield(self, node: cst.Yield) -> None:
+            found.append(node)
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return False
 
-    for stmt in statements:
-        walk.read(stmt, _Returns())
-    return isinstance(value, cst.Name) and value.value == name and len(returns) == 1
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    walk.read(body, _Returns())
+    return found
 
 
 def _assigned_names(body: cst.CSTNode) -> set[str]:
@@ -5335,50 +5346,13 @@ def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
     return value if isinstance(value, cst.Call) else None
 
 
-def _assigned_in(body: cst.CSTNode) -> set[str]:
-    """Names a function body binds itself (assignment and loop targets, ``with ... as``)."""
-    names: set[str] = set()
-
-    class _Targets(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            names.update(_names_in(node.target))
-
-        def visit_For(self, node: cst.For) -> None:
-            names.update(_names_in(node.target))
-
-        def visit_AsName(self, node: cst.AsName) -> None:
-            names.update(_names_in(node.name))
-
-    walk.read(body, _Targets())
-    return names
-
-
 def _always_raises(function: cst.FunctionDef) -> bool:
     """No ``return`` anywhere in the body (nested functions aside) and a ``raise`` last."""
     if not isinstance(function.body, cst.IndentedBlock) or not function.body.body:
         return False
     last = function.body.body[-1]
-    if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)):
-        return False
-
-    class _Returns(cst.CSTVisitor):
-        found = False
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_Return(self, node: cst.Return) -> None:
-            self.found = True
-
-        def visit_Yield(self, node: cst.Yield) -> None:
-            self.found = True
-
-    returns = _Returns()
-    walk.read(function.body, returns)
-    return not returns.found
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise) \
+        and not _returns_in(function.body)
 
 
 def _sole_return(function: cst.FunctionDef) -> Optional[cst.BaseExpression]:
