@@ -1030,3 +1030,15 @@ def test_a_tuple_of_one_result_stays_a_tuple_with_builder_ops_around_the_call() 
     text = jax.jit(lambda a, b: prim.bind(a, b)).trace(a, b).lower(lowering_platforms=("cpu",)).as_text()
     assert "result_layouts = [dense<0> : tensor<1xindex>]} : (tensor<i32>, tensor<9xf32>, tensor<6xf32>) -> tuple<tensor<6xf32>>" in text
     assert "stablehlo.get_tuple_element" in text
+
+
+def test_the_aval_helper_may_import_shapedarray_itself() -> None:
+    """jambax's ``_xla_shape_to_abstract`` with its import inside: still the aval (the
+    first pass would leave the rule manual and a second one convert it)."""
+    with open(os.path.join(FOLDER, "python_kernel_bridge.py")) as fh:
+        source = fh.read()
+    helper = "def _xla_shape_to_abstract(xla_shape):\n"
+    source = source.replace(helper, helper + "    from jax.abstract_arrays import ShapedArray\n")
+    result = rewrite_source(source.encode(), "m.py", ["--select", "xla-translation-rule"])
+    assert not [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    assert "abstract_eval_fn(*[jax.core.ShapedArray(shape.shape, shape.dtype) for shape in input_shapes])" in result.updated.decode()

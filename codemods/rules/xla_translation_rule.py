@@ -2776,7 +2776,9 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
                 or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
             return False
         param = params.params[0].name.value
-        value = _sole_return(function)
+        # Imports before the return are allowed (``from jax.abstract_arrays import ShapedArray``).
+        statements = [st for st in _statements(function) or () if not isinstance(st, (cst.Import, cst.ImportFrom))]
+        value = statements[0].value if len(statements) == 1 and isinstance(statements[0], cst.Return) else None
         if not (isinstance(value, cst.Call) and (get_full_name_for_node(value.func) or "").rsplit(".", 1)[-1] == "ShapedArray"
                 and len(value.args) == 2 and all(a.keyword is None and not a.star for a in value.args)):
             return False
