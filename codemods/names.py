@@ -366,7 +366,9 @@ class NameResolver:
             if alias is None:
                 return None
             return f"{alias}.{rest}" if rest else alias
-        if self._single_binding(bindings) and not self._maybe_rebound(head):
+        # One module-level meaning; imports of the very same module inside functions
+        # (``from jax.interpreters import xla`` again in a rule) do not change it.
+        if (self._single_binding(bindings) or self._same_import(bindings)) and not self._maybe_rebound(head):
             qual = bindings[0].qualified
             return f"{qual}.{rest}" if rest else qual
         last = self._public_twin_last(bindings)
@@ -483,6 +485,12 @@ class NameResolver:
         beside them names the same object."""
         bindings = self._by_local.get(local)
         return bool(bindings) and all(b.qualified == local for b in bindings) and not self._maybe_rebound(local)
+
+    @staticmethod
+    def _same_import(bindings: list[ImportBinding]) -> bool:
+        """Every binding, at module level or in a function, imports the same thing, and
+        one of them is at module level."""
+        return any(b.top_level for b in bindings) and len({b.qualified for b in bindings}) == 1
 
     @staticmethod
     def _single_binding(bindings: list[ImportBinding]) -> bool:

@@ -1105,3 +1105,16 @@ def test_xmap_beside_a_collective_needs_unsafe_fixes() -> None:
         and found[0].message.endswith("(applied with --unsafe-fixes)")
     fixed = rewrite_source(source, "m.py", ["--select", "removed-jax-api", "--unsafe-fixes"]).updated.decode()
     assert "g = _ccmigrate_xmap(f, in_axes=(['x', ...],)" in fixed and "maps import" not in fixed
+
+
+def test_an_unused_import_of_the_deleted_xla_extension_goes() -> None:
+    """``from jaxlib.xla_extension import XlaBuilder, XlaOp`` (jaxlib deleted the module)
+    left behind once nothing reads it: it would fail at import, so it goes; read, it stays
+    and is reported (found by the fuzzer, a module whose translation rule was deleted)."""
+    unused = b"from typing import Any\n\nfrom jaxlib.xla_extension import XlaBuilder, XlaOp\n\nX: Any = 1\n"
+    result = rewrite_source(unused, "m.py", [])
+    assert result.updated == b"from typing import Any\n\nX: Any = 1\n"
+    used = b"from jaxlib.xla_extension import XlaBuilder\n\nBUILDERS = [XlaBuilder]\n"
+    result = rewrite_source(used, "m.py", [])
+    assert result.updated is None
+    assert [c.safety for c in result.changes if c.line == 1] == [Safety.MANUAL]

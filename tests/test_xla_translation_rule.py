@@ -1042,3 +1042,18 @@ def test_the_aval_helper_may_import_shapedarray_itself() -> None:
     result = rewrite_source(source.encode(), "m.py", ["--select", "xla-translation-rule"])
     assert not [c.message for c in result.changes if c.safety is Safety.MANUAL]
     assert "abstract_eval_fn(*[jax.core.ShapedArray(shape.shape, shape.dtype) for shape in input_shapes])" in result.updated.decode()
+
+
+def test_a_module_guarding_its_import_and_importing_again_in_a_rule_is_still_read() -> None:
+    """``try: from jax.interpreters import xla`` / ``except ImportError: xla = None`` at module
+    level and the same import again inside the rule (found by the fuzzer): the module's
+    ``xla.translations[...]`` is jax's, and reported, not passed over as unknown."""
+    with open(os.path.join(FOLDER, "lower_fun_local_import_manual.py")) as fh:
+        source = fh.read()
+    source = source.replace("from jax.interpreters import xla\n",
+                            "try:\n    from jax.interpreters import xla\nexcept ImportError:\n    xla = None\n", 1)
+    assert source.count("xla = None") == 1
+    result = rewrite_source(source.encode(), "m.py", ["--select", "xla-translation-rule"])
+    lines = {c.line for c in result.changes if c.safety is Safety.MANUAL}
+    registration = source.splitlines().index("xla.translations[shared_p] = _shared_rule") + 1
+    assert registration in lines, [(c.line, c.message[:80]) for c in result.changes]

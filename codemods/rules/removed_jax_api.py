@@ -1016,7 +1016,7 @@ OWNED = (
 #: the owner rewrites uses and removes the import only once it has seen one. (An unused
 #: ``from jax.interpreters.mlir import custom_call`` is custom-call-api's to drop: two
 #: edits deleting the same statement would collide.)
-UNUSED_IMPORT_DROPPABLE = ("jaxlib.xla_client.", "jaxlib.xla_extension")
+UNUSED_IMPORT_DROPPABLE = ("jaxlib.xla_client.", "jaxlib.xla_extension", "jaxlib.xla_extension.")
 
 
 _ANNOTATED = {cst.Param: "parameter", cst.FunctionDef: "return", cst.AnnAssign: "local variable's"}
