@@ -1118,3 +1118,14 @@ def test_an_unused_import_of_the_deleted_xla_extension_goes() -> None:
     result = rewrite_source(used, "m.py", [])
     assert result.updated is None
     assert [c.safety for c in result.changes if c.line == 1] == [Safety.MANUAL]
+
+
+def test_a_dialect_jaxlib_does_not_ship_is_reported() -> None:
+    """jaxlib.mlir.dialects is a folder without __init__.py: a dialect module that is not
+    in it (Catalyst's ``tensor``) is missing, and reported; one that is, is not."""
+    assert rule.first_missing("jaxlib.mlir.dialects.tensor.ExtractOp") == "jaxlib.mlir.dialects.tensor"
+    assert rule.first_missing("jaxlib.mlir.dialects.arith.IndexCastOp") is None
+    source = b"from jaxlib.mlir.dialects.tensor import ExtractOp\n\n\ndef f(x):\n    return ExtractOp(x)\n"
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    found = [c for c in result.changes if c.line == 1]
+    assert [c.safety for c in found] == [Safety.MANUAL] and "ships no tensor dialect" in found[0].message

@@ -863,6 +863,9 @@ GUIDANCE = {
                               "jax.sharding.PartitionSpec (no batching rule is needed when each device holds one slice: "
                               "call f on x[0] and add the axis back); Mesh is jax.sharding.Mesh"),
     "jax.interpreters.ad.Zero.from_primal_value": "build ad.Zero(jax.typeof(v).to_tangent_aval())",
+    "jaxlib.mlir.dialects.tensor": ("jaxlib ships no tensor dialect (none of 0.4.28-0.10 did): build the op with MLIR "
+                                    "Python bindings that have it, or in StableHLO (an element: stablehlo.slice, then "
+                                    "stablehlo.reshape to a scalar)"),
     "jaxlib.xla_extension": "XlaRuntimeError is jax.errors.JaxRuntimeError, Device is jax.Device",
     "jax.interpreters.xla.device_put": (
         "it returned raw device buffers; jax.device_put(x, device) gives a jax.Array on that device, and "
@@ -1090,6 +1093,16 @@ def _module_file(module: str) -> Optional[str]:
     except OSError:
         return None
     return "" if os.path.isdir(path) else None
+
+
+def _namespace_package(module: str) -> bool:
+    """``module`` is a folder of the installed package without ``__init__.py``."""
+    parts = module.split(".")
+    base = _package_dir(parts[0])
+    if base is None or len(parts) < 2:
+        return False
+    path = os.path.join(base, *parts[1:])
+    return os.path.isdir(path) and not os.path.exists(os.path.join(path, "__init__.py"))
 
 
 class _Names:
@@ -1336,9 +1349,12 @@ def _missing(qualified: str, depth: int = 0) -> tuple[Optional[str], tuple]:
             module = sub
             continue
         info = _names_of(module)
-        if info is None:
-            return _PRESENT
         prefix = ".".join(parts[: i + 1])
+        if info is None:
+            # A namespace package (jaxlib.mlir.dialects: a folder, no __init__.py) has only
+            # its submodules: one that is not there is missing (jaxlib 0.10 has no
+            # ``tensor`` dialect).
+            return (prefix, ()) if _namespace_package(module) else _PRESENT
         if part in info.removed:
             return prefix, ()
         deps = info.plugin_only.get(part, ())
