@@ -155,9 +155,9 @@ def drop_binding_if_unused(ctx: FileContext, head: str) -> None:
     for binding in ctx.names.imports:
         if binding.local != head:
             continue
-        if not binding.top_level and not (isinstance(binding.statement, cst.Import) and binding.qualified == head) \
-                and binding.from_module is None:
-            continue  # (a plain dotted import, or a from-import, inside a function is dropped the same way)
+        if not binding.top_level and not (isinstance(binding.statement, cst.Import) and (
+                binding.qualified == head or _imports_as(binding.statement, head))) and binding.from_module is None:
+            continue  # (a plain import, an ``import a.b as head``, or a from-import, inside a function is dropped the same way)
         if binding.from_module is not None:
             obj = binding.qualified[len(binding.from_module) + 1:]
             ctx.remove_import_if_unused(binding.from_module, obj, head if head != obj else None)
@@ -171,6 +171,11 @@ def drop_binding_if_unused(ctx: FileContext, head: str) -> None:
                 full = get_full_name_for_node(alias.name) or ""
                 if alias.asname is None and full.startswith(head + ".") and _is_deleted(full):
                     ctx.remove_dotted_import_if_unused(full)
+
+
+def _imports_as(statement: cst.Import, local: str) -> bool:
+    """``import a.b as local``: an alias of ``statement`` binds ``local`` with ``as``."""
+    return any(alias.asname is not None and get_full_name_for_node(alias.asname.name) == local for alias in statement.names)
 
 
 def _is_deleted(module: str) -> bool:
