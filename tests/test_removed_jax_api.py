@@ -1129,3 +1129,23 @@ def test_a_dialect_jaxlib_does_not_ship_is_reported() -> None:
     result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
     found = [c for c in result.changes if c.line == 1]
     assert [c.safety for c in found] == [Safety.MANUAL] and "ships no tensor dialect" in found[0].message
+
+
+def test_isinstance_of_positional_sharding_is_false_and_the_rest_still_dispatches() -> None:
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
+
+    module = _exec_expected("positional_sharding_checks")
+    device = jax.devices()[0]
+    mesh = Mesh(np.array([device]), ("x",))
+    assert module["is_replicated"](NamedSharding(mesh, PartitionSpec()))
+    assert not module["is_replicated"](NamedSharding(mesh, PartitionSpec("x")))
+    assert module["heads_axis"](SingleDeviceSharding(device)) is None
+    assert module["heads_axis"](NamedSharding(mesh, PartitionSpec(None, None, "x"))) == "x"
+    # Made, or read other than in isinstance: no rewrite, the import stays and is reported.
+    source = b"from jax.sharding import PositionalSharding\n\n\ndef f(devices):\n    return PositionalSharding(devices)\n"
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None and [c.safety for c in result.changes] == [Safety.MANUAL]
+    # A test whose object has an effect when evaluated stays too.
+    source = b"from jax.sharding import PositionalSharding\n\n\ndef f(g):\n    return isinstance(g(), PositionalSharding)\n"
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None and [c.safety for c in result.changes] == [Safety.MANUAL]

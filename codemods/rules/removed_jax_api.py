@@ -100,6 +100,14 @@ Moved names (safe: the same object under another name)
     ``process_count``
     ===============================================  ==========================================  =======  ======
 
+    ``isinstance(x, PositionalSharding)`` (``jax.sharding``'s, removed in 0.7.0 after its
+    0.6.0 deprecation; flash-attention bindings' sharding rules tested for it beside
+    NamedSharding): nothing makes one any more, so the test is ``False``, and the class
+    leaves a tuple of types (``isinstance(x, (PositionalSharding, SingleDeviceSharding))``);
+    safe for ``x`` a name or attribute, the import going with the last test. Made or read
+    otherwise (``PositionalSharding(devices).reshape(...)``) it stays manual: no public
+    sharding has its ``reshape``/``shape``.
+
     ``jax.config.update("experimental_xmap_spmd_lowering", ...)`` (and ``..._manual``):
     an option the installed jax no longer has makes ``update`` raise AttributeError, at
     import for a module-level call; these two configured only xmap, which is gone, so the
@@ -1013,6 +1021,12 @@ OWNED = (
     *(f"jax.interpreters.xla.{n}" for n in (
         "register_translation", "translations", "translations_with_avals", "backend_specific_translations", "lower_fun")),
 )
+
+
+#: Classes jax removed with nothing left that makes one (jax.sharding.PositionalSharding,
+#: deprecated in 0.6.0, removed in 0.7.0: every sharding jax makes is a NamedSharding, a
+#: SingleDeviceSharding or GSPMDSharding): ``isinstance(x, C)`` is False on the target jax.
+NEVER_INSTANCES = {f"{m}.PositionalSharding": "0.7.0" for m in ("jax.sharding", "jax._src.sharding_impls")}
 
 
 #: Names other rules own whose import, when nothing reads it, this rule may still drop:
@@ -2927,6 +2941,12 @@ class RemovedJaxApi(Rule):
                 drops.append(name)
                 said.append(f"unused import of {qualified}, which does not exist in jax {self._version()}, removed")
                 continue
+            if gone and qualified in NEVER_INSTANCES and (tests := self._isinstance_reads(node, local)):
+                drops.append(name)
+                said.append(f"{qualified} was removed (its isinstance tests are rewritten)")
+                for test in tests:
+                    self._never_instance(qualified, *test)
+                continue
             if gone and (again := self._shadowed_import(node, local)) is not None:
                 drops.append(name)
                 said.append(f"import of {qualified}, which does not exist in jax {self._version()}, removed: `{local}` is "
@@ -3550,12 +3570,66 @@ class RemovedJaxApi(Rule):
                 self.report(owner, Safety.SAFE, f"{gone} does not exist in the installed jax {self._version()}: "
                             f"the {_ANNOTATED[type(owner)]} annotation naming it is dropped ({why})",
                             _without_annotation, kernel_receives="unchanged (not a custom call)")
+            elif qualified in NEVER_INSTANCES and (test := self._isinstance_test(node)) is not None:
+                self._never_instance(qualified, *test)
             else:
                 up = parent(self.ctx, node)
                 member = f"{qualified}.{up.attr.value}" if isinstance(up, cst.Attribute) and up.value is node else ""
                 self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified)
                             else GUIDANCE.get(member, ""))
         return False
+
+    def _isinstance_reads(self, node: cst.ImportFrom, local: str) -> list:
+        """The ``isinstance`` tests (see :meth:`_isinstance_test`) of every read of the
+        imported ``local``; empty when it is read otherwise, or not at all."""
+        reads = self._reads_of_import(node, local)
+        if reads is None:
+            if self.ctx.names._maybe_rebound(local):
+                return []
+            reads = [n for n, _ in self._uses(local).names]
+        tests = [self._isinstance_test(n) if not compatibility_guard(self.ctx, n) else None for n in reads]
+        return tests if tests and None not in tests else []
+
+    def _isinstance_test(self, node: cst.CSTNode) -> Optional[tuple[cst.Call, Optional[cst.Tuple]]]:
+        """``(call, None)`` for ``isinstance(x, node)``, ``(call, types)`` for ``node`` in the
+        tuple ``types`` of ``isinstance(x, (node, ...))``: the builtin, ``x`` a name or an
+        attribute (nothing to evaluate), the tuple of two types or more."""
+        up = parent(self.ctx, node)
+        types = None
+        if isinstance(up, cst.Element) and not isinstance(up, cst.StarredElement):
+            types = parent(self.ctx, up)
+            if not isinstance(types, cst.Tuple) or len(types.elements) < 2 \
+                    or any(isinstance(e, cst.StarredElement) for e in types.elements):
+                return None
+            up = parent(self.ctx, types)
+        call = parent(self.ctx, up) if isinstance(up, cst.Arg) else None
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "isinstance"
+                and self.ctx.qualified_name(call.func) in (None, "builtins.isinstance")
+                and not self.ctx.names.is_bound("isinstance")
+                and len(call.args) == 2 and all(a.keyword is None and not a.star for a in call.args)
+                and call.args[1] is up and _pure(call.args[0].value)):
+            return None
+        return call, types
+
+    def _never_instance(self, qualified: str, call: cst.Call, types: Optional[cst.Tuple]) -> None:
+        """``isinstance(x, C)`` -> ``False``; ``C`` in a tuple of types leaves it."""
+        name = qualified.rsplit(".", 1)[1]
+        removed = NEVER_INSTANCES[qualified]
+        if types is None:
+            self.report(call, Safety.SAFE, f"{qualified} was removed in jax {removed} and nothing makes one any more: "
+                        f"isinstance(x, {name}) is False (the branch it guards, if any, is dead code now)",
+                        lambda _updated: cst.Name("False"), kernel_receives="unchanged (not a custom call)")
+            return
+
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            kept = [e for e in updated.elements if not (
+                (get_full_name_for_node(e.value) or "").rsplit(".", 1)[-1] == name)]
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT if len(kept) > 1 else cst.Comma())
+            return updated.with_changes(elements=kept)
+
+        self.report(types, Safety.SAFE, f"{qualified} was removed in jax {removed} and nothing makes one any more: "
+                    f"dropped from the types isinstance tests (no value can match it)", edit,
+                    kernel_receives="unchanged (not a custom call)")
 
     def _signature_annotation(self, node: cst.CSTNode) -> Union[cst.Param, cst.FunctionDef, None]:
         """The parameter, or the function by its return, whose annotation holds ``node``;
