@@ -3672,13 +3672,17 @@ class _FunctionScan(cst.CSTVisitor):
             return isinstance(assign, cst.Assign) and self._replicated_shape(assign.value)
         return False
 
+    def _builder_shape_of_name(self, call: cst.Call) -> bool:
+        """``c.get_shape(x)`` on the rule's builder, ``x`` a plain name."""
+        func = call.func
+        return (isinstance(func, cst.Attribute) and func.attr.value in GET_SHAPE and isinstance(func.value, cst.Name)
+                and func.value.value in self.builder_names and len(call.args) == 1 and not call.args[0].keyword
+                and not call.args[0].star and isinstance(call.args[0].value, cst.Name))
+
     def _operand_shape_in_comprehension(self, call: cst.Call) -> bool:
         """``c.get_shape(x)`` as the element of ``[... for x in operands]``, where
         ``operands`` is the rule's ``*operands`` or a tuple of its operand parameters."""
-        func = call.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value in GET_SHAPE and isinstance(func.value, cst.Name)
-                and func.value.value in self.builder_names and len(call.args) == 1 and not call.args[0].keyword
-                and not call.args[0].star and isinstance(call.args[0].value, cst.Name)):
+        if not self._builder_shape_of_name(call):
             return False
         comp = self.ctx.parents.get(call)
         if not isinstance(comp, (cst.ListComp, cst.GeneratorExp)) or comp.elt is not call:
@@ -3724,10 +3728,7 @@ class _FunctionScan(cst.CSTVisitor):
         """``(method call, comprehension)`` for ``c.get_shape(a)`` in ``(c.get_shape(a).dimensions()
         for a in operands)`` (or ``.element_type()``), ``operands`` the rule's ``*operands``:
         celerite2's dimensions of every operand, handed to its spec."""
-        func = call.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value in GET_SHAPE and isinstance(func.value, cst.Name)
-                and func.value.value in self.builder_names and len(call.args) == 1 and not call.args[0].keyword
-                and not call.args[0].star and isinstance(call.args[0].value, cst.Name)):
+        if not self._builder_shape_of_name(call):
             return None
         method = self.ctx.parents.get(call)
         method_call = self.ctx.parents.get(method)
