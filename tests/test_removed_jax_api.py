@@ -1056,6 +1056,13 @@ with jax.set_mesh(mesh):
     out = jax.jit(lambda a, b: namespace["xmap_rms_norm"](a, b, device_count=8))(jnp.tile(x, (2, 1, 1)), w)
 assert set(seen) <= {(3, 1, 5), (2, 3, 1, 5)} and (3, 1, 5) in seen, seen
 np.testing.assert_allclose(np.asarray(out), np.tile(np.asarray(reference), (2, 1, 1)), rtol=1e-6, atol=1e-6)
+# Several results: out_axes one entry per result (a list of {position: name} dicts here).
+two = namespace["_ccmigrate_xmap"](lambda a, b: (a * b, a + b), in_axes=({0: "x"}, {}),
+                                   out_axes=[{0: "x"}, {0: "x"}], axis_resources={"x": "x"})
+with jax.set_mesh(mesh):
+    product, total = two(jnp.arange(8.0).reshape(4, 2), jnp.full(2, 2.0))
+np.testing.assert_array_equal(np.asarray(product), np.arange(8.0).reshape(4, 2) * 2)
+np.testing.assert_array_equal(np.asarray(total), np.arange(8.0).reshape(4, 2) + 2)
 try:
     namespace["_ccmigrate_xmap"](namespace["rms_norm"], (("x", None), (None,)), ("x", None), {"x": "x"})(x)
 except TypeError:
@@ -1080,6 +1087,7 @@ def test_xmap_helper_runs_the_function_on_each_devices_slice() -> None:
     ("xmap(f, in_axes=((None, 'x'),), out_axes=('x', None), axis_resources={'x': 'x'})", "first in each argument"),
     ("xmap(f, in_axes=(('x', 'y'),), out_axes=('x', None), axis_resources={'x': 'x'})", "first in each argument"),
     ("xmap(f, in_axes=(('x', None),), out_axes=(None, 'x'), axis_resources={'x': 'x'})", "first in each argument"),
+    ("xmap(f, in_axes=(('x', None),), out_axes=[('x', None), (None,)], axis_resources={'x': 'x'})", "(out_axes)"),
     ("xmap(f, in_axes=(('x', None),), out_axes=('x', None), axis_resources={'x': ('x', 'y')})", "one mesh axis"),
     ("xmap(f, in_axes=(('x', None),), out_axes=('x', None))", "axis_resources"),
     ("xmap(f, in_axes=AXES, out_axes=('x', None), axis_resources={'x': 'x'})", "in_axes: one entry per argument"),
@@ -1091,6 +1099,17 @@ def test_xmap_of_another_shape_stays_manual(call: str, why: str) -> None:
     assert result.updated is None
     found = [c for c in result.changes if c.line == 5]
     assert [c.safety for c in found] == [Safety.MANUAL] and why in found[0].message, found
+
+
+def test_xmap_with_one_entry_per_result_is_rewritten() -> None:
+    source = (b"from jax.experimental.maps import xmap\n\n\ndef f(x, w):\n    return x * w, x + w\n\n\n"
+              b"g = xmap(f, in_axes=({0: 'b'}, {}), out_axes=[{0: 'b'}, {0: 'b'}], axis_resources={'b': 'x'})\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert "g = _ccmigrate_xmap(f, in_axes=({0: 'b'}, {}), out_axes=[{0: 'b'}, {0: 'b'}]" in result.updated.decode()
+    # A result without the named axis is not what the helper makes.
+    partial_out = source.replace(b"out_axes=[{0: 'b'}, {0: 'b'}]", b"out_axes=[{0: 'b'}, {}]")
+    result = rewrite_source(partial_out, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None and any("(out_axes)" in c.message for c in result.changes)
 
 
 def test_xmap_beside_a_collective_needs_unsafe_fixes() -> None:

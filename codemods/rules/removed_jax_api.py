@@ -373,7 +373,8 @@ Removed helpers rewritten as calls
       with ``jax.lax.map`` (xmap 0.4.30 failed there). Compared with xmap on jax 0.4.30,
       four CPU devices: the primitive sees the same per-device shapes, the results agree
       to float rounding. Rewritten only with literal axes, one named axis on one mesh
-      axis, first in each argument it maps and in the result; a module that calls a
+      axis, first in each argument it maps and in every result (``out_axes`` one entry
+      for all results, or a tuple or list of entries, one per result); a module that calls a
       collective (``psum``, ``all_gather``, ``axis_index``...) gets it as unsafe, since
       xmap reduced over every slice and the helper over the devices. The config options
       ``experimental_xmap_spmd_lowering(_manual)`` go (below).
@@ -1902,7 +1903,10 @@ def {XMAP_HELPER}(fun, in_axes, out_axes, axis_resources):
         return True
 
     mapped = [maps_front(spec) for spec in in_axes]
-    if not maps_front(out_axes):
+    # One entry for every result, or a tuple/list of entries, one per result.
+    outs = out_axes if isinstance(out_axes, (list, tuple)) and out_axes and all(
+        isinstance(entry, (dict, list, tuple)) for entry in out_axes) else [out_axes]
+    if not all(maps_front(entry) for entry in outs):
         raise NotImplementedError(f"{XMAP_HELPER} needs the named axis {{name!r}} first in out_axes")
     spec = jax.sharding.PartitionSpec
 
@@ -1991,15 +1995,20 @@ def _plan_xmap(rule, call, args):
         return "only one named axis laid out over one mesh axis (axis_resources={'x': 'x'}) is rewritten"
     name = resources.elements[0].key.evaluated_value
     entries = [_xmap_entry(e.value) for e in args["in_axes"].value.elements]
-    out = _xmap_entry(args["out_axes"].value)
-    for entry in (*entries, out):
+    out_node = args["out_axes"].value
+    # One entry for every result, or a tuple/list of entries (each itself a display), one per result.
+    out_nodes = [e.value for e in out_node.elements] if isinstance(out_node, (cst.Tuple, cst.List)) and out_node.elements \
+        and all(isinstance(e, cst.Element) and isinstance(e.value, (cst.Tuple, cst.List, cst.Dict)) for e in out_node.elements) \
+        else [out_node]
+    outs = [_xmap_entry(o) for o in out_nodes]
+    for entry in (*entries, *outs):
         if entry is None:
             return shape + " (each axes entry a literal tuple, list or {position: name} dict)"
         named = [n for n in entry if n is not None]
         if named and (named != [name] or entry[0] != name):
             return f"only the named axis {name!r}, first in each argument it maps, is rewritten"
-    if name not in out:
-        return f"only a result with the named axis {name!r} first (out_axes) is rewritten"
+    if any(name not in out for out in outs):
+        return f"only results with the named axis {name!r} first (out_axes) are rewritten"
     if not any(name in entry for entry in entries):
         return f"no argument maps the named axis {name!r}"
     message = (f"jax.experimental.maps.xmap was removed in jax 0.4.31; {XMAP_HELPER} runs the function on each "

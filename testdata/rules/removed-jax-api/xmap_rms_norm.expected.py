@@ -31,7 +31,10 @@ def _ccmigrate_xmap(fun, in_axes, out_axes, axis_resources):
         return True
 
     mapped = [maps_front(spec) for spec in in_axes]
-    if not maps_front(out_axes):
+    # One entry for every result, or a tuple/list of entries, one per result.
+    outs = out_axes if isinstance(out_axes, (list, tuple)) and out_axes and all(
+        isinstance(entry, (dict, list, tuple)) for entry in out_axes) else [out_axes]
+    if not all(maps_front(entry) for entry in outs):
         raise NotImplementedError(f"_ccmigrate_xmap needs the named axis {name!r} first in out_axes")
     spec = jax.sharding.PartitionSpec
 
