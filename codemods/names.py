@@ -368,7 +368,7 @@ class NameResolver:
             return f"{alias}.{rest}" if rest else alias
         # One module-level meaning; imports of the very same module inside functions
         # (``from jax.interpreters import xla`` again in a rule) do not change it.
-        if (self._single_binding(bindings) or self._same_import(bindings)) and not self._maybe_rebound(head):
+        if self._same_import(bindings) and not self._maybe_rebound(head):
             qual = bindings[0].qualified
             return f"{qual}.{rest}" if rest else qual
         last = self._public_twin_last(bindings)

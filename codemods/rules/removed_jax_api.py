@@ -1884,7 +1884,7 @@ XMAP_HELPER = "_ccmigrate_xmap"
 XMAP_CODE = f'''
 def {XMAP_HELPER}(fun, in_axes, out_axes, axis_resources):
     """jax.experimental.maps.xmap (removed in jax 0.4.31) on public APIs (added by ccmigrate), for one named
-    axis in front of the arguments it maps and of the result, laid out over one mesh axis: ``fun`` runs on
+    axis in front of the arguments it maps and of every result, laid out over one mesh axis: ``fun`` runs on
     each slice along that axis without it, as xmap ran it, inside jax.shard_map over the mesh that
     ``with mesh:`` (or jax.set_mesh) set when the mapped function is called."""
     import warnings
@@ -1972,7 +1972,7 @@ def _xmap_entry(node: cst.BaseExpression) -> Optional[list]:
 
 def _plan_xmap(rule, call, args):
     """``xmap(f, in_axes, out_axes, axis_resources={name: mesh_axis})`` with one named axis
-    in front of each argument it maps and of the result (the shape of jax's own custom-op
+    in front of each argument it maps and of every result (the shape of jax's own custom-op
     tutorial, RMS norm over the devices of ``with Mesh(devices, ("x",)):``). xmap traced
     ``f`` on the arguments without the named axis and ran it on each slice; with the axis
     laid out over the mesh axis and one slice per device (the tutorial's reshape to

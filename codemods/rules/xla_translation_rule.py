@@ -115,8 +115,8 @@ Replacement (minimum jax 0.5.0)
     after plain statements, ``other`` a      ``other`` converts too, registered with as
     rule, both registered with ``partial``   many bound arguments as this rule passes
     ``shape_with_layout=Shape.tuple_shape(   ``_ccmigrate_tuple_lowering(...)``:
-    (s,))``, or a tuple of shapes built     ffi_lowering with one tuple-typed result,
-    otherwise (numba bridges)                taken apart into the rule's results [T]
+    (s,))``, or a tuple of shapes built     ffi_lowering keeping a one-element tuple
+    otherwise (numba bridges)                a tuple, its element the result [T]
     ======================================  ==============================================
 
     [T] XlaBuilder's custom call with a tuple shape had one tuple-shaped result; MLIR's
@@ -507,7 +507,7 @@ REMOVED = (0, 4, 29)
 MINIMUM = (0, 5, 0)
 SKIP_LAYOUTS = (0, 7, 0)
 #: XlaBuilder's custom call with a tuple shape of one element, or of a number known only
-#: when the rule runs: ffi_lowering with one tuple-typed result, taken apart (see
+#: when the rule runs: ffi_lowering keeping a one-element tuple a tuple (see
 #: ``_tuple_lowering_code``).
 TUPLE_LOWERING_HELPER = "_ccmigrate_tuple_lowering"
 #: ``mlir.aval_to_ir_type`` takes the module context first from this release on.
@@ -2515,7 +2515,7 @@ def {AVAL_HELPER}(value):
             return None
         if len(gets) != len(scan.result_uses.get(result_name, [])):
             return f"the custom call's results `{result_name}` are read other than by ops.GetTupleElement"
-        value = self._shape_value(scan, shape) if scan is not None else shape
+        value = self._shape_value(scan, shape)
         if not (isinstance(value, cst.Call) and self._client_attr(value.func, "Shape") == "tuple_shape"
                 and len(value.args) == 1 and isinstance(value.args[0].value, (cst.List, cst.Tuple))):
             return "the custom call's tuple shape is not written as Shape.tuple_shape([...]) in the rule"
@@ -2617,7 +2617,7 @@ def {AVAL_HELPER}(value):
         """How many results ``Shape.tuple_shape(...)`` holds (through a name bound once to
         it): the length of a literal list or tuple, -1 for one built otherwise (the numba
         bridges' ``tuple_shape(shapes)``); None when ``shape`` is not a tuple shape."""
-        value = self._shape_value(scan, shape) if scan is not None else shape
+        value = self._shape_value(scan, shape)
         if not (isinstance(value, cst.Call) and self._client_attr(value.func, "Shape") == "tuple_shape"
                 and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star):
             return None
@@ -2650,8 +2650,10 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
 '''.strip()
 
     @staticmethod
-    def _shape_value(scan: "_FunctionScan", shape: cst.BaseExpression) -> Optional[cst.BaseExpression]:
-        if isinstance(shape, cst.Name):
+    def _shape_value(scan: Optional["_FunctionScan"], shape: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """What ``shape`` is bound to once in the rule (itself when not a name); without a
+        scan of the rule, ``shape`` as written."""
+        if isinstance(shape, cst.Name) and scan is not None:
             values = scan.values.get(shape.value, [])
             if len(values) != 1 or shape.value in scan.rebound:
                 return None
@@ -4545,7 +4547,7 @@ class _FunctionScan(cst.CSTVisitor):
                     pass  # each element is an aval: its uses are checked where it is read
                 elif (found := self._custom_call_arg(node)) is not None and found[1] == "operand_shapes_with_layout" \
                         and kind == "avals":
-                    pass  # the operands' own shapes as their layouts: the default (see _row_major_value)
+                    pass  # the operands' own shapes as their layouts: the default (see _own_shapes)
                 else:
                     self.problem = self.problem or (
                         f"`{node.value}`, the operands' builder shapes, is used other than by iterating over it or len()")

@@ -12,7 +12,7 @@ from jax.sharding import Mesh, PartitionSpec
 
 def _ccmigrate_xmap(fun, in_axes, out_axes, axis_resources):
     """jax.experimental.maps.xmap (removed in jax 0.4.31) on public APIs (added by ccmigrate), for one named
-    axis in front of the arguments it maps and of the result, laid out over one mesh axis: ``fun`` runs on
+    axis in front of the arguments it maps and of every result, laid out over one mesh axis: ``fun`` runs on
     each slice along that axis without it, as xmap ran it, inside jax.shard_map over the mesh that
     ``with mesh:`` (or jax.set_mesh) set when the mapped function is called."""
     import warnings
