@@ -279,13 +279,13 @@ def test_dotted_import_inside_a_function_kept_for_its_manual_sites_is_reported()
 
 
 def test_deleted_module_kept_is_reported_beside_another_name_of_the_same_import() -> None:
-    # `from jax import abstract_arrays, xla`: the finding about abstract_arrays (its
-    # ConcreteArray has no replacement, so it stays) does not cover xla, which a manual
+    # `from jax import abstract_arrays, xla`: the finding about abstract_arrays (a
+    # ConcreteArray made has no replacement, so it stays) does not cover xla, which a manual
     # translation rule keeps alive.
     source = (
         "from jax import abstract_arrays, xla\n"
         "\n"
-        "concrete = [a for a in [] if isinstance(a, abstract_arrays.ConcreteArray)]\n"
+        "concrete = [abstract_arrays.ConcreteArray(a.dtype, a) for a in []]\n"
         "xla.backend_specific_translations['cpu'][p] = rule\n"
     )
     at_import = [c for c in _findings(source) if c.line == 1]

@@ -1150,6 +1150,19 @@ def test_a_dialect_jaxlib_does_not_ship_is_reported() -> None:
     assert [c.safety for c in found] == [Safety.MANUAL] and "ships no tensor dialect" in found[0].message
 
 
+def test_isinstance_of_concrete_array_is_false_so_traced_values_take_the_abstract_path() -> None:
+    module = _exec_expected("concrete_aval_checks")
+    value = np.array([1.0, 2.0], dtype=np.float32)
+    assert module["to_solver_input"](value, (2,)).tolist() == [1.0, 2.0]  # a concrete array is read
+    assert module["scale"](value).tolist() == [2.0, 4.0]
+    assert jax.jit(module["scale"])(value).tolist() == [0.0, 0.0]  # a tracer: zeros, no ConcreteArray lookup
+    assert module["is_known"](value) and not module["is_known"](jax.typeof(value))
+    # One type in a tuple is the type itself; read otherwise it stays, reported.
+    source = b"from jax.core import ConcreteArray\n\n\ndef f(aval):\n    return ConcreteArray(aval.dtype, 1)\n"
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None and [c.safety for c in result.changes] == [Safety.MANUAL]
+
+
 def test_isinstance_of_positional_sharding_is_false_and_the_rest_still_dispatches() -> None:
     from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
 

@@ -106,7 +106,11 @@ Moved names (safe: the same object under another name)
     leaves a tuple of types (``isinstance(x, (PositionalSharding, SingleDeviceSharding))``);
     safe for ``x`` a name or attribute, the import going with the last test. Made or read
     otherwise (``PositionalSharding(devices).reshape(...)``) it stays manual: no public
-    sharding has its ``reshape``/``shape``.
+    sharding has its ``reshape``/``shape``. The same holds for ``ConcreteArray``
+    (``jax.core``'s or ``jax.abstract_arrays``', removed in 0.4.36): bridges tested an aval
+    for it to read a traced value's ``.val``; no aval is concrete any more, so the test is
+    ``False`` and the branch for abstract values runs, as it did under ``jit`` before.
+    ``isinstance(x, (C,))`` counts as ``isinstance(x, C)``.
 
     ``jax.config.update("experimental_xmap_spmd_lowering", ...)`` (and ``..._manual``):
     an option the installed jax no longer has makes ``update`` raise AttributeError, at
@@ -1024,10 +1028,17 @@ OWNED = (
 )
 
 
-#: Classes jax removed with nothing left that makes one (jax.sharding.PositionalSharding,
-#: deprecated in 0.6.0, removed in 0.7.0: every sharding jax makes is a NamedSharding, a
-#: SingleDeviceSharding or GSPMDSharding): ``isinstance(x, C)`` is False on the target jax.
-NEVER_INSTANCES = {f"{m}.PositionalSharding": "0.7.0" for m in ("jax.sharding", "jax._src.sharding_impls")}
+#: Classes jax removed with nothing left that makes one: ``isinstance(x, C)`` is False on the
+#: target jax. jax.sharding.PositionalSharding (deprecated in 0.6.0, removed in 0.7.0: every
+#: sharding jax makes is a NamedSharding, a SingleDeviceSharding or GSPMDSharding);
+#: ConcreteArray, the aval of a value known while tracing (removed in 0.4.36 with tracing
+#: that no longer keeps concrete avals: jax 0.4.30 has it, 0.5.3 not; every aval is a
+#: ShapedArray or another abstract one).
+NEVER_INSTANCES = {
+    **{f"{m}.PositionalSharding": "0.7.0" for m in ("jax.sharding", "jax._src.sharding_impls")},
+    **{f"{m}.ConcreteArray": "0.4.36" for m in ("jax.core", "jax.abstract_arrays", "jax._src.core",
+                                                 "jax._src.abstract_arrays")},
+}
 
 
 #: Names other rules own whose import, when nothing reads it, this rule may still drop:
@@ -3584,6 +3595,9 @@ class RemovedJaxApi(Rule):
             else:
                 up = parent(self.ctx, node)
                 member = f"{qualified}.{up.attr.value}" if isinstance(up, cst.Attribute) and up.value is node else ""
+                if member in NEVER_INSTANCES and (test := self._isinstance_test(up)) is not None:
+                    self._never_instance(member, *test)  # ``jax.abstract_arrays.ConcreteArray``: the module went too
+                    return False
                 self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified)
                             else GUIDANCE.get(member, ""))
         return False
@@ -3601,16 +3615,17 @@ class RemovedJaxApi(Rule):
 
     def _isinstance_test(self, node: cst.CSTNode) -> Optional[tuple[cst.Call, Optional[cst.Tuple]]]:
         """``(call, None)`` for ``isinstance(x, node)``, ``(call, types)`` for ``node`` in the
-        tuple ``types`` of ``isinstance(x, (node, ...))``: the builtin, ``x`` a name or an
-        attribute (nothing to evaluate), the tuple of two types or more."""
+        tuple ``types`` of ``isinstance(x, (node, other, ...))`` (``(call, None)`` for a
+        one-type tuple): the builtin, ``x`` a name or an attribute (nothing to evaluate)."""
         up = parent(self.ctx, node)
         types = None
         if isinstance(up, cst.Element) and not isinstance(up, cst.StarredElement):
             types = parent(self.ctx, up)
-            if not isinstance(types, cst.Tuple) or len(types.elements) < 2 \
-                    or any(isinstance(e, cst.StarredElement) for e in types.elements):
+            if not isinstance(types, cst.Tuple) or any(isinstance(e, cst.StarredElement) for e in types.elements):
                 return None
             up = parent(self.ctx, types)
+            if len(types.elements) == 1:
+                types = None  # ``isinstance(x, (C,))`` is ``isinstance(x, C)``
         call = parent(self.ctx, up) if isinstance(up, cst.Arg) else None
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "isinstance"
                 and self.ctx.qualified_name(call.func) in (None, "builtins.isinstance")

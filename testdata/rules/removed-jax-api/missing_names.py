@@ -13,7 +13,7 @@ def helpers(x, d, shape, *axes):
     moved = batching.moveaxis(x, *axes)
     move = batching.moveaxis
     weak = core.raise_to_shaped(core.ShapedArray((), x.dtype), weak_type=True)
-    return moved, move, weak, jax.dlpack.to_dlpack(x, True), isinstance(x, core.ConcreteArray)
+    return moved, move, weak, jax.dlpack.to_dlpack(x, True), core.ConcreteArray(x.dtype, x)
 
 
 def is_key(k):
