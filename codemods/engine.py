@@ -897,6 +897,8 @@ class _Apply(cst.CSTTransformer):
         self.carried: dict[cst.CSTNode, list[cst.EmptyLine]] = {}
         #: Original nodes an edit removed whole (a helper every caller stopped using).
         self.removed: set = set()
+        #: Original statements an edit replaced by several: how many.
+        self.flattened: dict[cst.CSTNode, int] = {}
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         # Subtrees holding no edit are kept as they are, unvisited: most of a file.
@@ -918,6 +920,10 @@ class _Apply(cst.CSTTransformer):
                 self.ctx.site = None
             if isinstance(node, cst.CSTNode):
                 finding.change.after = positions.code_for_node(self.module, node)
+            elif isinstance(node, cst.FlattenSentinel):
+                # A statement replaced by others (a ``with`` by its block): nothing removed.
+                finding.change.after = "".join(positions.code_for_node(self.module, n) for n in node.nodes)
+                self.flattened[original_node] = len(node.nodes)
             else:
                 self.removed.add(original_node)
         for text in self.notes.get(original_node, ()):
@@ -932,7 +938,8 @@ class _Apply(cst.CSTTransformer):
         # A removed definition takes its comments along (they describe it); a removed simple
         # statement leaves them to the next one (``# Enable x64`` above a config import).
         if isinstance(original_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and (
-                not isinstance(node, cst.CSTNode) or (isinstance(node, cst.SimpleStatementLine) and not node.body)):
+                not isinstance(node, (cst.CSTNode, cst.FlattenSentinel))
+                or (isinstance(node, cst.SimpleStatementLine) and not node.body)):
             lines = [line for line in original_node.leading_lines
                      if not (line.comment is not None and line.comment.value.startswith(TODO_PREFIX))]
             # Blank lines alone go too: the one that set an import group apart still does.
@@ -943,7 +950,7 @@ class _Apply(cst.CSTTransformer):
                 lines = lines[:first_comment]
             self.carried[original_node] = lines
         if self.carried and isinstance(original_node, (cst.Module, cst.IndentedBlock)) and isinstance(node, type(original_node)):
-            node = _carry_comments(original_node, node, self.carried)
+            node = _carry_comments(original_node, node, self.carried, self.flattened)
         if isinstance(original_node, cst.IndentedBlock) and isinstance(node, cst.IndentedBlock):
             node = _no_blank_block_top(original_node, node)
         if isinstance(original_node, cst.FunctionDef) and isinstance(node, cst.FunctionDef):
@@ -970,11 +977,12 @@ def _no_blank_block_top(original: cst.IndentedBlock, updated: cst.IndentedBlock)
     return updated.with_changes(body=[updated.body[0].with_changes(leading_lines=lines), *updated.body[1:]])
 
 
-def _carry_comments(original, updated, carried: dict):
+def _carry_comments(original, updated, carried: dict, flattened: Optional[dict] = None):
     """The comment lines above a statement an edit removed head the statement after it, as
     when a linter deletes a line: the comment may describe more than the line (ruff keeps
     them too). Statements are matched in order: edits replace or remove, never reorder; a
-    removed one is gone from ``updated`` or left there as a line with no statement."""
+    removed one is gone from ``updated`` or left there as a line with no statement, one
+    in ``flattened`` became that many."""
     old, new = list(original.body), list(updated.body)
     if not any(carried.get(stmt) for stmt in old):
         for stmt in old:
@@ -993,11 +1001,14 @@ def _carry_comments(original, updated, carried: dict):
             return updated  # not the statements expected: leave the comments to LibCST
         kept = new[j]
         j += 1
+        extra = (flattened or {}).get(stmt, 1) - 1
         if pending and not emptied:
             if any(line.comment is not None for line in pending) or not kept.leading_lines:
                 kept = kept.with_changes(leading_lines=[*pending, *kept.leading_lines])
             pending = []
         body.append(kept)
+        body.extend(new[j:j + extra])
+        j += extra
     return updated.with_changes(body=body) if j == len(new) else updated
 
 

@@ -1163,6 +1163,22 @@ def test_isinstance_of_concrete_array_is_false_so_traced_values_take_the_abstrac
     assert result.updated is None and [c.safety for c in result.changes] == [Safety.MANUAL]
 
 
+def test_spmd_mode_contexts_go_and_their_blocks_run_as_before() -> None:
+    module = _exec_expected("spmd_mode_contexts")
+    mesh = module["mesh_of_all_devices"]()
+    x = np.arange(8, dtype=np.complex64)
+    np.testing.assert_allclose(np.asarray(module["forward"](mesh, x)), np.fft.fft(x), atol=1e-4)
+    np.testing.assert_allclose(np.asarray(module["backward"](np.fft.fft(x))), x, atol=1e-5)
+    assert module["relative_error"](mesh, x, x + 1) == pytest.approx(np.sqrt(8) / np.linalg.norm(x + 1), rel=1e-5)
+    # A `with ... as m` binds what the block may read, and a comment below the block's last
+    # line has no line to go to: both stay, reported.
+    for source in (b"import jax\n\n\ndef f():\n    with jax.spmd_mode('allow_all') as m:\n        return m\n",
+                   b"import jax\n\n\ndef f(x):\n    with jax.spmd_mode('allow_all'):\n        y = x\n        # end\n    return y\n"):
+        result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+        assert result.updated is None and [c.safety for c in result.changes] == [Safety.MANUAL]
+        assert "delete the `with spmd_mode(...)` and keep its block" in result.changes[0].message
+
+
 def test_isinstance_of_positional_sharding_is_false_and_the_rest_still_dispatches() -> None:
     from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
 

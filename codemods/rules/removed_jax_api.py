@@ -117,6 +117,13 @@ Moved names (safe: the same object under another name)
     import for a module-level call; these two configured only xmap, which is gone, so the
     statement is dropped (safe). Any other option jax does not know is reported by name.
 
+    ``with jax.spmd_mode("allow_all"):`` (multi-process FFT and MPI drivers, 2023): open-source
+    jax stopped reading the option by 0.4.28 (its check was a no-op; 0.5.3 defines it and
+    reads it nowhere) and removed it in 0.6.0. The ``with`` goes and its block moves one
+    level out (the item alone goes from ``with mesh, jax.spmd_mode(...):``); setting
+    ``jax_spmd_mode`` with ``jax.config.update`` is dropped like the xmap options. Safe for
+    literal or name arguments; ``as`` a name, it stays manual.
+
     ``jax.config`` is an object, not a module: its members (methods, and the options set
     on it when jax is imported) are checked on the installed jax's config object, the one
     place where this rule imports jax. A member it lacks is reported
@@ -2201,6 +2208,15 @@ GONE_PLATFORMS = {"interpreter": "the reference interpreter backend was removed"
 GONE_OPTIONS = {
     "experimental_xmap_spmd_lowering": "it configured xmap's SPMD lowering, and xmap is gone from jax",
     "experimental_xmap_spmd_lowering_manual": "it configured xmap's SPMD lowering, and xmap is gone from jax",
+    "jax_spmd_mode": "open-source jax stopped reading it by 0.4.28 (math on arrays that are not fully addressable "
+                     "is allowed without it)",
+}
+#: Context managers that did nothing on open-source jax long before jax removed them:
+#: ``with C(...):`` is its block alone. qualified name -> (removed in, why).
+NO_OP_CONTEXTS = {
+    "jax.spmd_mode": ("0.6.0", "open-source jax stopped reading the option by 0.4.28 (its check was a no-op there, "
+                               "and 0.5.3 defines it without reading it): math on arrays that are not fully "
+                               "addressable is allowed without it"),
 }
 #: Options jax removed once only one value was allowed: setting that value (the literal
 #: given) is dropped; setting another one raised already, and is reported.
@@ -2967,6 +2983,14 @@ class RemovedJaxApi(Rule):
                 for test in tests:
                     self._never_instance(qualified, *test)
                 continue
+            if gone and qualified in NO_OP_CONTEXTS and self.check_all \
+                    and (statements := self._no_op_context_reads(node, local)):
+                drops.append(name)
+                said.append(f"{qualified} was removed (the `with` statements entering it are rewritten)")
+                for statement, item in statements:
+                    self.handled.add(id(item.item.func))
+                    self._no_op_context(qualified, statement, item)
+                continue
             if gone and (again := self._shadowed_import(node, local)) is not None:
                 drops.append(name)
                 said.append(f"import of {qualified}, which does not exist in jax {self._version()}, removed: `{local}` is "
@@ -3634,6 +3658,81 @@ class RemovedJaxApi(Rule):
                 and call.args[1] is up and _pure(call.args[0].value)):
             return None
         return call, types
+
+    def visit_With(self, node: cst.With) -> None:
+        """``with jax.spmd_mode("allow_all"):``: a context manager that did nothing (see
+        :data:`NO_OP_CONTEXTS`) goes; its block stays, one level out when it was the only item."""
+        if not self.check_all:
+            return
+        for item in node.items:
+            call = item.item
+            if not isinstance(call, cst.Call) or id(call.func) in self.handled:
+                continue
+            qualified = self.ctx.qualified_name(call.func)
+            if qualified in NO_OP_CONTEXTS and self.missing(qualified) and not compatibility_guard(self.ctx, node):
+                self.handled.add(id(call.func))
+                if isinstance(call.func, cst.Attribute):
+                    drop_binding_if_unused(self.ctx, head_name(call.func) or "")
+                self._no_op_context(qualified, node, item)
+
+    def _no_op_context_reads(self, node: cst.ImportFrom, local: str) -> list:
+        """The ``with`` statements that enter the imported no-op context manager ``local``,
+        when that is every read of it; else empty."""
+        reads = self._reads_of_import(node, local) or []
+        found = []
+        for read in reads:
+            call = self.ctx.parents.get(read)
+            item = self.ctx.parents.get(call)
+            statement = self.ctx.parents.get(item)
+            if not (isinstance(call, cst.Call) and call.func is read and isinstance(item, cst.WithItem)
+                    and item.item is call and isinstance(statement, cst.With)) or compatibility_guard(self.ctx, read):
+                return []
+            found.append((statement, item))
+        return found
+
+    def _no_op_context(self, qualified: str, statement: cst.With, item: cst.WithItem) -> None:
+        removed, why = NO_OP_CONTEXTS[qualified]
+        call = item.item
+        short = qualified.rsplit(".", 1)[1]
+        by_hand = f"a no-op since open-source jax 0.4.28: delete the `with {short}(...)` and keep its block"
+        if item.asname is not None or not all(_pure(a.value) and not a.star for a in call.args):
+            self.manual(call, qualified, by_hand)
+            return
+        message = f"{qualified} was removed in jax {removed}; {why}, so the `with` "
+        if len(statement.items) > 1:
+            index = statement.items.index(item)
+
+            def edit(updated: cst.With) -> cst.CSTNode:
+                items = [i for k, i in enumerate(updated.items) if k != index]
+                items[-1] = items[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                return updated.with_changes(items=items)
+
+            self.report(statement, Safety.SAFE, message + "item entering it is dropped", edit,
+                        kernel_receives="unchanged (not a custom call)")
+            return
+        block = statement.body
+        if statement.asynchronous is not None or (isinstance(block, cst.IndentedBlock) and any(
+                line.comment is not None for line in block.footer)):
+            self.manual(call, qualified, by_hand)
+            return
+
+        def flatten(updated: cst.With) -> cst.FlattenSentinel:
+            body = updated.body
+            lead = list(updated.leading_lines)
+            if isinstance(body, cst.SimpleStatementSuite):
+                if body.trailing_whitespace.comment is not None:
+                    lead.append(cst.EmptyLine(comment=body.trailing_whitespace.comment))
+                return cst.FlattenSentinel([cst.SimpleStatementLine(body=body.body, leading_lines=lead)])
+            first, *rest = body.body
+            own = list(first.leading_lines)
+            if body.header.comment is not None:
+                lead.append(cst.EmptyLine(comment=body.header.comment))
+                while own and own[0].comment is None:
+                    own.pop(0)  # the comment stays on the line above the block's first statement
+            return cst.FlattenSentinel([first.with_changes(leading_lines=[*lead, *own]), *rest])
+
+        self.report(statement, Safety.SAFE, message + "statement goes and its block stays", flatten,
+                    kernel_receives="unchanged (not a custom call)")
 
     def _never_instance(self, qualified: str, call: cst.Call, types: Optional[cst.Tuple]) -> None:
         """``isinstance(x, C)`` -> ``False``; ``C`` in a tuple of types leaves it."""
