@@ -1057,3 +1057,17 @@ def test_a_module_guarding_its_import_and_importing_again_in_a_rule_is_still_rea
     lines = {c.line for c in result.changes if c.safety is Safety.MANUAL}
     registration = source.splitlines().index("xla.translations[shared_p] = _shared_rule") + 1
     assert registration in lines, [(c.line, c.message[:80]) for c in result.changes]
+
+
+def test_numpy_dtype_of_a_builder_shape_is_the_aval_dtype(tmp_path) -> None:
+    """Shape.numpy_dtype() gave the dtype element_type() gave: with dimensions() it becomes
+    the aval's, and the layout-less ops.CustomCall lowers with no layouts, api_version 1."""
+    from tests.compat.custom_calls import custom_calls
+
+    result = _rewrite("numpy_dtype_shapes.py")
+    assert any(c.message == "Shape.numpy_dtype() -> aval.dtype" for c in result.changes)
+    module = _rewritten_module(tmp_path, "numpy_dtype_shapes.py")
+    (call,) = custom_calls(lower_entry(module, "compat_entry"))
+    assert call["target"] == "native_add" and call["api_version"] == 1 and call["backend_config"] is None
+    assert call["operand_types"] == ["tensor<2x3xf32>"] * 2 and call["result_types"] == ["tensor<2x3xf32>"]
+    assert call["operand_layouts"] is None and call["result_layouts"] is None

@@ -468,8 +468,10 @@ CONSTANTS = frozenset({"ConstantLiteral", "Constant"})
 #: that reshapes or transposes operands and results around its custom call.
 OPS_CONVERTED = frozenset({"Reshape", "Transpose"})
 AVAL_HELPER = "_ccmigrate_aval"
-#: XLA Shape methods with an aval counterpart: ``dimensions()`` -> ``.shape``, ``element_type()`` -> ``.dtype``.
-SHAPE_METHODS = {"dimensions": "shape", "element_type": "dtype"}
+#: XLA Shape methods with an aval counterpart: ``dimensions()`` -> ``.shape``, ``element_type()``
+#: and ``numpy_dtype()`` -> ``.dtype`` (both gave the NumPy dtype of an array shape; checked on
+#: jaxlib 0.4.28).
+SHAPE_METHODS = {"dimensions": "shape", "element_type": "dtype", "numpy_dtype": "dtype"}
 #: Row-major XLA shapes from a helper (``_shape_with_layout(specs)``), one of them or their
 #: tuple: the layouts ffi_lowering gives by default.
 ROW_MAJOR_KINDS = ("rowmajor", "rowmajor_seq")
