@@ -59,6 +59,12 @@ ORIGINS = {
     "jax.partial": "functools.partial",
     # jax/__init__.py (0.4.13: deprecated): ``from jax.interpreters import pxla``.
     "jax.pxla": "jax.interpreters.pxla",
+    # jax/_src/prng.py up to 0.10.1, split up in 0.10.2: the module and its threefry and rbg parts.
+    "jax._src.prng": "jax._src.random.prng",
+    **{f"jax._src.prng.{n}": f"jax._src.random.threefry2x32.{n}" for n in (
+        "threefry2x32_p", "threefry_2x32", "threefry_prng_impl", "threefry_seed", "threefry_split", "threefry_fold_in",
+        "threefry_random_bits")},
+    **{f"jax._src.prng.{n}": f"jax._src.random.rbg.{n}" for n in ("rbg_prng_impl", "unsafe_rbg_prng_impl")},
     "jax.core.get_aval": "jax._src.core.typeof",
     "jax._src.core.get_aval": "jax._src.core.typeof",
     # jax/abstract_arrays.py re-exported core's singleton.
@@ -1177,6 +1183,19 @@ def test_spmd_mode_contexts_go_and_their_blocks_run_as_before() -> None:
         result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
         assert result.updated is None and [c.safety for c in result.changes] == [Safety.MANUAL]
         assert "delete the `with spmd_mode(...)` and keep its block" in result.changes[0].message
+
+
+def test_private_prng_module_moved_and_an_extension_prng_registers_and_draws() -> None:
+    """The rewritten extension's PRNG, built from threefry's pieces, draws what threefry
+    draws; on a jax before 0.10.2 (target 0.10.0) nothing moves."""
+    module = _exec_expected("private_prng_module")
+    mine, reference = module["uniform_pair"](3)
+    np.testing.assert_array_equal(np.asarray(mine), np.asarray(reference))
+    source = open(os.path.join(TESTDATA, "rules", "removed-jax-api", "private_prng_module.py"), "rb").read()
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api", "--target-jax", "0.10.0"])
+    code = result.updated.split(b'"""', 2)[2]  # past the docstring, which names the new module
+    assert b"jax._src.random" not in code and b"from jax._src import prng as jax_prng" in code
+    assert b"from jax.extend.random import threefry_prng_impl" in code  # there since 0.4.28 at least
 
 
 def test_isinstance_of_positional_sharding_is_false_and_the_rest_still_dispatches() -> None:

@@ -77,6 +77,13 @@ Moved names (safe: the same object under another name)
     (...: ``NUMPY_UTIL_RENAMED``); lax_numpy's       RENAMED``; lax_numpy's re-exports go there
     re-exports (``LAX_NUMPY_REEXPORTED``)            too)
     ``jax.pxla`` (module)                            ``jax.interpreters.pxla``                   <=0.4.20 any
+    ``jax._src.prng`` (module: ``PRNGImpl``,         ``jax._src.random.prng`` (private too)      0.10.2   0.10.2
+    ``register_prng``)
+    ``jax._src.prng.threefry_2x32``                  ``jax.extend.random.*`` (the same objects)  0.10.2   0.4.28
+    ``threefry2x32_p`` ``threefry_prng_impl``
+    ``rbg_prng_impl`` ``unsafe_rbg_prng_impl``
+    ``jax._src.prng.threefry_seed`` ``_split``       ``jax._src.random.threefry2x32.*``          0.10.2   0.10.2
+    ``_fold_in`` ``_random_bits``
     ``jax.interpreters.mlir.func_dialect``           ``jax.extend.mlir.dialects.func`` (its      0.6.0    0.4.25
     (module)                                         star import of that module)
     ``jax.interpreters.xla.Token``                   ``jax.extend.core.Token`` (the class moved  <=0.4.28 0.4.36
@@ -655,6 +662,17 @@ MOVED: dict[str, Move] = _Moves({
                                                "mlir.func_dialect was: the same ops"),
     # jax/__init__.py: ``from jax.interpreters import pxla as pxla`` (deprecated in 0.4.x).
     "jax.pxla": Move("jax.interpreters.pxla", ANY, "0.4.20 or earlier", module=True),
+    # jax 0.10.2 made jax._src.random a package: the private jax._src.prng (PRNGImpl,
+    # register_prng, what PRNG extensions import) is jax._src.random.prng; its threefry and
+    # rbg parts went to modules of their own, and those jax.extend.random exports are the
+    # same objects there (checked on 0.4.28, 0.10.0 and 0.10.2).
+    "jax._src.prng": Move("jax._src.random.prng", (0, 10, 2), "0.10.1 or 0.10.2", module=True),
+    **{f"jax._src.prng.{n}": Move(f"jax.extend.random.{n}", (0, 4, 28), "0.10.1 or 0.10.2") for n in (
+        "threefry2x32_p", "threefry_2x32", "threefry_prng_impl", "rbg_prng_impl", "unsafe_rbg_prng_impl")},
+    # The threefry implementation's functions, which jax.extend.random does not export:
+    # moved with their code to the private jax._src.random.threefry2x32 (same signatures).
+    **{f"jax._src.prng.{n}": Move(f"jax._src.random.threefry2x32.{n}", (0, 10, 2), "0.10.1 or 0.10.2") for n in (
+        "threefry_seed", "threefry_split", "threefry_fold_in", "threefry_random_bits")},
     # jax/ad_util.py's members, which jax.interpreters.ad imports (the same objects).
     **{f"jax.ad_util.{n}": Move(f"jax.interpreters.ad.{n}", ANY, "0.4.24 or earlier") for n in (
         "Zero", "add_jaxvals", "add_jaxvals_p", "zeros_like_aval")},
@@ -3552,10 +3570,12 @@ class RemovedJaxApi(Rule):
             self._helper_value(node, qualified, entry)
             return False
         found = self.move_for(qualified)
-        if found is not None and (not self._import_line_moves(head) or not found[1].module
-                                  and found[1] is not MOVED.get(qualified)):
+        if found is not None and (not self._import_line_moves(head) or not found[1].module and (
+                found[1] is not MOVED.get(qualified) or not self._moved_import_covers(head, qualified, found[0]))):
             # (A member that moved on from a module moved whole is rewritten even where its
-            # import line moves: ``batching.Array`` of ``from jax import batching``.)
+            # import line moves: ``batching.Array`` of ``from jax import batching``; so is one
+            # that went elsewhere than its module: ``prng.threefry_2x32`` of ``from jax._src
+            # import prng``.)
             if compatibility_guard(self.ctx, node):
                 return False
             new, entry = found
@@ -3824,7 +3844,8 @@ class RemovedJaxApi(Rule):
         if found is None:
             return False
         new = found[0] + qualified[len(gone):]
-        if found[1].module and (new in VALUES or new in MOVED or self.call_rewrite(qualified) is not None):
+        if found[1].module and (new in VALUES or new in MOVED or qualified in MOVED
+                                or self.call_rewrite(qualified) is not None):
             return False  # a member of a module moved whole that has its own rewrite (batching.not_mapped)
         if _owned(new) or first_missing(new) is None:
             return False
@@ -3847,6 +3868,17 @@ class RemovedJaxApi(Rule):
         while isinstance(node, cst.Attribute):
             self.handled.add(id(node))
             node = node.value
+
+    def _moved_import_covers(self, head: str, qualified: str, new: str) -> bool:
+        """Whether the import rewrite that moves ``head`` also makes ``qualified`` read
+        ``new``: not when ``head`` is a module moved whole and this member went elsewhere."""
+        for binding in self.ctx.names.imports:
+            if binding.local == head and binding.qualified in MOVED:
+                entry = MOVED[binding.qualified]
+                if entry.module and qualified.startswith(binding.qualified + "."):
+                    return entry.new + qualified[len(binding.qualified):] == new
+                return True
+        return False
 
     def _import_line_moves(self, head: str) -> bool:
         """Whether the use names a binding that the import rewrite already moves."""
