@@ -276,6 +276,22 @@ def test_signature_shim_inlined_with_the_deleted_context(platform):
     assert "custom_call" not in source and "_custom_call" not in source  # the shim and its import are gone
 
 
+def test_signature_shim_calls_have_their_backend_config_checked_in_the_first_pass():
+    """A shim call's backend_config is the builder's: backend-config checks it before the
+    call is inlined, so --unsafe-fixes routes it through the helper in one run and a second
+    run changes nothing (before, the second run found the inlined call and refused)."""
+    path = os.path.join(TESTDATA, "rules", "custom-call-api", "signature_shim.py")
+    with open(path, "rb") as fh:
+        source = fh.read()
+    result = rewrite_source(source, path, ["--unsafe-fixes"])
+    assert result.error is None and result.updated is not None
+    unsafe = [c for c in result.changes if c.safety.value == "unsafe"]
+    assert [c.rule for c in unsafe] == ["backend-config"] and "jaxlib.hlo_helpers.custom_call" in unsafe[0].message
+    assert b"backend_config=_ccmigrate_backend_config(descriptor)" in result.updated
+    again = rewrite_source(result.updated, path, ["--unsafe-fixes"])
+    assert again.error is None and again.updated is None
+
+
 def test_old_out_types_signature_behind_import_guard():
     (call,) = lower_both(
         "custom-call-api",

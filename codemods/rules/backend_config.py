@@ -87,6 +87,7 @@ from codemods import positions
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     OwnScope,
+    forwarded_builder_call,
     keyword_value,
     positional,
     project_module_ast,
@@ -214,6 +215,8 @@ class BackendConfig(Rule):
         if qual is None and isinstance(node.func, cst.Attribute):
             # ``xops = xla_client.ops`` then ``xops.CustomCallWithLayout(...)``.
             qual = qualified_through_alias(self.ctx, node.func)
+        if qual not in CUSTOM_CALL and isinstance(node.func, cst.Name):
+            qual = self._shim_builder(node.func) or qual
         if qual is None:
             return
         if qual in CUSTOM_CALL:
@@ -245,6 +248,24 @@ class BackendConfig(Rule):
             return
         if value is not None:
             self.check(value, api, where)
+
+    def _shim_builder(self, func: cst.Name) -> Optional[str]:
+        """The custom-call builder a module-level signature shim forwards every argument to
+        (``def custom_call(*args, **kwargs): return hlo_helpers.custom_call(*args,
+        **kwargs).results``), when ``func`` names such a function: its calls pass the
+        builder's backend_config (custom-call-api inlines them)."""
+        if "custom_call" not in func.value:
+            return None  # resolving names costs more than this test
+        scope = self.ctx.scopes.get(func)
+        bound = list(scope[func.value]) if scope is not None else []
+        if len(bound) != 1 or not isinstance(bound[0].node, cst.FunctionDef) \
+                or self.ctx.parents.get(bound[0].node) is not self.ctx.module:
+            return None
+        inner = forwarded_builder_call(bound[0].node)
+        if inner is None:
+            return None
+        names = self.ctx.qualified_names(inner.func)
+        return min(names) if names and names <= CUSTOM_CALL else None
 
     # -- classification -------------------------------------------------------
     def check(self, value: cst.BaseExpression, api: Optional[int], where: str) -> None:

@@ -214,6 +214,7 @@ from codemods.rules._shared import (
     compatibility_guard,
     drop_binding_if_unused,
     enclosing_lowering_rule,
+    forwarded_builder_call,
     import_without,
     jax_fallback_guard,
     project_module_ast,
@@ -902,7 +903,7 @@ class CustomCallApi(Rule):
             for stmt in self.ctx.module.body:
                 if not isinstance(stmt, cst.FunctionDef):
                     continue
-                inner = _forwarded_builder_call(stmt)
+                inner = forwarded_builder_call(stmt)
                 legacy = self.legacy_name(inner.func) if inner is not None else None
                 if legacy is not None and self.ctx.options.target_jax >= REMOVED_IN[legacy]:
                     self._shims[stmt.name.value] = Shim(stmt, legacy)
@@ -2384,40 +2385,6 @@ class Shim:
     @property
     def where(self) -> str:
         return self.legacy.rsplit(".", 1)[0] + ".custom_call"
-
-
-def _forwarded_builder_call(function: cst.FunctionDef) -> Optional[cst.Call]:
-    """``B(*args, **kwargs)`` when ``function`` is ``def f(*args, **kwargs)`` whose body is
-    ``return B(*args, **kwargs).results``, alone or as the body of a ``try`` whose handlers
-    catch only TypeError (the signature fallback)."""
-    params = function.params
-    if function.decorators or function.asynchronous or params.params or params.posonly_params or params.kwonly_params \
-            or not isinstance(params.star_arg, cst.Param) or not isinstance(params.star_kwarg, cst.Param):
-        return None
-    body = list(function.body.body)
-    if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) \
-            and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
-        body = body[1:]  # the docstring
-    if len(body) != 1:
-        return None
-    stmt = body[0]
-    if isinstance(stmt, cst.Try):
-        if stmt.orelse is not None or stmt.finalbody is not None or not stmt.handlers \
-                or any(get_full_name_for_node(h.type) != "TypeError" if h.type is not None else True for h in stmt.handlers):
-            return None
-        if len(stmt.body.body) != 1:
-            return None
-        stmt = stmt.body.body[0]
-    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Return)):
-        return None
-    value = stmt.body[0].value
-    if not (isinstance(value, cst.Attribute) and value.attr.value == "results" and isinstance(value.value, cst.Call)):
-        return None
-    call = value.value
-    forwarded = [(a.star, get_full_name_for_node(a.value)) for a in call.args]
-    if forwarded != [("*", params.star_arg.name.value), ("**", params.star_kwarg.name.value)]:
-        return None
-    return call
 
 
 def _context_deletion(node: cst.CSTNode, ctx, name: str = "ctx") -> Optional[cst.SimpleStatementLine]:
