@@ -510,9 +510,13 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
                 module = _drop_unread_additions(before, module, frozenset(b.local for b in ctx.names.imports if b.top_level))
                 module = _keep_after_prelude_code(before, module)
                 module = _into_import_guard(before, module)
-            if ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+            removals = ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY)
+            if removals:
                 before = module
-                module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
+                for batch in _removal_batches(removals):
+                    ctx.codemod_context.scratch[RemoveImportsVisitor.CONTEXT_KEY] = batch
+                    module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
+                ctx.codemod_context.scratch[RemoveImportsVisitor.CONTEXT_KEY] = removals
                 module = _keep_lines_of_removed_imports(before, module, ctx.module)
         if ctx.dotted_removals:
             module = _drop_unused_dotted_imports(module, ctx.dotted_removals)
@@ -639,6 +643,22 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
     drop = _Drop()
     new = module.visit(drop)
     return new if drop.changed else module
+
+
+def _removal_batches(removals: list) -> list[list]:
+    """LibCST's RemoveImportsVisitor keeps one ``as`` name per module of a plain import
+    (the last asked for): ``import m as a`` and ``import m as b`` both unused lose only
+    one. Each further name of the same module goes in a later pass."""
+    batches: list[list] = []
+    for removal in removals:
+        module, obj, asname = removal
+        for batch in batches:
+            if obj is not None or not any(m == module and o is None and n != asname for m, o, n in batch):
+                batch.append(removal)
+                break
+        else:
+            batches.append([removal])
+    return batches
 
 
 def _keep_after_prelude_code(before: cst.Module, after: cst.Module) -> cst.Module:

@@ -39,3 +39,24 @@ def test_extension_mlir_helpers_stay_for_a_target_without_them() -> None:
     assert result.updated is None
     # The import stays, reported, for the two sites.
     assert sorted((c.line, c.safety.value) for c in result.changes) == [(5, "manual"), (11, "manual"), (21, "manual")]
+
+
+def test_two_aliases_of_one_deleted_module_both_go_in_one_run() -> None:
+    """``import jax.lib.xla_client as xla_client`` beside ``... as xc``: LibCST's import
+    remover keeps one alias per module, so each goes in its own pass; none is left for a
+    second run to remove."""
+    source = (
+        b"import jax\n"
+        b"import jax.lib.xla_client as xla_client\n"
+        b"import jax.lib.xla_client as xc\n"
+        b"\n"
+        b"for name, fn in targets.items():\n"
+        b"    xla_client.register_custom_call_target(name, fn, platform='cpu')\n"
+        b"    xc.register_custom_call_target(name + '_copy', fn, platform='cpu')\n"
+        b"del xla_client, xc\n"
+    )
+    result = rewrite_source(source, "m.py", [])
+    assert result.error is None and result.updated is not None
+    assert b"xla_client" not in result.updated and b"xc" not in result.updated
+    assert result.updated.count(b"jax.ffi.register_ffi_target(") == 2
+    assert rewrite_source(result.updated, "m.py", []).updated is None
