@@ -615,12 +615,11 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
                 return updated.with_changes(body=[first.with_changes(leading_lines=lines), *updated.body[1:]])
             return updated
 
-        def leave_SimpleStatementLine(self, original, updated):
-            if not (len(updated.body) == 1 and isinstance(updated.body[0], cst.Import)):
-                return updated
+        def _kept_names(self, statement: cst.Import) -> Optional[list]:
+            """The aliases of ``statement`` that stay; None when none goes."""
             names = []
             here = False
-            for a in updated.body[0].names:
+            for a in statement.names:
                 full = get_full_name_for_node(a.name) or ""
                 if a.asname is not None or full not in gone:
                     names.append(a)
@@ -632,13 +631,31 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
                     names.append(a.with_changes(name=cst.Name(root)))
                     if not self.depth:
                         kept_roots.add(root)
-            if not names:
-                self.removed.add(id(original))
-                return cst.RemovalSentinel.REMOVE
+            if not here:
+                return None
+            if names:
+                names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return names
+
+        def leave_SimpleStatementLine(self, original, updated):
+            # Each import of the line (``import a.b; import a.c`` has two) keeps its own aliases.
+            body = []
+            here = False
+            for small in updated.body:
+                names = self._kept_names(small) if isinstance(small, cst.Import) else None
+                if names is None:
+                    body.append(small)
+                    continue
+                here = True
+                if names:
+                    body.append(small.with_changes(names=names))
             if not here:
                 return updated
-            names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            return updated.with_changes(body=[updated.body[0].with_changes(names=names)])
+            if not body:
+                self.removed.add(id(original))
+                return cst.RemovalSentinel.REMOVE
+            body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(body=body)
 
     drop = _Drop()
     new = module.visit(drop)

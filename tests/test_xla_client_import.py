@@ -60,3 +60,26 @@ def test_two_aliases_of_one_deleted_module_both_go_in_one_run() -> None:
     assert b"xla_client" not in result.updated and b"xc" not in result.updated
     assert result.updated.count(b"jax.ffi.register_ffi_target(") == 2
     assert rewrite_source(result.updated, "m.py", []).updated is None
+
+
+def test_a_dotted_import_beside_another_on_its_line_goes_alone() -> None:
+    """``import jax.lib.xla_bridge; import jax.lib.xla_client``: the bridge's uses move to
+    jax, so its import goes in the same run; the client, kept for a manual site, stays."""
+    source = (
+        b"import jax\n"
+        b"import jax.lib.xla_bridge; import jax.lib.xla_client\n"
+        b"\n"
+        b"\n"
+        b"def platform():\n"
+        b"    return jax.lib.xla_bridge.process_index()\n"
+        b"\n"
+        b"\n"
+        b"def shape_of(x):\n"
+        b"    return jax.lib.xla_client.Shape.array_shape(x.dtype, x.shape)\n"
+    )
+    result = rewrite_source(source, "m.py", [])
+    assert result.error is None and result.updated is not None
+    assert result.updated.splitlines()[:2] == [b"import jax", b"import jax.lib.xla_client"]
+    assert b"return jax.process_index()" in result.updated
+    again = rewrite_source(result.updated, "m.py", [])
+    assert again.updated is None and not [c for c in again.changes if c.safety.value != "manual"]
