@@ -187,3 +187,25 @@ def test_names_a_compatibility_module_reexports_still_import(tmp_path) -> None:
                            cwd=str(tmp_path), capture_output=True, text=True, env=child_env())
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.strip() == "([0, 2], [(-1, -1), (2, 2)], (2,), [3])"
+
+
+@pytest.mark.parametrize("imports, kept", [
+    (b"from jax import lax, util\n", b"from jax import lax\n"),
+    (b"from jax import lax\nimport jax.util\n", b"from jax import lax\n"),
+    (b"from jax import lax\nimport jax.util as ju\n", b"from jax import lax\n"),
+])
+def test_an_import_of_jax_util_nothing_reads_goes(imports: bytes, kept: bytes) -> None:
+    """The import alone raised ModuleNotFoundError on jax 0.7.0: with no use to migrate, it
+    goes all the same (before, nothing reported it and it was left)."""
+    body = b"\n\ndef f(x):\n    return lax.neg(x)\n"
+    result = rewrite_source(imports + body, "m.py", ["--select", "jax-util"])
+    assert result.updated == kept + body
+    assert [c.safety.value for c in result.changes] == ["safe"]
+    assert "unused import of jax.util" in result.changes[0].message
+    # Read, or named in __all__ (what it binds is a name), or below jax 0.7.0, it stays.
+    cases = [(imports + body + b"\nhelpers = util, ju, jax.util.safe_map\n", []), (imports + body, ["--target-jax", "0.6.2"])]
+    if b"import jax.util\n" not in imports:
+        cases.append((imports + b'__all__ = ["util", "ju"]\n' + body, []))
+    for source, args in cases:
+        again = rewrite_source(source, "m.py", ["--select", "jax-util", *args])
+        assert not any("unused import" in c.message for c in again.changes)

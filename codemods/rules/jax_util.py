@@ -36,7 +36,7 @@ Replacement (every jax release)
     ``tests/test_jax_util.py``, error types included.
 
     The import goes when nothing else is left in it; ``import jax.util`` or ``from jax
-    import util`` goes once no use of it is left. A module-level import's helpers are
+    import util`` goes once no use of it is left, or at once when nothing read it. A module-level import's helpers are
     defined even where the module reads none of them: another module may import them
     from it (``from .compat import safe_map``), as it imported the names before. Other members (``cache``, ``memoize``,
     ``toposort``, ``HashableFunction``, ``curry``...) are reported manual with
@@ -86,6 +86,10 @@ from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, 
 MODULE = "jax.util"
 #: jax.util's members deprecated in 0.6.0 and gone in 0.7.0.
 DEPRECATED_IN = (0, 6, 0)
+#: The module itself: ``import jax.util`` raises ModuleNotFoundError from here on.
+REMOVED_IN = (0, 7, 0)
+#: A dotted use of the module (``jax.util.safe_map``), in the text.
+_DOTTED_USE = re.compile(rb"\bjax\.util\.")
 
 #: Members that are another library's object, or the same function under its name there.
 MOVES = {
@@ -260,8 +264,49 @@ class JaxUtil(Rule):
     def _active_for(self, member: str) -> bool:
         return member in MOVES or self.ctx.options.target_jax >= DEPRECATED_IN
 
+    # -- import jax.util / from jax import util, read by nothing --------------------
+    def visit_Import(self, node: cst.Import) -> bool:
+        """``import jax.util`` (or ``... as u``) that nothing reads: the import alone fails
+        once jax removed the module; it goes. (One read goes with its last use instead.)"""
+        if self.ctx.options.target_jax < REMOVED_IN or compatibility_guard(self.ctx, node) is not None:
+            return False
+        for alias in node.names:
+            if get_full_name_for_node(alias.name) != MODULE:
+                continue
+            if alias.asname is None:
+                if _DOTTED_USE.search(self.ctx.source) is None:
+                    self._unused_module_import(node, "jax")
+            elif self._unread(node, get_full_name_for_node(alias.asname.name) or ""):
+                self._unused_module_import(node, get_full_name_for_node(alias.asname.name) or "")
+        return False
+
+    def _unread(self, node: cst.CSTNode, local: str) -> bool:
+        """Nothing reads the name ``node`` binds (nor does a string name it: ``__all__``)."""
+        scope = self.ctx.scopes.get(node)
+        if scope is None or not local or f'"{local}"' in self.ctx.source.decode("utf-8", "replace") \
+                or f"'{local}'" in self.ctx.source.decode("utf-8", "replace"):
+            return False
+        bindings = [a for a in scope.assignments[local] if a.node is node]
+        return bool(bindings) and not any(b.references for b in bindings)
+
+    def _unused_module_import(self, node: cst.CSTNode, head: str) -> None:
+        def edit(updated: cst.CSTNode) -> cst.CSTNode:
+            self._drop_util_import(head)
+            return updated
+
+        self.report(node, Safety.SAFE, f"unused import of {MODULE} (removed in jax 0.7.0) removed: it failed at import "
+                    "time and nothing reads it", edit)
+
     # -- from jax.util import a, b as c --------------------------------------------
     def visit_ImportFrom(self, node: cst.ImportFrom) -> Optional[bool]:
+        if not node.relative and not isinstance(node.names, cst.ImportStar) \
+                and get_full_name_for_node(node.module) == "jax" and self.ctx.options.target_jax >= REMOVED_IN \
+                and compatibility_guard(self.ctx, node) is None:
+            for alias in node.names:  # ``from jax import lax, util`` with util read by nothing
+                local = get_full_name_for_node((alias.asname or alias).name) if alias.asname else "util"
+                if get_full_name_for_node(alias.name) == "util" and self._unread(node, local):
+                    self._unused_module_import(node, local)
+            return False
         if node.relative or isinstance(node.names, cst.ImportStar) or get_full_name_for_node(node.module) != MODULE:
             return False
         if compatibility_guard(self.ctx, node) is not None:
