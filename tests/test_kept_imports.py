@@ -427,3 +427,24 @@ def test_a_fallback_spelling_the_name_in_a_module_path_does_not_keep_the_import(
     manual = [c for c in result.changes if c.safety is Safety.MANUAL]
     assert [c.line for c in manual] == [4]
     assert "every branch of this import fallback fails" in manual[0].message
+
+
+def test_a_module_import_kept_only_by_a_branch_for_older_jax_is_reported() -> None:
+    # The branch for jax < 0.4.31 still spells jax.util (nothing migrates it), the other is
+    # migrated: the module-level imports above both fail on the target, and say so.
+    source = (
+        "import jax\n"
+        "import jax.util\n"
+        "from jax import util\n"
+        "\n"
+        "if jax.__version_info__ < (0, 4, 31):\n"
+        "    def pairs(xs, ys):\n"
+        "        return jax.util.safe_zip(xs, ys), util.safe_map(len, xs)\n"
+        "else:\n"
+        "    def pairs(xs, ys):\n"
+        "        return jax.util.safe_zip(xs, ys), util.safe_map(len, xs)\n"
+    )
+    found = {c.line: c for c in _findings(source) if c.line in (2, 3)}
+    assert sorted(found) == [2, 3] and all(c.safety is Safety.MANUAL for c in found.values())
+    assert all("import of `jax.util` (deleted from jax) stays for uses no rule migrates, at line 7" in c.message
+               for c in found.values())
