@@ -339,13 +339,7 @@ def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule
         return []
     uses: list[cst.Name] = []
 
-    class _Uses(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> bool:
-            return False
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-            return False
-
+    class _Uses(_OutsideImports):
         def visit_Attribute(self, node: cst.Attribute) -> bool:
             walk.read(node.value, self)  # ``x.local`` is an attribute, not a use of ``local``
             return False
@@ -355,14 +349,27 @@ def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule
                 uses.append(node)
 
     walk.read(ctx.module if within is None else within, _Uses())
-    if not uses:
-        return []
+    return _lines_outside_findings(ctx, uses)
+
+
+class _OutsideImports(cst.CSTVisitor):
+    """A visitor that skips import statements (they spell names, they do not use them)."""
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+
+def _lines_outside_findings(ctx: FileContext, nodes: list[cst.CSTNode]) -> list[int]:
+    """The lines of ``nodes`` that no finding's node holds."""
     covered = {id(f.node) for f in ctx.findings}
-    left = [u for u in uses if not any(id(a) in covered for a in (u, *ctx.ancestors_of(u)))]
+    left = [n for n in nodes if not any(id(a) in covered for a in (n, *ctx.ancestors_of(n)))]
     if not left:
         return []
     ranges = ctx.locate(set(left))
-    return sorted({ranges[u].start.line for u in left if u in ranges})
+    return sorted({ranges[n].start.line for n in left if n in ranges})
 
 
 def _dotted_uses_no_finding_covers(ctx: FileContext, module: str) -> list[int]:
@@ -370,13 +377,7 @@ def _dotted_uses_no_finding_covers(ctx: FileContext, module: str) -> list[int]:
     every finding: uses of a plain ``import module`` that no rule migrates."""
     chains: list[cst.Attribute] = []
 
-    class _Chains(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> bool:
-            return False
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-            return False
-
+    class _Chains(_OutsideImports):
         def visit_Attribute(self, node: cst.Attribute) -> bool:
             if (get_full_name_for_node(node) or "").startswith(module + "."):
                 chains.append(node)
@@ -384,12 +385,7 @@ def _dotted_uses_no_finding_covers(ctx: FileContext, module: str) -> list[int]:
             return True
 
     walk.read(ctx.module, _Chains())
-    covered = {id(f.node) for f in ctx.findings}
-    left = [c for c in chains if not any(id(a) in covered for a in (c, *ctx.ancestors_of(c)))]
-    if not left:
-        return []
-    ranges = ctx.locate(set(left))
-    return sorted({ranges[c].start.line for c in left if c in ranges})
+    return _lines_outside_findings(ctx, chains)
 
 
 def _report_unmigrated_import(ctx: FileContext, binding, lines: list[int], rules: Sequence[type[Rule]],
