@@ -1198,6 +1198,16 @@ def test_private_prng_module_moved_and_an_extension_prng_registers_and_draws() -
     assert b"from jax.extend.random import threefry_prng_impl" in code  # there since 0.4.28 at least
 
 
+def test_comments_of_a_dropped_line_go_to_the_block_of_a_dropped_with_after_it() -> None:
+    """The engine carries a removed line's comments to the next statement; a ``with`` that
+    became its block's statements counts as that many, so nothing shifts."""
+    source = (b"import jax\n\n\ndef f(x):\n    # configure\n    jax.config.update('jax_spmd_mode', 'allow_all')\n"
+              b"    with jax.spmd_mode('allow_all'):\n        y = x + 1\n        z = y * 2\n    # done\n    return z\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated == (b"import jax\n\n\ndef f(x):\n    # configure\n    y = x + 1\n    z = y * 2\n"
+                              b"    # done\n    return z\n")
+
+
 def test_isinstance_of_positional_sharding_is_false_and_the_rest_still_dispatches() -> None:
     from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
 
