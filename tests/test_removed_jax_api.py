@@ -1183,6 +1183,12 @@ def test_spmd_mode_contexts_go_and_their_blocks_run_as_before() -> None:
         result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
         assert result.updated is None and [c.safety for c in result.changes] == [Safety.MANUAL]
         assert "delete the `with spmd_mode(...)` and keep its block" in result.changes[0].message
+    # Imported, the name stays imported (and reported) while one `with` of it is left.
+    source = (b"from jax import spmd_mode\n\n\ndef f(x):\n    with spmd_mode('allow_all') as m:\n        return m\n\n\n"
+              b"def g(x):\n    with spmd_mode('allow_all'):\n        return x\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated.startswith(b"from jax import spmd_mode\n") and result.updated.endswith(b"def g(x):\n    return x\n")
+    assert sorted((c.line, c.safety.value) for c in result.changes) == [(1, "manual"), (5, "manual"), (10, "safe")]
 
 
 def test_private_prng_module_moved_and_an_extension_prng_registers_and_draws() -> None:

@@ -1476,6 +1476,21 @@ def _atom(value: cst.BaseExpression) -> cst.BaseExpression:
     return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
+def _no_op_context_removable(statement: cst.With, item: cst.WithItem) -> bool:
+    """``item`` of ``statement`` can go with nothing lost: it binds no name (``as m``), its
+    arguments do nothing when evaluated, and, as the statement's only item, the block can
+    move out (not ``async``, no comment below its last line with nowhere to go)."""
+    call = item.item
+    if item.asname is not None or not isinstance(call, cst.Call) \
+            or not all(_pure(a.value) and not a.star for a in call.args):
+        return False
+    if len(statement.items) > 1:
+        return True
+    block = statement.body
+    return statement.asynchronous is None and not (
+        isinstance(block, cst.IndentedBlock) and any(line.comment is not None for line in block.footer))
+
+
 def _pure(value: cst.BaseExpression) -> bool:
     """Evaluating ``value`` has no effect worth keeping (a name, attribute or literal)."""
     if isinstance(value, (cst.Name, cst.Integer, cst.Float, cst.SimpleString)):
@@ -3705,8 +3720,9 @@ class RemovedJaxApi(Rule):
             item = self.ctx.parents.get(call)
             statement = self.ctx.parents.get(item)
             if not (isinstance(call, cst.Call) and call.func is read and isinstance(item, cst.WithItem)
-                    and item.item is call and isinstance(statement, cst.With)) or compatibility_guard(self.ctx, read):
-                return []
+                    and item.item is call and isinstance(statement, cst.With)) or compatibility_guard(self.ctx, read) \
+                    or not _no_op_context_removable(statement, item):
+                return []  # a site left as it is keeps the import (and its report) too
             found.append((statement, item))
         return found
 
@@ -3715,7 +3731,7 @@ class RemovedJaxApi(Rule):
         call = item.item
         short = qualified.rsplit(".", 1)[1]
         by_hand = f"a no-op since open-source jax 0.4.28: delete the `with {short}(...)` and keep its block"
-        if item.asname is not None or not all(_pure(a.value) and not a.star for a in call.args):
+        if not _no_op_context_removable(statement, item):
             self.manual(call, qualified, by_hand)
             return
         message = f"{qualified} was removed in jax {removed}; {why}, so the `with` "
@@ -3729,11 +3745,6 @@ class RemovedJaxApi(Rule):
 
             self.report(statement, Safety.SAFE, message + "item entering it is dropped", edit,
                         kernel_receives="unchanged (not a custom call)")
-            return
-        block = statement.body
-        if statement.asynchronous is not None or (isinstance(block, cst.IndentedBlock) and any(
-                line.comment is not None for line in block.footer)):
-            self.manual(call, qualified, by_hand)
             return
 
         def flatten(updated: cst.With) -> cst.FlattenSentinel:
