@@ -279,7 +279,6 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
                 manual_code = [(f, positions.code_for_node(ctx.module, f.node)) for f in manual]
             users = [f for f, code in manual_code if full + "." in code
                      and (function is None or function in ctx.ancestors_of(f.node))]
-            spelt = None
             if users:
                 _report_kept(ctx, full, stmt, users, "at import time" if function is None else f"when `{function.name.value}` runs")
             elif ctx.options.every_rule and function is None and (spelt := _dotted_uses_no_finding_covers(ctx, full)):
