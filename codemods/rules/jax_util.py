@@ -276,15 +276,17 @@ class JaxUtil(Rule):
             if alias.asname is None:
                 if _DOTTED_USE.search(self.ctx.source) is None:
                     self._unused_module_import(node, "jax")
-            elif self._unread(node, get_full_name_for_node(alias.asname.name) or ""):
-                self._unused_module_import(node, get_full_name_for_node(alias.asname.name) or "")
+            elif self._unread(node, local := get_full_name_for_node(alias.asname.name) or ""):
+                self._unused_module_import(node, local)
         return False
 
     def _unread(self, node: cst.CSTNode, local: str) -> bool:
         """Nothing reads the name ``node`` binds (nor does a string name it: ``__all__``)."""
         scope = self.ctx.scopes.get(node)
-        if scope is None or not local or f'"{local}"' in self.ctx.source.decode("utf-8", "replace") \
-                or f"'{local}'" in self.ctx.source.decode("utf-8", "replace"):
+        if scope is None or not local:
+            return False
+        text = self.ctx.source.decode("utf-8", "replace")
+        if f'"{local}"' in text or f"'{local}'" in text:
             return False
         bindings = [a for a in scope.assignments[local] if a.node is node]
         return bool(bindings) and not any(b.references for b in bindings)
@@ -303,7 +305,7 @@ class JaxUtil(Rule):
                 and get_full_name_for_node(node.module) == "jax" and self.ctx.options.target_jax >= REMOVED_IN \
                 and compatibility_guard(self.ctx, node) is None:
             for alias in node.names:  # ``from jax import lax, util`` with util read by nothing
-                local = get_full_name_for_node((alias.asname or alias).name) if alias.asname else "util"
+                local = get_full_name_for_node(alias.asname.name) if alias.asname else "util"
                 if get_full_name_for_node(alias.name) == "util" and self._unread(node, local):
                     self._unused_module_import(node, local)
             return False

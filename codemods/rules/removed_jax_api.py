@@ -2245,11 +2245,11 @@ GONE_OPTIONS = {
                      "is allowed without it)",
 }
 #: Context managers that did nothing on open-source jax long before jax removed them:
-#: ``with C(...):`` is its block alone. qualified name -> (removed in, why).
+#: ``with C(...):`` is its block alone. qualified name -> (removed in, a no-op since, why).
 NO_OP_CONTEXTS = {
-    "jax.spmd_mode": ("0.6.0", "open-source jax stopped reading the option by 0.4.28 (its check was a no-op there, "
-                               "and 0.5.3 defines it without reading it): math on arrays that are not fully "
-                               "addressable is allowed without it"),
+    "jax.spmd_mode": ("0.6.0", "0.4.28", "open-source jax stopped reading the option by 0.4.28 (its check was a "
+                                         "no-op there, and 0.5.3 defines it without reading it): math on arrays "
+                                         "that are not fully addressable is allowed without it"),
 }
 #: Options jax removed once only one value was allowed: setting that value (the literal
 #: given) is dropped; setting another one raised already, and is reported.
@@ -3727,10 +3727,10 @@ class RemovedJaxApi(Rule):
         return found
 
     def _no_op_context(self, qualified: str, statement: cst.With, item: cst.WithItem) -> None:
-        removed, why = NO_OP_CONTEXTS[qualified]
+        removed, no_op_since, why = NO_OP_CONTEXTS[qualified]
         call = item.item
         short = qualified.rsplit(".", 1)[1]
-        by_hand = f"a no-op since open-source jax 0.4.28: delete the `with {short}(...)` and keep its block"
+        by_hand = f"a no-op since open-source jax {no_op_since}: delete the `with {short}(...)` and keep its block"
         if not _no_op_context_removable(statement, item):
             self.manual(call, qualified, by_hand)
             return

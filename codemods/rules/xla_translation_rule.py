@@ -49,7 +49,8 @@ Replacement (minimum jax 0.5.0)
     ``c.ConstantS32Scalar(v)``               ``np.int32(v)`` (``F32``, ``F64``, ``S64``,
                                              ``Pred``: ``np.float32`` ... ``np.bool_``)
     ``c.get_shape(x)`` (x an operand;        ``ctx.avals_in[i]``; ``.dimensions()`` ->
-    the older builder's ``c.GetShape(x)``)   ``.shape``, ``.element_type()`` -> ``.dtype``;
+    the older builder's ``c.GetShape(x)``)   ``.shape``, ``.element_type()`` (and
+                                             ``.numpy_dtype()``) -> ``.dtype``;
                                              used as a layout: ``None`` (row-major), also
                                              in ``[c.get_shape(x) for x in operands]``
                                              or as ``f(shape)`` where ``f`` returns
@@ -402,7 +403,7 @@ import dataclasses
 import os
 import re
 from functools import lru_cache
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -1918,8 +1919,7 @@ class XlaTranslationRule(Rule):
             start = len(operand_params)
             plan.edits.append((call, "c.get_shape(x) of each operand -> x, each operand's aval",
                                lambda updated: updated.args[0].value))
-            plan.edits.append((method_call, f"Shape.{method}() -> aval.{SHAPE_METHODS[method]}",
-                               lambda updated, m=method: cst.Attribute(value=updated.func.value, attr=cst.Name(SHAPE_METHODS[m]))))
+            plan.edits.append((method_call, *_shape_method_edit(method)))
             plan.edits.append((comp.for_in.iter, f"the loop over *{star} -> over their avals",
                                lambda _n, k=start: cst.parse_expression(f"{plan.ctx_name}.avals_in[{k}:]")))
         if getattr(scan, "aval_helper_calls", None):
@@ -1932,8 +1932,7 @@ class XlaTranslationRule(Rule):
                                        cst.Arg(cst.Attribute(updated.args[0].value, cst.Name("dtype")))])))
         for call in scan.shape_methods:
             method = call.func.attr.value
-            plan.edits.append((call, f"Shape.{method}() -> aval.{SHAPE_METHODS[method]}",
-                               lambda updated, m=method: cst.Attribute(value=updated.func.value, attr=cst.Name(SHAPE_METHODS[m]))))
+            plan.edits.append((call, *_shape_method_edit(method)))
         for value in scan.aval_lists:
             first_star = len(operand_params)
             plan.edits.append((value, f"the builder shapes of *{star} -> list({plan.ctx_name}.avals_in[{first_star}:]) (their avals, in operand order)",
@@ -2250,8 +2249,7 @@ class XlaTranslationRule(Rule):
             plan.edits.append((get_shape, f"c.get_shape(x) -> {aval} (the op's aval)", lambda _n, a=aval: cst.parse_expression(a)))
         for method_call in scan.shape_methods:
             method = method_call.func.attr.value
-            plan.edits.append((method_call, f"Shape.{method}() -> aval.{SHAPE_METHODS[method]}",
-                               lambda updated, m=method: cst.Attribute(value=updated.func.value, attr=cst.Name(SHAPE_METHODS[m]))))
+            plan.edits.append((method_call, *_shape_method_edit(method)))
         for value in scan.wrapped_returns:
             plan.edits.append((value, "an MLIR lowering rule returns a list of results", lambda updated: cst.List([cst.Element(updated)])))
         plan.consumed = {call}
@@ -3691,11 +3689,9 @@ class _FunctionScan(cst.CSTVisitor):
         comp = self.ctx.parents.get(call)
         if not isinstance(comp, (cst.ListComp, cst.GeneratorExp)) or comp.elt is not call:
             return False
-        loop = comp.for_in
-        if loop.inner_for_in is not None or loop.ifs or not isinstance(loop.target, cst.Name) \
-                or loop.target.value != call.args[0].value.value or not isinstance(loop.iter, cst.Name):
+        source = _plain_loop_over(comp.for_in, call.args[0].value.value)
+        if source is None:
             return False
-        source = loop.iter.value
         values = self.values.get(source, [])
         if source in self.rebound or source in self.operand_params:
             return False
@@ -3742,10 +3738,8 @@ class _FunctionScan(cst.CSTVisitor):
         comp = self.ctx.parents.get(method_call)
         if not isinstance(comp, (cst.ListComp, cst.GeneratorExp)) or comp.elt is not method_call:
             return None
-        loop = comp.for_in
-        if loop.inner_for_in is not None or loop.ifs or not isinstance(loop.target, cst.Name) \
-                or loop.target.value != call.args[0].value.value or not isinstance(loop.iter, cst.Name) \
-                or loop.iter.value != self.star or self.star in self.bindings or self.star in self.rebound:
+        over = _plain_loop_over(comp.for_in, call.args[0].value.value)
+        if over is None or over != self.star or self.star in self.bindings or self.star in self.rebound:
             return None
         return method_call, comp
 
@@ -5351,6 +5345,22 @@ def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
     """``call`` when the body is a docstring at most and ``return call``."""
     value = _sole_return(function)
     return value if isinstance(value, cst.Call) else None
+
+
+def _shape_method_edit(method: str) -> tuple[str, Callable]:
+    """What ``shape.method()`` of an XLA shape becomes on the aval it is now: the edit's
+    description and the edit (``dimensions()`` -> ``.shape``...)."""
+    attr = SHAPE_METHODS[method]
+    return f"Shape.{method}() -> aval.{attr}", lambda updated: cst.Attribute(value=updated.func.value, attr=cst.Name(attr))
+
+
+def _plain_loop_over(loop: cst.CompFor, target: str) -> Optional[str]:
+    """``xs`` for a comprehension whose only ``for`` is ``for target in xs`` (no other
+    loop, no ``if``, ``xs`` a name)."""
+    if loop.inner_for_in is not None or loop.ifs or not isinstance(loop.target, cst.Name) \
+            or loop.target.value != target or not isinstance(loop.iter, cst.Name):
+        return None
+    return loop.iter.value
 
 
 def _always_raises(function: cst.FunctionDef) -> bool:
