@@ -245,8 +245,12 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
                 unmigrated = _uses_no_finding_covers(ctx, binding, rules, within=function)
                 if unmigrated:
                     _report_unmigrated_import(ctx, binding, unmigrated, rules, f"when `{function.name.value}` runs")
-                    reported.add(id(binding.statement))
-                    added.append(ctx.findings[-1])
+                elif _unread_module_import(ctx, binding, within=function):
+                    _remove_unread_import(ctx, binding, rules, f"when `{function.name.value}` runs")
+                else:
+                    continue
+                reported.add(id(binding.statement))
+                added.append(ctx.findings[-1])
             continue
         if not users:
             if not ctx.options.every_rule or not _under(qual, GONE_MODULES):
@@ -254,8 +258,12 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
             unmigrated = _uses_no_finding_covers(ctx, binding, rules)
             if unmigrated:
                 _report_unmigrated_import(ctx, binding, unmigrated, rules)
-                reported.add(id(binding.statement))
-                added.append(ctx.findings[-1])
+            elif _unread_module_import(ctx, binding):
+                _remove_unread_import(ctx, binding, rules, "at import time")
+            else:
+                continue
+            reported.add(id(binding.statement))
+            added.append(ctx.findings[-1])
             continue
         _report_kept(ctx, qual, binding.statement, users)
         reported.add(id(binding.statement))
@@ -327,6 +335,51 @@ def _names_binding(message: str, binding) -> bool:
     return binding.qualified in message or f"`{binding.local}`" in message
 
 
+def _unread_module_import(ctx: FileContext, binding, within: Optional[cst.CSTNode] = None) -> bool:
+    """``from jaxlib import hlo_helpers`` (a deleted module, bound by a from-import) that
+    nothing reads (``within`` the function holding it) and no fallback guards."""
+    from codemods.rules._shared import jax_fallback_guard
+
+    if not isinstance(binding.statement, cst.ImportFrom) or binding.qualified not in GONE_MODULES:
+        return False
+    return jax_fallback_guard(ctx, binding.statement) is None and not _reads_of_name(ctx, binding.local, within)
+
+
+def _remove_unread_import(ctx: FileContext, binding, rules: Sequence[type[Rule]], fails: str) -> None:
+    """Remove the unread import, or report it when a string names it (``__all__``
+    re-exports it to other modules)."""
+    text = positions.code_for_node(ctx.module, binding.statement).encode()
+    owner = next((r.name for r in rules if any(t in text for t in r.triggers)), rules[0].name if rules else "ccmigrate")
+    if f"'{binding.local}'".encode() in ctx.source or f'"{binding.local}"'.encode() in ctx.source:
+        ctx.report(owner, binding.statement, Safety.MANUAL,
+                   f"import of `{binding.qualified}` (deleted from jax) is not read here but a string names "
+                   f"`{binding.local}` (`__all__`?), so other modules may import it from this one: it fails {fails}; "
+                   "migrate their uses, then delete it")
+        return
+    module, _, name = binding.qualified.rpartition(".")
+    ctx.remove_import_if_unused(module, name, None if binding.local == name else binding.local)
+    ctx.report(owner, binding.statement, Safety.SAFE,
+               f"import of `{binding.qualified}` (deleted from jax) is not used and failed {fails}: removed",
+               lambda updated: updated, kernel_receives="unchanged (not a custom call)")
+
+
+def _reads_of_name(ctx: FileContext, local: str, within: Optional[cst.CSTNode] = None) -> list[cst.Name]:
+    """The reads of the plain name ``local`` (not ``x.local``, not in imports)."""
+    uses: list[cst.Name] = []
+
+    class _Uses(_OutsideImports):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            walk.read(node.value, self)  # ``x.local`` is an attribute, not a use of ``local``
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == local:
+                uses.append(node)
+
+    walk.read(ctx.module if within is None else within, _Uses())
+    return uses
+
+
 def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule]],
                             within: Optional[cst.CSTNode] = None) -> list[int]:
     """Lines where ``binding``'s name is read outside every finding: uses no rule migrates
@@ -336,19 +389,7 @@ def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule
 
     if jax_fallback_guard(ctx, binding.statement) is not None:
         return []
-    uses: list[cst.Name] = []
-
-    class _Uses(_OutsideImports):
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            walk.read(node.value, self)  # ``x.local`` is an attribute, not a use of ``local``
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            if node.value == binding.local:
-                uses.append(node)
-
-    walk.read(ctx.module if within is None else within, _Uses())
-    return _lines_outside_findings(ctx, uses)
+    return _lines_outside_findings(ctx, _reads_of_name(ctx, binding.local, within))
 
 
 class _OutsideImports(cst.CSTVisitor):

@@ -232,6 +232,27 @@ def test_unused_plain_dotted_import_of_a_deleted_module_is_removed() -> None:
         in result.changes[0].message
 
 
+def test_unread_from_import_of_a_deleted_module_is_removed() -> None:
+    """``from jaxlib import hlo_helpers`` whose one call an earlier edit deleted: nothing
+    reads it, at module level or in the function holding it, so it goes."""
+    source = (b"import jax\nfrom jaxlib import hlo_helpers\nfrom jaxlib import mhlo_helpers as mh\n\n\n"
+              b"def lower(ctx, x):\n    from jaxlib import hlo_helpers\n    return x\n")
+    result = rewrite_source(source, "mod.py")
+    assert result.error is None
+    assert result.updated == b"import jax\n\n\ndef lower(ctx, x):\n    return x\n"
+    assert [(c.line, c.safety) for c in result.changes] == [(2, Safety.SAFE), (3, Safety.SAFE), (7, Safety.SAFE)]
+    assert "failed when `lower` runs: removed" in result.changes[2].message
+    assert rewrite_source(result.updated, "mod.py").updated is None
+
+
+def test_unread_from_import_of_a_deleted_module_named_in_all_is_reported() -> None:
+    source = b"from jaxlib import hlo_helpers\n\n__all__ = ['hlo_helpers']\n"
+    result = rewrite_source(source, "mod.py")
+    assert result.updated is None and result.error is None
+    assert [(c.line, c.safety) for c in result.changes] == [(1, Safety.MANUAL)]
+    assert "a string names `hlo_helpers`" in result.changes[0].message
+
+
 def test_unused_plain_dotted_import_keeps_the_root_it_bound_where_it_is_read() -> None:
     source = b'import jax.lib.xla_bridge\n\n\ndef f(x):\n    return jax.numpy.sin(x)\n'
     result = rewrite_source(source, "mod.py")
