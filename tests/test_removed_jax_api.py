@@ -94,6 +94,8 @@ ORIGINS = {
     **{f"jax.api_util.{n}": f"jax._src.tree_util.{n}" for n in ("tree_flatten", "tree_unflatten", "treedef_is_leaf")},
     "jax.interpreters.partial_eval.Jaxpr": "jax._src.core.Jaxpr",
     "jax.interpreters.batching.Array": "jax._src.basearray.Array",
+    # jax/_src/api.py (0.4.x): ``from jax._src.api_util import (argnums_partial, ...)``.
+    "jax._src.api.argnums_partial": "jax._src.api_util.argnums_partial",
     "jax.nn.normalize": "jax._src.nn.functions.standardize",
     # jax.numpy bound these names to the functions themselves (``round_ = round``).
     "jax.numpy.round_": "jax._src.numpy.lax_numpy.round",
@@ -336,6 +338,29 @@ def test_enable_x64_context_gives_what_the_experimental_one_did() -> None:
         assert jnp.asarray(np.arange(3.0)).dtype == np.float64
     with jax.enable_x64(False):
         assert jnp.asarray(np.arange(3.0)).dtype == np.float32
+
+
+def test_maps_mesh_context_becomes_the_mesh_it_entered() -> None:
+    """The expected file runs: pjit under ``with Mesh(...)`` finds the mesh maps.mesh set,
+    and thread_resources reads its shape."""
+    import runpy
+    import warnings
+
+    namespace = runpy.run_path(os.path.join(TESTDATA, "rules", "removed-jax-api", "maps_mesh_context.expected.py"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # ``with mesh:``, deprecated from jax 0.8
+        out, dp = namespace["train"]()
+    assert dp == len(jax.devices())
+    np.testing.assert_array_equal(np.asarray(out), np.full((dp * 2, 4), 2.0, np.float32))
+
+
+def test_maps_mesh_bound_with_as_stays_manual() -> None:
+    source = (b"from jax.experimental import maps\n\n\ndef f(devices):\n"
+              b"    with maps.mesh(devices, ('x',)) as nothing:\n        return nothing\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None
+    found = [c for c in result.changes if c.line == 5]
+    assert [c.safety for c in found] == [Safety.MANUAL] and "(no `as`)" in found[0].message
 
 
 def test_a_helper_imported_under_another_name_is_rewritten_with_its_import() -> None:
@@ -1069,6 +1094,13 @@ with jax.set_mesh(mesh):
     product, total = two(jnp.arange(8.0).reshape(4, 2), jnp.full(2, 2.0))
 np.testing.assert_array_equal(np.asarray(product), np.arange(8.0).reshape(4, 2) * 2)
 np.testing.assert_array_equal(np.asarray(total), np.arange(8.0).reshape(4, 2) + 2)
+# One in_axes entry alone: xmap took it for every argument (mesh-transformer-jax's
+# ``in_axes=["batch", ...]``); here both arguments are mapped.
+lone = namespace["_ccmigrate_xmap"](lambda a, b: a - b, in_axes=["x", ...], out_axes=["x", ...],
+                                    axis_resources={"x": "x"})
+with jax.set_mesh(mesh):
+    difference = lone(jnp.arange(8.0).reshape(4, 2), jnp.ones((4, 2)))
+np.testing.assert_array_equal(np.asarray(difference), np.arange(8.0).reshape(4, 2) - 1)
 try:
     namespace["_ccmigrate_xmap"](namespace["rms_norm"], (("x", None), (None,)), ("x", None), {"x": "x"})(x)
 except TypeError:
@@ -1097,6 +1129,8 @@ def test_xmap_helper_runs_the_function_on_each_devices_slice() -> None:
     ("xmap(f, in_axes=(('x', None),), out_axes=('x', None), axis_resources={'x': ('x', 'y')})", "one mesh axis"),
     ("xmap(f, in_axes=(('x', None),), out_axes=('x', None))", "axis_resources"),
     ("xmap(f, in_axes=AXES, out_axes=('x', None), axis_resources={'x': 'x'})", "in_axes: one entry per argument"),
+    ("xmap(f, in_axes=('x', None), out_axes=('x', 'y'), axis_resources={'x': 'x'})", "first in each argument"),
+    ("xmap(f, in_axes=(None, 'x'), out_axes=('x', None), axis_resources={'x': 'x'})", "first in each argument"),
     ("xmap(f, in_axes=((None,),), out_axes=('x',), axis_resources={'x': 'x'})", "no argument maps"),
 ])
 def test_xmap_of_another_shape_stays_manual(call: str, why: str) -> None:
@@ -1116,6 +1150,18 @@ def test_xmap_with_one_entry_per_result_is_rewritten() -> None:
     partial_out = source.replace(b"out_axes=[{0: 'b'}, {0: 'b'}]", b"out_axes=[{0: 'b'}, {}]")
     result = rewrite_source(partial_out, "m.py", ["--select", "removed-jax-api"])
     assert result.updated is None and any("(out_axes)" in c.message for c in result.changes)
+
+
+def test_xmap_with_one_in_axes_entry_for_every_argument_is_rewritten() -> None:
+    """xmap read an in_axes that is one entry (names, None or ...) as the entry of every
+    argument; the helper does too (run in the four-CPU check above)."""
+    source = (b"from jax.experimental.maps import xmap\n\n\n"
+              b"g = xmap(f, in_axes=('x', None, None), out_axes=('x', None, None), axis_resources={'x': 'x'})\n"
+              b"h = xmap(f, in_axes={0: 'x'}, out_axes={0: 'x'}, axis_resources={'x': 'x'})\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    text = result.updated.decode()
+    assert "g = _ccmigrate_xmap(f, in_axes=('x', None, None)," in text and "h = _ccmigrate_xmap(f, in_axes={0: 'x'}," in text
+    assert [c.safety for c in result.changes if c.line in (4, 5)] == [Safety.SAFE, Safety.SAFE]
 
 
 def test_xmap_beside_a_collective_needs_unsafe_fixes() -> None:
@@ -1189,6 +1235,13 @@ def test_spmd_mode_contexts_go_and_their_blocks_run_as_before() -> None:
     result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
     assert result.updated.startswith(b"from jax import spmd_mode\n") and result.updated.endswith(b"def g(x):\n    return x\n")
     assert sorted((c.line, c.safety.value) for c in result.changes) == [(1, "manual"), (5, "manual"), (10, "safe")]
+    # Imported at the top of a function, its reads there tell: the import goes with its
+    # `with`, and an unread one goes too (a test driver importing per function).
+    source = (b"import jax\n\n\ndef f(x):\n    from jax import spmd_mode\n    with spmd_mode('allow_all'):\n"
+              b"        return x\n\n\ndef g(x):\n    from jax import spmd_mode\n    return x\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated == b"import jax\n\n\ndef f(x):\n    return x\n\n\ndef g(x):\n    return x\n"
+    assert all(c.safety is Safety.SAFE for c in result.changes)
 
 
 def test_private_prng_module_moved_and_an_extension_prng_registers_and_draws() -> None:

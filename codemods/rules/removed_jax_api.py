@@ -63,6 +63,8 @@ Moved names (safe: the same object under another name)
     ``jax.api.tree_map`` ``tree_flatten`` (...)      ``jax.tree_util.*`` (api.py imported them)  0.2.21   any
     ``jax.api_util.tree_flatten``                    ``jax.tree_util.*`` (re-exports in           <=0.10.2 any
     ``tree_unflatten`` ``treedef_is_leaf``           jax/api_util.py)
+    ``jax._src.api.argnums_partial``                 ``jax._src.api_util.argnums_partial``       <=0.10.2 any
+                                                     (api.py imported it from there)
     ``jax.numpy.product`` ``cumproduct``             ``jax.numpy.prod`` ``cumprod`` ``all``      <=0.4.28 any
     ``alltrue`` ``sometrue``                         ``any`` (jax bound the aliases to them)
     ``jax.experimental.optimizers`` ``stax``         ``jax.example_libraries.*`` (modules)       <=0.3.16 0.2.25
@@ -117,7 +119,8 @@ Moved names (safe: the same object under another name)
     (``jax.core``'s or ``jax.abstract_arrays``', removed in 0.4.36): bridges tested an aval
     for it to read a traced value's ``.val``; no aval is concrete any more, so the test is
     ``False`` and the branch for abstract values runs, as it did under ``jit`` before.
-    ``isinstance(x, (C,))`` counts as ``isinstance(x, C)``.
+    ``isinstance(x, (C,))`` counts as ``isinstance(x, C)``, and ``not isinstance(x, C)``
+    becomes ``True``.
 
     ``jax.config.update("experimental_xmap_spmd_lowering", ...)`` (and ``..._manual``):
     an option the installed jax no longer has makes ``update`` raise AttributeError, at
@@ -283,6 +286,8 @@ Removed helpers rewritten as calls
     ``xmap(f, in_axes, out_axes,               ``_ccmigrate_xmap(...)`` (the same      0.4.31   0.6.1   safe [6]
     axis_resources={'x': 'x'})`` (one named    arguments): ``f`` on each slice in
     axis, first where it appears)              ``jax.shard_map`` over the mesh
+    ``with maps.mesh(devices, axis_names):``   ``with jax.sharding.Mesh(devices,       0.4.0    0.4.1   safe [7]
+    (no ``as``)                                axis_names):``
     =========================================  ======================================  =======  ======  ======
 
     * ``moveaxis``: the batching helper returned ``x`` when ``src == dst`` and otherwise
@@ -391,11 +396,19 @@ Removed helpers rewritten as calls
       with ``jax.lax.map`` (xmap 0.4.30 failed there). Compared with xmap on jax 0.4.30,
       four CPU devices: the primitive sees the same per-device shapes, the results agree
       to float rounding. Rewritten only with literal axes, one named axis on one mesh
-      axis, first in each argument it maps and in every result (``out_axes`` one entry
-      for all results, or a tuple or list of entries, one per result); a module that calls a
+      axis, first in each argument it maps and in every result (``in_axes`` one entry
+      per argument, or one entry alone, ``["batch", ...]``, that xmap took for every
+      argument; ``out_axes`` one entry for all results, or a tuple or list of entries, one
+      per result); a module that calls a
       collective (``psum``, ``all_gather``, ``axis_index``...) gets it as unsafe, since
       xmap reduced over every slice and the helper over the devices. The config options
       ``experimental_xmap_spmd_lowering(_manual)`` go (below).
+    * [7] ``maps.mesh`` was a generator context manager whose body was ``with
+      Mesh(devices, axis_names): yield`` (mesh-transformer-jax's training scripts enter
+      it); entering the Mesh itself sets the same physical mesh for pjit and for
+      ``thread_resources``. It yielded None where the Mesh returns itself, so ``with ...
+      as m:`` stays manual. jax 0.8 deprecates ``with mesh:`` (a DeprecationWarning) for
+      ``jax.set_mesh``, which does not set the physical mesh such code reads.
 
     ``masking.defnaryop(p)``, ``masking.defvectorized(p)`` and ``masking.masking_rules[p]
     = rule`` (``shape_rules``, ``shape_parameterized_primitive_rules``) registered rules for
@@ -708,6 +721,8 @@ MOVED: dict[str, Move] = _Moves({
     "jax.interpreters.xla.ShapedArray": Move("jax.core.ShapedArray", ANY, "0.4.24 or earlier"),
     "jax.interpreters.partial_eval.Jaxpr": Move("jax.extend.core.Jaxpr", (0, 4, 31), "0.10.0 or earlier"),
     "jax.interpreters.batching.Array": Move("jax.Array", (0, 4, 1), "0.10.0"),
+    # jax/_src/api.py imported argnums_partial from api_util, where it has always been defined.
+    "jax._src.api.argnums_partial": Move("jax._src.api_util.argnums_partial", ANY, "a re-export, gone by 0.10.2"),
     # No public successor: the same classes live on in jax's private package, which only
     # --unsafe-fixes writes (a vmap-tracer test ``type(t) is batching.BatchTracer``).
     **{f"jax.interpreters.batching.{n}": Move(f"jax._src.interpreters.batching.{n}", ANY, "a re-export, gone by 0.10.2",
@@ -1953,7 +1968,9 @@ def {XMAP_HELPER}(fun, in_axes, out_axes, axis_resources):
             raise NotImplementedError(f"{XMAP_HELPER} maps only the first axis, named {{name!r}}: got {{spec!r}}")
         return True
 
-    mapped = [maps_front(spec) for spec in in_axes]
+    # One entry per argument, or one entry alone (names, None or ..., or a dict) for every argument.
+    lone = isinstance(in_axes, dict) or all(n is None or n is ... or isinstance(n, str) for n in in_axes)
+    mapped = maps_front(in_axes) if lone else [maps_front(spec) for spec in in_axes]
     # One entry for every result, or a tuple/list of entries, one per result.
     outs = out_axes if isinstance(out_axes, (list, tuple)) and out_axes and all(
         isinstance(entry, (dict, list, tuple)) for entry in out_axes) else [out_axes]
@@ -1961,27 +1978,29 @@ def {XMAP_HELPER}(fun, in_axes, out_axes, axis_resources):
         raise NotImplementedError(f"{XMAP_HELPER} needs the named axis {{name!r}} first in out_axes")
     spec = jax.sharding.PartitionSpec
 
-    def per_device(*args):
-        blocks = [a for a, m in zip(args, mapped) if m]
-
-        def one(slices):
-            rest = iter(slices)
-            return fun(*(next(rest) if m else a for a, m in zip(args, mapped)))
-
-        if jax.tree_util.tree_leaves(blocks)[0].shape[0] == 1:  # one slice on each device
-            out = one([jax.tree_util.tree_map(lambda a: a[0], b) for b in blocks])
-            return jax.tree_util.tree_map(lambda o: o[None], out)
-        return jax.lax.map(one, blocks)
-
     def mapped_fun(*args):
-        if len(args) != len(in_axes):
+        if not lone and len(args) != len(in_axes):
             raise TypeError(f"in_axes has {{len(in_axes)}} entries, the call passed {{len(args)}} arguments")
+        flags = [mapped] * len(args) if lone else mapped
+
+        def per_device(*local):
+            blocks = [a for a, m in zip(local, flags) if m]
+
+            def one(slices):
+                rest = iter(slices)
+                return fun(*(next(rest) if m else a for a, m in zip(local, flags)))
+
+            if jax.tree_util.tree_leaves(blocks)[0].shape[0] == 1:  # one slice on each device
+                out = one([jax.tree_util.tree_map(lambda a: a[0], b) for b in blocks])
+                return jax.tree_util.tree_map(lambda o: o[None], out)
+            return jax.lax.map(one, blocks)
+
         mesh = None
         if jax.sharding.get_abstract_mesh().empty:  # no jax.set_mesh: the mesh of ``with mesh:``
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
                 mesh = jax.interpreters.pxla.thread_resources.env.physical_mesh
-        return jax.shard_map(per_device, mesh=mesh, in_specs=tuple(spec(mesh_axis) if m else spec() for m in mapped),
+        return jax.shard_map(per_device, mesh=mesh, in_specs=tuple(spec(mesh_axis) if m else spec() for m in flags),
                              out_specs=spec(mesh_axis), check_vma=False)(*args)
 
     return mapped_fun
@@ -2035,9 +2054,14 @@ def _plan_xmap(rule, call, args):
     shape = "only xmap(f, in_axes, out_axes, axis_resources={name: mesh_axis}) with literal axes is rewritten"
     if set(args) != {"fun", "in_axes", "out_axes", "axis_resources"} or any(a.star for a in call.args):
         return shape
-    if not isinstance(args["in_axes"].value, (cst.Tuple, cst.List)) \
-            or any(not isinstance(e, cst.Element) for e in args["in_axes"].value.elements):
-        return shape + " (in_axes: one entry per argument)"
+    in_node = args["in_axes"].value
+    # One entry alone (``['batch', ...]``, ``('x', None)``, ``{0: 'x'}``): xmap took it for
+    # every argument.
+    lone = isinstance(in_node, cst.Dict) or isinstance(in_node, (cst.Tuple, cst.List)) and all(
+        isinstance(e, cst.Element) and not isinstance(e.value, (cst.Tuple, cst.List, cst.Dict)) for e in in_node.elements)
+    if not lone and (not isinstance(in_node, (cst.Tuple, cst.List))
+                     or any(not isinstance(e, cst.Element) for e in in_node.elements)):
+        return shape + " (in_axes: one entry per argument, or one entry for all)"
     resources = args["axis_resources"].value
     if not (isinstance(resources, cst.Dict) and len(resources.elements) == 1
             and isinstance(resources.elements[0], cst.DictElement)
@@ -2045,7 +2069,7 @@ def _plan_xmap(rule, call, args):
             and isinstance(resources.elements[0].value, cst.SimpleString)):
         return "only one named axis laid out over one mesh axis (axis_resources={'x': 'x'}) is rewritten"
     name = resources.elements[0].key.evaluated_value
-    entries = [_xmap_entry(e.value) for e in args["in_axes"].value.elements]
+    entries = [_xmap_entry(in_node)] if lone else [_xmap_entry(e.value) for e in in_node.elements]
     out_node = args["out_axes"].value
     # One entry for every result, or a tuple/list of entries (each itself a display), one per result.
     out_nodes = [e.value for e in out_node.elements] if isinstance(out_node, (cst.Tuple, cst.List)) and out_node.elements \
@@ -2180,6 +2204,28 @@ def _plan_x64(value: Optional[bool]):
                 "the same config context as jax.enable_x64(True/False)", edit)
 
     return plan
+
+
+def _plan_maps_mesh(rule, call, args):
+    """``with maps.mesh(devices, axis_names):`` -> ``with jax.sharding.Mesh(devices,
+    axis_names):``. ``maps.mesh`` was a generator context manager whose body was ``with
+    Mesh(devices, axis_names): yield``, so entering the Mesh itself sets the same physical
+    mesh (``thread_resources``) for pjit and xmap. It yielded None where ``Mesh.__enter__``
+    returns the mesh: a ``with ... as name:`` stays manual."""
+    parent = rule.ctx.ancestors_of(call)[-1]
+    if not isinstance(parent, cst.WithItem) or parent.item is not call or parent.asname is not None:
+        return ("only `with maps.mesh(devices, axis_names):` (no `as`) has an exact equivalent: "
+                "`with jax.sharding.Mesh(devices, axis_names):`")
+    if set(args) != {"devices", "axis_names"}:
+        return "jax.experimental.maps.mesh takes (devices, axis_names)"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        return updated.with_changes(func=cst.parse_expression(member_spelling(rule.ctx, "jax.sharding", "Mesh")))
+
+    return (Safety.SAFE, "jax.experimental.maps.mesh was removed in jax 0.4.0 (deprecated for `with Mesh(...)`); "
+            "it entered jax.sharding.Mesh(devices, axis_names), which sets the same mesh for the block (jax "
+            "0.8 deprecates `with mesh:` for jax.set_mesh, which pjit-era code reading the physical mesh does "
+            "not see)", edit)
 
 
 _SHAPED_ARRAY_PARAMS = ("shape", "dtype", "weak_type", "named_shape")
@@ -2345,6 +2391,8 @@ CALLS: dict[str, CallRewrite] = {
     # jax.shard_map (with check_vma=) is public from jax 0.6.1.
     "jax.experimental.maps.xmap": CallRewrite((0, 6, 1), "0.4.31", (
         "fun", "in_axes", "out_axes", "axis_sizes", "axis_resources", "donate_argnums", "backend"), _plan_xmap),
+    # jax.sharding.Mesh is a context manager setting the physical mesh from jax 0.4.1.
+    "jax.experimental.maps.mesh": CallRewrite((0, 4, 1), "0.4.0", ("devices", "axis_names"), _plan_maps_mesh),
     "jax.interpreters.mlir.full_like_aval": CallRewrite(ANY, "<0.4.28", ("ctx", "value", "aval"), _plan_full_like_aval),
     **{f"jax.experimental{m}.enable_x64": CallRewrite((0, 8, 0), "0.9.0", ("new_val",), _plan_x64(None))
        for m in ("", ".x64_context")},
@@ -2733,12 +2781,15 @@ class RemovedJaxApi(Rule):
         return any(id(n) not in inside for n, _ in uses.names)
 
     def _reads_of_import(self, node: cst.ImportFrom, local: str) -> Optional[list[cst.CSTNode]]:
-        """The reads that reach the name a module-level import binds, when that import is
-        the module's only binding of it and no string names it (``__all__``); else None."""
+        """The reads that reach the name an import at module level or at the top of a
+        function body binds, when that import is its scope's only binding of it and no
+        string names it (``__all__``); else None."""
         if self._named_in_string(local):
             return None
         scope = self.ctx.scopes.get(node)
-        if scope is None or not isinstance(self.ctx.parents.get(self.ctx.parents.get(node)), cst.Module):
+        holder = self.ctx.parents.get(self.ctx.parents.get(node))
+        in_function = isinstance(holder, cst.IndentedBlock) and isinstance(self.ctx.parents.get(holder), cst.FunctionDef)
+        if scope is None or not (isinstance(holder, cst.Module) or in_function):
             return None
         bindings = list(scope.assignments[local])
         if len(bindings) != 1 or bindings[0].node is not node:
@@ -3770,6 +3821,15 @@ class RemovedJaxApi(Rule):
         name = qualified.rsplit(".", 1)[1]
         removed = NEVER_INSTANCES[qualified]
         if types is None:
+            parent = self.ctx.parents.get(call)
+            if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not) and parent.expression is call:
+                # ``not isinstance(x, C)`` is True (helpers of jax-fenics: ``if not isinstance(
+                # a, ConcreteArray): warn(...)``).
+                self.report(parent, Safety.SAFE, f"{qualified} was removed in jax {removed} and nothing makes one any "
+                            f"more: not isinstance(x, {name}) is True",
+                            lambda updated: cst.Name("True", lpar=updated.lpar, rpar=updated.rpar),
+                            kernel_receives="unchanged (not a custom call)")
+                return
             self.report(call, Safety.SAFE, f"{qualified} was removed in jax {removed} and nothing makes one any more: "
                         f"isinstance(x, {name}) is False (the branch it guards, if any, is dead code now)",
                         lambda _updated: cst.Name("False"), kernel_receives="unchanged (not a custom call)")

@@ -12,7 +12,7 @@ def to_solver_input(value, size):
     if isinstance(value, jax.core.Tracer):
         value = jax.typeof(value)
     if isinstance(value, (ShapedArray,)):
-        if not False:
+        if True:
             return np.zeros(size)
     if False:
         value = value.val

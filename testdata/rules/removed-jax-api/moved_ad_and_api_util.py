@@ -1,6 +1,8 @@
 """jax.ad was jax.interpreters.ad (diffrax-style tracer checks); jax.api_util re-exported
-the tree functions (invertible-jaxpr prototypes). jax.ad.GradRef is jax 0.10's own name."""
+the tree functions (invertible-jaxpr prototypes), and jax._src.api its argnums_partial
+(Jacobian helpers copied from api.py). jax.ad.GradRef is jax 0.10's own name."""
 import jax
+from jax._src.api import _jvp, argnums_partial
 from jax.api_util import flatten_fun_nokwargs, tree_flatten, tree_unflatten
 
 
@@ -24,3 +26,8 @@ def invert(fun, dummy_input, lu):
 
 def new_style(ref):
     return isinstance(ref, jax.ad.GradRef)
+
+
+def jvp_of_argnums(fun, argnums, args, tangents, lu):
+    f_partial, dyn_args = argnums_partial(lu.wrap_init(fun), argnums, args, require_static_args_hashable=False)
+    return _jvp(f_partial, dyn_args, tangents)

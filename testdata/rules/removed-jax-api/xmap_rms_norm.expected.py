@@ -30,7 +30,9 @@ def _ccmigrate_xmap(fun, in_axes, out_axes, axis_resources):
             raise NotImplementedError(f"_ccmigrate_xmap maps only the first axis, named {name!r}: got {spec!r}")
         return True
 
-    mapped = [maps_front(spec) for spec in in_axes]
+    # One entry per argument, or one entry alone (names, None or ..., or a dict) for every argument.
+    lone = isinstance(in_axes, dict) or all(n is None or n is ... or isinstance(n, str) for n in in_axes)
+    mapped = maps_front(in_axes) if lone else [maps_front(spec) for spec in in_axes]
     # One entry for every result, or a tuple/list of entries, one per result.
     outs = out_axes if isinstance(out_axes, (list, tuple)) and out_axes and all(
         isinstance(entry, (dict, list, tuple)) for entry in out_axes) else [out_axes]
@@ -38,27 +40,29 @@ def _ccmigrate_xmap(fun, in_axes, out_axes, axis_resources):
         raise NotImplementedError(f"_ccmigrate_xmap needs the named axis {name!r} first in out_axes")
     spec = jax.sharding.PartitionSpec
 
-    def per_device(*args):
-        blocks = [a for a, m in zip(args, mapped) if m]
-
-        def one(slices):
-            rest = iter(slices)
-            return fun(*(next(rest) if m else a for a, m in zip(args, mapped)))
-
-        if jax.tree_util.tree_leaves(blocks)[0].shape[0] == 1:  # one slice on each device
-            out = one([jax.tree_util.tree_map(lambda a: a[0], b) for b in blocks])
-            return jax.tree_util.tree_map(lambda o: o[None], out)
-        return jax.lax.map(one, blocks)
-
     def mapped_fun(*args):
-        if len(args) != len(in_axes):
+        if not lone and len(args) != len(in_axes):
             raise TypeError(f"in_axes has {len(in_axes)} entries, the call passed {len(args)} arguments")
+        flags = [mapped] * len(args) if lone else mapped
+
+        def per_device(*local):
+            blocks = [a for a, m in zip(local, flags) if m]
+
+            def one(slices):
+                rest = iter(slices)
+                return fun(*(next(rest) if m else a for a, m in zip(local, flags)))
+
+            if jax.tree_util.tree_leaves(blocks)[0].shape[0] == 1:  # one slice on each device
+                out = one([jax.tree_util.tree_map(lambda a: a[0], b) for b in blocks])
+                return jax.tree_util.tree_map(lambda o: o[None], out)
+            return jax.lax.map(one, blocks)
+
         mesh = None
         if jax.sharding.get_abstract_mesh().empty:  # no jax.set_mesh: the mesh of ``with mesh:``
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
                 mesh = jax.interpreters.pxla.thread_resources.env.physical_mesh
-        return jax.shard_map(per_device, mesh=mesh, in_specs=tuple(spec(mesh_axis) if m else spec() for m in mapped),
+        return jax.shard_map(per_device, mesh=mesh, in_specs=tuple(spec(mesh_axis) if m else spec() for m in flags),
                              out_specs=spec(mesh_axis), check_vma=False)(*args)
 
     return mapped_fun
