@@ -354,6 +354,24 @@ def test_maps_mesh_context_becomes_the_mesh_it_entered() -> None:
     np.testing.assert_array_equal(np.asarray(out), np.full((dp * 2, 4), 2.0, np.float32))
 
 
+def test_xla_op_among_a_typevars_constraints_becomes_the_mlir_value_type() -> None:
+    """kfac-jax's ``TypeVar("ArrayOrXla", Array, xla.XlaOp)`` for what its tag primitives'
+    rules pass through: once they are MLIR lowering rules, ir.Value. Elsewhere XlaOp stays
+    manual, and the import stays for it."""
+    source = (b"from typing import TypeVar\nimport jax\nfrom jax.interpreters import xla\n\n"
+              b"T = TypeVar('T', jax.Array, xla.XlaOp)\nU = TypeVar('U', bound=xla.XlaOp)\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated == (b"from typing import TypeVar\nimport jax\nfrom jax.interpreters.mlir import ir\n\n"
+                              b"T = TypeVar('T', jax.Array, ir.Value)\nU = TypeVar('U', bound=ir.Value)\n")
+    assert [c.safety for c in result.changes] == [Safety.SAFE, Safety.SAFE]
+    from jax.interpreters.mlir import ir
+    assert isinstance(ir.Value, type)
+    kept = source + b"print(xla.XlaOp)\n"
+    result = rewrite_source(kept, "m.py", ["--select", "removed-jax-api"])
+    assert b"from jax.interpreters import xla\n" in result.updated and b"print(xla.XlaOp)" in result.updated
+    assert [c.safety for c in result.changes if c.line == 7] == [Safety.MANUAL]
+
+
 def test_maps_mesh_bound_with_as_stays_manual() -> None:
     source = (b"from jax.experimental import maps\n\n\ndef f(devices):\n"
               b"    with maps.mesh(devices, ('x',)) as nothing:\n        return nothing\n")

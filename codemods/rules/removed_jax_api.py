@@ -231,7 +231,11 @@ Type names (safe in annotations only)
     ``__annotations__``), an annotation that also names something another rule
     reports (``xla_client.XlaBuilder``: xla-client-import keeps the import for it), and
     one naming what jaxlib binds only with a GPU plugin (jax-triton's ``->
-    triton_kernel_call_lib.TritonKernel``): it resolves where the code runs.
+    triton_kernel_call_lib.TritonKernel``): it resolves where the code runs. ``XlaOp``
+    among a ``typing.TypeVar``'s constraints or as its ``bound=`` (kfac-jax:
+    ``TypeVar("ArrayOrXla", Array, xla.XlaOp)``, the values its tag primitives' rules pass
+    through) becomes ``ir.Value``, what MLIR lowering rules receive (safe: the
+    constraints inform type checkers only, and a TypeVar needs two of them).
 
 Removed helpers rewritten as calls
     =========================================  ======================================  =======  ======  ======
@@ -1079,6 +1083,11 @@ NEVER_INSTANCES = {
     **{f"{m}.ConcreteArray": "0.4.36" for m in ("jax.core", "jax.abstract_arrays", "jax._src.core",
                                                  "jax._src.abstract_arrays")},
 }
+
+
+#: The XLA builder's value type: what translation rules received and returned, where MLIR
+#: lowering rules have ``ir.Value``s.
+XLA_OP_TYPES = frozenset(f"{m}.XlaOp" for m in ("jax.interpreters.xla", "jaxlib.xla_client", "jax._src.lib.xla_client"))
 
 
 #: Names other rules own whose import, when nothing reads it, this rule may still drop:
@@ -3702,6 +3711,14 @@ class RemovedJaxApi(Rule):
                             _without_annotation, kernel_receives="unchanged (not a custom call)")
             elif qualified in NEVER_INSTANCES and (test := self._isinstance_test(node)) is not None:
                 self._never_instance(qualified, *test)
+            elif qualified in XLA_OP_TYPES and self._typevar_constraint(node):
+                drop_binding_if_unused(self.ctx, head)
+                self.report(node, Safety.SAFE, f"{gone} does not exist in the installed jax {self._version()}: in "
+                            "this TypeVar's constraints (they inform type checkers only) it becomes ir.Value, "
+                            "what MLIR lowering rules receive where translation rules received XlaOps",
+                            lambda _updated: cst.parse_expression(
+                                member_spelling(self.ctx, "jax.interpreters.mlir", "ir") + ".Value"),
+                            kernel_receives="unchanged (not a custom call)")
             else:
                 up = parent(self.ctx, node)
                 member = f"{qualified}.{up.attr.value}" if isinstance(up, cst.Attribute) and up.value is node else ""
@@ -3711,6 +3728,19 @@ class RemovedJaxApi(Rule):
                 self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified)
                             else GUIDANCE.get(member, ""))
         return False
+
+    def _typevar_constraint(self, node: cst.CSTNode) -> bool:
+        """``node`` is a constraint or the ``bound=`` of a ``typing.TypeVar(name, ...)``
+        (kfac-jax: ``TypeVar("ArrayOrXla", Array, xla.XlaOp)``)."""
+        arg = self.ctx.parents.get(node)
+        call = self.ctx.parents.get(arg)
+        if not (isinstance(arg, cst.Arg) and arg.value is node and isinstance(call, cst.Call)):
+            return False
+        if self.ctx.qualified_name(call.func) not in ("typing.TypeVar", "typing_extensions.TypeVar"):
+            return False
+        if arg.keyword is not None:
+            return arg.keyword.value == "bound"
+        return arg.star == "" and call.args.index(arg) >= 1
 
     def _isinstance_reads(self, node: cst.ImportFrom, local: str) -> list:
         """The ``isinstance`` tests (see :meth:`_isinstance_test`) of every read of the
