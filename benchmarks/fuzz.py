@@ -1257,7 +1257,9 @@ def missing_references(source: bytes) -> list[tuple[int, str]]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return []
-    finder = missing_apis.Finder()
+    # The module's version flags (``JAX_GE_0_8_2 = JAX_VERSION >= Version("0.8.2")``) guard
+    # their branches, as in the migration-rate count.
+    finder = missing_apis.Finder(missing_apis._module_flags(tree))
     finder.visit(tree)
     return finder.refs
 
