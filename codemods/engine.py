@@ -639,8 +639,29 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
 
     walk.read(module, _Spelt())
     gone = dotted - used
-    if not gone:
-        return module
+
+    def spelt_in(node: cst.CSTNode) -> set[str]:
+        """The ``dotted`` modules an attribute chain in ``node`` spells (imports aside)."""
+        found: set[str] = set()
+
+        class _In(cst.CSTVisitor):
+            def visit_Import(self, node: cst.Import) -> bool:
+                return False
+
+            def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+                return False
+
+            def visit_Attribute(self, node: cst.Attribute) -> bool:
+                name = get_full_name_for_node(node) or ""
+                found.update(d for d in dotted if name == d or name.startswith(d + "."))
+                return True
+
+        walk.read(node, _In())
+        return found
+
+    # An import inside a function serves that function alone: it goes once its body spells
+    # the module no more, whatever another function (a branch for older jax) still spells;
+    # so the walk below runs even when the module as a whole still spells every one.
     # ``import jax.lib.xla_client`` also binds ``jax``: when the new text reads ``jax`` and
     # no other import binds it, the alias becomes ``import jax``.
     kept_roots = set()
@@ -659,13 +680,17 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
             #: Names each enclosing function reads (innermost last): an import inside a
             #: function binds the root for that function only.
             self.function_reads: list[set[str]] = []
+            #: The requested modules each enclosing function's body spells no more.
+            self.function_gone: list[set[str]] = []
             self.removed: set[int] = set()
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
             self.function_reads.append(walk.reads_in(node.body))
+            self.function_gone.append(dotted - spelt_in(node.body))
 
         def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
             self.function_reads.pop()
+            self.function_gone.pop()
             return updated
 
         def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
@@ -689,9 +714,10 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
             """The aliases of ``statement`` that stay; None when none goes."""
             names = []
             here = False
+            goes = self.function_gone[-1] if self.function_gone else gone
             for a in statement.names:
                 full = get_full_name_for_node(a.name) or ""
-                if a.asname is not None or full not in gone:
+                if a.asname is not None or full not in goes:
                     names.append(a)
                     continue
                 self.changed = here = True

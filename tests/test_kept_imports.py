@@ -232,6 +232,22 @@ def test_unused_plain_dotted_import_of_a_deleted_module_is_removed() -> None:
         in result.changes[0].message
 
 
+def test_dotted_import_in_a_function_goes_with_its_call_while_an_older_jax_branch_keeps_its_own() -> None:
+    """Each branch of a version test defines the lowering with its own lazy ``import
+    jaxlib.hlo_helpers``: the branch for the target loses its import with its call, in
+    one run, though the other branch still spells the module."""
+    body = (b"    def lower(ctx, x):\n        import jaxlib.hlo_helpers\n"
+            b"        return jaxlib.hlo_helpers.custom_call('t', result_types=[x.type], operands=[x],\n"
+            b"                                              operand_layouts=[(0,)], result_layouts=[(0,)]).results\n")
+    source = b"import jax\n\nif jax.__version_info__ < (0, 4, 31):\n" + body + b"else:\n" + body
+    result = rewrite_source(source, "mod.py")
+    assert result.error is None
+    old, new = result.updated.split(b"else:\n")
+    assert old == source.split(b"else:\n")[0]
+    assert b"import jaxlib" not in new and b"jax.ffi.ffi_lowering(" in new
+    assert rewrite_source(result.updated, "mod.py").updated is None
+
+
 def test_unread_from_import_of_a_deleted_module_is_removed() -> None:
     """``from jaxlib import hlo_helpers`` whose one call an earlier edit deleted: nothing
     reads it, at module level or in the function holding it, so it goes."""
