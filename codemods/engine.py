@@ -619,32 +619,13 @@ def _moot_findings(ctx: FileContext, removed: set) -> set[int]:
 def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Module:
     """Remove ``import a.b.c`` aliases (no ``as``, at any depth) of ``dotted`` modules that
     no attribute chain of the new text spells any more."""
-    used: set[str] = set()
-    names_read: set[str] = set()
 
-    class _Spelt(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> bool:
-            return False
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-            return False
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            name = get_full_name_for_node(node) or ""
-            used.update(d for d in dotted if name == d or name.startswith(d + "."))
-            return True
-
-        def visit_Name(self, node: cst.Name) -> None:
-            names_read.add(node.value)
-
-    walk.read(module, _Spelt())
-    gone = dotted - used
-
-    def spelt_in(node: cst.CSTNode) -> set[str]:
-        """The ``dotted`` modules an attribute chain in ``node`` spells (imports aside)."""
+    def spelt_in(node: cst.CSTNode, names_read: Optional[set[str]] = None) -> set[str]:
+        """The ``dotted`` modules an attribute chain in ``node`` spells (imports aside);
+        the names it reads go to ``names_read``."""
         found: set[str] = set()
 
-        class _In(cst.CSTVisitor):
+        class _Spelt(cst.CSTVisitor):
             def visit_Import(self, node: cst.Import) -> bool:
                 return False
 
@@ -656,12 +637,20 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
                 found.update(d for d in dotted if name == d or name.startswith(d + "."))
                 return True
 
-        walk.read(node, _In())
+            def visit_Name(self, node: cst.Name) -> None:
+                if names_read is not None:
+                    names_read.add(node.value)
+
+        walk.read(node, _Spelt())
         return found
+
+    names_read: set[str] = set()
+    gone = dotted - spelt_in(module, names_read)
 
     # An import inside a function serves that function alone: it goes once its body spells
     # the module no more, whatever another function (a branch for older jax) still spells;
     # so the walk below runs even when the module as a whole still spells every one.
+
     # ``import jax.lib.xla_client`` also binds ``jax``: when the new text reads ``jax`` and
     # no other import binds it, the alias becomes ``import jax``.
     kept_roots = set()
