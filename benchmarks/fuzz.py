@@ -66,7 +66,11 @@ JAX_ROOTS = ("jax", "jaxlib")
 # -- seeds ------------------------------------------------------------------------
 
 
-def seeds() -> list[str]:
+def seeds(directory: Optional[str] = None) -> list[str]:
+    """The fixtures, or every Python file under ``directory`` (real code kept outside the
+    repository)."""
+    if directory is not None:
+        return sorted(glob.glob(os.path.join(directory, "**", "*.py"), recursive=True))
     rules = sorted(p for p in glob.glob(os.path.join(TESTDATA, "rules", "*", "*.py")) if not p.endswith(".expected.py"))
     demo = sorted(glob.glob(os.path.join(TESTDATA, "demo", "src", "**", "*.py"), recursive=True))
     return rules + [p for p in demo if not p.endswith("_pb2.py")]
@@ -1495,6 +1499,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kinds", help="comma-separated mutation kinds (default: all)")
     parser.add_argument("--seeds", help="only seeds whose path contains this text")
+    parser.add_argument("--seed-dir", metavar="DIR", help="take every .py file under DIR as a seed instead of the fixtures")
     parser.add_argument("--stack", type=int, default=1, help="also stack this many random kinds per mutant")
     parser.add_argument("--rounds", type=int, default=1, help="stacked mutants per seed")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the mutations")
@@ -1511,7 +1516,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"{name:24} {(fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else ''}")
         return 0
     kinds = args.kinds.split(",") if args.kinds else list(MUTATIONS)
-    paths = [p for p in seeds() if not args.seeds or args.seeds in p]
+    paths = [p for p in seeds(args.seed_dir) if not args.seeds or args.seeds in p]
     totals: collections.Counter = collections.Counter()
     failed: collections.Counter = collections.Counter()
     by_invariant: collections.Counter = collections.Counter()
