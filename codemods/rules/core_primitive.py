@@ -54,7 +54,9 @@ class CorePrimitive(Rule):
     name = "core-primitive"
     summary = "Rewrite jax.core.Primitive (removed in jax 0.6.0) to jax.extend.core.Primitive."
     # `core.Primitive`, `jax.core.Primitive`, `from jax.core import Primitive`, `import jax.core as jc`.
-    triggers = (b"core.Primitive", b"jax.core import", b"import core as", b"jax.core as")
+    # Every site spells the class: `core.Primitive`, `c.Primitive` through `from jax import
+    # abstract_arrays, core as c`, `from jax.core import Primitive`.
+    triggers = (b"Primitive",)
     statement_scoped = True
 
     def active(self) -> bool:

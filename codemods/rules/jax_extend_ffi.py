@@ -56,7 +56,9 @@ class JaxExtendFfi(Rule):
     __doc__ = __doc__
     name = "jax-extend-ffi"
     summary = "Move jax.extend.ffi imports and references to jax.ffi (jax >= 0.5.0)."
-    triggers = (b"jax.extend", b"import extend", b"extend import")
+    # `jex.ffi.ffi_call` through `from jax import numpy as jnp, extend as jex` spells no
+    # `jax.extend`: `.ffi` is in every use of the module through another name.
+    triggers = (b"jax.extend", b"import extend", b"extend import", b".ffi")
     statement_scoped = True
 
     def __init__(self, ctx) -> None:
