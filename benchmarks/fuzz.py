@@ -1549,7 +1549,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                     print(f"    {f.invariant}: {f.detail}")
             if args.save:
                 os.makedirs(args.save, exist_ok=True)
-                name = f"{seed_id(m.seed).replace(os.sep, '__')[:-3]}__{m.kind}.py"
+                name = f"{seed_id(m.seed).replace(os.sep, '__').lstrip('._')[:-3]}__{m.kind}.py"
                 with open(os.path.join(args.save, name), "wb") as fh:
                     fh.write(m.source)
     if pool is not None:

@@ -173,17 +173,32 @@ class XlaClientImport(Rule):
     def visit_Del(self, node: cst.Del) -> None:
         """``del os, xla_client`` at the end of a module (mpi4jax 0.2): the name goes from the
         ``del`` so the import can go once its uses are migrated; the statement would raise
-        NameError without it, and the deleted module's name is nowhere to keep."""
+        NameError without it, and the deleted module's name is nowhere to keep. So does
+        ``jax.lib.xla_client`` spelt in full after ``import jax.lib.xla_client``."""
         if not self.active or not isinstance(self.ctx.parents.get(self.ctx.parents.get(node)), cst.Module):
             return
         targets = node.target.elements if isinstance(node.target, cst.Tuple) else None
         names = [e.value for e in targets] if targets is not None else [node.target]
-        gone = {n.value for n in names if isinstance(n, cst.Name) and n.value in self.heads}
+
+        def deleted_module(n: cst.BaseExpression) -> Optional[str]:
+            """``xla_client`` bound by an import of it, or ``jax.lib.xla_client`` spelt in
+            full (``import jax.lib.xla_client``)."""
+            if isinstance(n, cst.Name):
+                return n.value if n.value in self.heads else None
+            if isinstance(n, cst.Attribute) and head_name(n) in self.heads \
+                    and get_full_name_for_node(n) in MODULES and self.ctx.qualified_name(n) in MODULES:
+                return get_full_name_for_node(n)
+            return None
+
+        gone = {name for n in names if (name := deleted_module(n)) is not None}
         if not gone or jax_fallback_guard(self.ctx, node) is not None:
             return
         for head in gone:
-            drop_binding_if_unused(self.ctx, head)
-        kept = [n for n in names if not (isinstance(n, cst.Name) and n.value in gone)]
+            if "." in head:
+                self.ctx.remove_dotted_import_if_unused(head)
+            else:
+                drop_binding_if_unused(self.ctx, head)
+        kept = [n for n in names if deleted_module(n) is None]
 
         def edit(updated: cst.CSTNode):
             if not kept:
@@ -196,7 +211,8 @@ class XlaClientImport(Rule):
 
         listed = ", ".join(f"`{g}`" for g in sorted(gone))
         self.report(node, Safety.SAFE, f"{listed} dropped from `del`: the module it names was deleted in jax 0.9.0, and "
-                    "its import goes once nothing else reads it (a `del` of a name no longer bound raises NameError)",
+                    "its import goes once nothing else reads it (a `del` of a name no longer bound raises NameError, of "
+                    "a module jax no longer has AttributeError)",
                     edit)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
