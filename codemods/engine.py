@@ -625,13 +625,7 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
         the names it reads go to ``names_read``."""
         found: set[str] = set()
 
-        class _Spelt(cst.CSTVisitor):
-            def visit_Import(self, node: cst.Import) -> bool:
-                return False
-
-            def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-                return False
-
+        class _Spelt(_OutsideImports):
             def visit_Attribute(self, node: cst.Attribute) -> bool:
                 name = get_full_name_for_node(node) or ""
                 found.update(d for d in dotted if name == d or name.startswith(d + "."))
