@@ -1279,7 +1279,12 @@ def _line_map(original: bytes, new: bytes, encoding: str) -> dict[int, int]:
                 # Lines removed above an edited one shift it: the most similar old line of
                 # the block is where it came from (`from m import Mesh, xmap` -> `import xmap`).
                 def likeness(i: int) -> tuple:
-                    return (difflib.SequenceMatcher(None, a[i], b[j1 + k], autojunk=False).ratio(), -abs(i - position))
+                    # Shared names first (`from jax import core, xla` came from `from jax
+                    # import abstract_arrays, core, xla, api`, not from `from jax import lax`).
+                    old, new = set(re.findall(r"\w+", a[i])), set(re.findall(r"\w+", b[j1 + k]))
+                    shared = len(old & new) / len(old | new) if old | new else 0.0
+                    return (shared, difflib.SequenceMatcher(None, a[i], b[j1 + k], autojunk=False).ratio(),
+                            -abs(i - position))
                 position = max(range(i1, i2), key=likeness)
             mapping[j1 + k + 1] = position + 1
     return mapping
