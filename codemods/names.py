@@ -528,7 +528,24 @@ class NameResolver:
         imported = [q.name for q in names if q.source == QualifiedNameSource.IMPORT]
         if len(imported) == 1 and len(names) == 1:
             return self._absolutise(imported[0])
+        dotted = get_full_name_for_node(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if len(imported) == 1 and dotted and self._only_fallbacks_rebind(dotted.partition(".")[0]):
+            return self._absolutise(imported[0])
         return None
+
+    def _only_fallbacks_rebind(self, name: str) -> bool:
+        """Every place besides its imports that may bind ``name`` is an optional import's
+        fallback (``except ImportError: jax = None``) or a name between brackets and commas
+        (``hasattr(jax, "pxla")`` reads like a parameter list): scope analysis counts the
+        fallback as a second meaning, but it runs only where the import failed."""
+        for start, end in rebinding_sites(self.source, name):
+            line_start = self.source.rfind(b"\n", 0, start) + 1
+            if _IMPORT_LINE.match(self.source[line_start:end]) and b";" not in self.source[line_start:end]:
+                continue
+            if self.source[start:start + 1] in (b"(", b",") or _import_fallback(self.source, start):
+                continue
+            return False
+        return True
 
     def _exact_names(self, node: cst.CSTNode) -> frozenset[str]:
         if self._exact is None:
