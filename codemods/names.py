@@ -351,6 +351,7 @@ class NameResolver:
             self._by_local.setdefault(binding.local, []).append(binding)
         self._exact: Optional[dict] = None
         self._ambiguous: dict[str, bool] = {}
+        self._fallbacks_only: dict[str, bool] = {}
         self._module_aliases: Optional[dict[str, str]] = None
 
     # -- queries -------------------------------------------------------------
@@ -538,14 +539,19 @@ class NameResolver:
         fallback (``except ImportError: jax = None``) or a name between brackets and commas
         (``hasattr(jax, "pxla")`` reads like a parameter list): scope analysis counts the
         fallback as a second meaning, but it runs only where the import failed."""
-        for start, end in rebinding_sites(self.source, name):
-            line_start = self.source.rfind(b"\n", 0, start) + 1
-            if _IMPORT_LINE.match(self.source[line_start:end]) and b";" not in self.source[line_start:end]:
-                continue
-            if self.source[start:start + 1] in (b"(", b",") or _import_fallback(self.source, start):
-                continue
-            return False
-        return True
+        known = self._fallbacks_only.get(name)
+        if known is None:
+            known = self._fallbacks_only[name] = all(
+                self._benign_site(start, end) for start, end in rebinding_sites(self.source, name))
+        return known
+
+    def _benign_site(self, start: int, end: int) -> bool:
+        """An import line, a name between brackets and commas, or an import's fallback."""
+        line_start = self.source.rfind(b"\n", 0, start) + 1
+        line = self.source[line_start:end]
+        if _IMPORT_LINE.match(line) and b";" not in line:
+            return True
+        return self.source[start:start + 1] in (b"(", b",") or _import_fallback(self.source, start)
 
     def _exact_names(self, node: cst.CSTNode) -> frozenset[str]:
         if self._exact is None:
