@@ -510,6 +510,11 @@ class FileContext:
 
         RemoveImportsVisitor.remove_unused_import(self.codemod_context, module, obj, asname)
 
+    def named_in_string(self, name: str) -> bool:
+        """``name`` is a whole string literal in the file (``__all__ = ["name"]``,
+        ``getattr(m, "name")``): other code may reach what it binds by that string."""
+        return re.search(rb"[\"']" + re.escape(name.encode()) + rb"[\"']", self.source) is not None
+
     def remove_dotted_import_if_unused(self, module: str) -> None:
         """Drop ``import a.b.module`` (no ``as``) once no ``a.b.module.x`` is left."""
         self.dotted_removals.add(module)

@@ -350,7 +350,7 @@ def _remove_unread_import(ctx: FileContext, binding, rules: Sequence[type[Rule]]
     re-exports it to other modules)."""
     text = positions.code_for_node(ctx.module, binding.statement).encode()
     owner = next((r.name for r in rules if any(t in text for t in r.triggers)), rules[0].name if rules else "ccmigrate")
-    if f"'{binding.local}'".encode() in ctx.source or f'"{binding.local}"'.encode() in ctx.source:
+    if ctx.named_in_string(binding.local):
         ctx.report(owner, binding.statement, Safety.MANUAL,
                    f"import of `{binding.qualified}` (deleted from jax) is not read here but a string names "
                    f"`{binding.local}` (`__all__`?), so other modules may import it from this one: it fails {fails}; "
@@ -620,12 +620,25 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
     """Remove ``import a.b.c`` aliases (no ``as``, at any depth) of ``dotted`` modules that
     no attribute chain of the new text spells any more."""
 
-    def spelt_in(node: cst.CSTNode, names_read: Optional[set[str]] = None) -> set[str]:
+    def spelt_in(node: cst.CSTNode, names_read: Optional[set[str]] = None, lazy: Optional[list] = None) -> set[str]:
         """The ``dotted`` modules an attribute chain in ``node`` spells (imports aside);
-        the names it reads go to ``names_read``."""
+        the names it reads go to ``names_read``, imports of them inside a function to ``lazy``."""
         found: set[str] = set()
 
         class _Spelt(_OutsideImports):
+            depth = 0
+
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+                self.depth += 1
+
+            def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+                self.depth -= 1
+
+            def visit_Import(self, node: cst.Import) -> bool:
+                if lazy is not None and self.depth and any(get_full_name_for_node(a.name) in dotted for a in node.names):
+                    lazy.append(node)
+                return False
+
             def visit_Attribute(self, node: cst.Attribute) -> bool:
                 name = get_full_name_for_node(node) or ""
                 found.update(d for d in dotted if name == d or name.startswith(d + "."))
@@ -639,11 +652,12 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
         return found
 
     names_read: set[str] = set()
-    gone = dotted - spelt_in(module, names_read)
-
+    lazy: list[cst.Import] = []
+    gone = dotted - spelt_in(module, names_read, lazy)
     # An import inside a function serves that function alone: it goes once its body spells
-    # the module no more, whatever another function (a branch for older jax) still spells;
-    # so the walk below runs even when the module as a whole still spells every one.
+    # the module no more, whatever another function (a branch for older jax) still spells.
+    if not gone and not lazy:
+        return module
 
     # ``import jax.lib.xla_client`` also binds ``jax``: when the new text reads ``jax`` and
     # no other import binds it, the alias becomes ``import jax``.
@@ -663,18 +677,27 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
             #: Names each enclosing function reads (innermost last): an import inside a
             #: function binds the root for that function only.
             self.function_reads: list[set[str]] = []
-            #: The requested modules each enclosing function's body spells no more.
-            self.function_gone: list[set[str]] = []
+            #: Each enclosing function's body, and the requested modules it spells no
+            #: more once an import in it asks (innermost last).
+            self.functions: list[list] = []
             self.removed: set[int] = set()
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
             self.function_reads.append(walk.reads_in(node.body))
-            self.function_gone.append(dotted - spelt_in(node.body))
+            self.functions.append([node.body, None])
 
         def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
             self.function_reads.pop()
-            self.function_gone.pop()
+            self.functions.pop()
             return updated
+
+        def _gone_here(self) -> set[str]:
+            if not self.functions:
+                return gone
+            innermost = self.functions[-1]
+            if innermost[1] is None:
+                innermost[1] = dotted - spelt_in(innermost[0])
+            return innermost[1]
 
         def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
             self.depth += 1
@@ -697,10 +720,9 @@ def _drop_unused_dotted_imports(module: cst.Module, dotted: set[str]) -> cst.Mod
             """The aliases of ``statement`` that stay; None when none goes."""
             names = []
             here = False
-            goes = self.function_gone[-1] if self.function_gone else gone
             for a in statement.names:
                 full = get_full_name_for_node(a.name) or ""
-                if a.asname is not None or full not in goes:
+                if a.asname is not None or full not in dotted or full not in self._gone_here():
                     names.append(a)
                     continue
                 self.changed = here = True

@@ -285,8 +285,7 @@ class JaxUtil(Rule):
         scope = self.ctx.scopes.get(node)
         if scope is None or not local:
             return False
-        text = self.ctx.source.decode("utf-8", "replace")
-        if f'"{local}"' in text or f"'{local}'" in text:
+        if self.ctx.named_in_string(local):
             return False
         bindings = [a for a in scope.assignments[local] if a.node is node]
         return bool(bindings) and not any(b.references for b in bindings)

@@ -2689,13 +2689,9 @@ class RemovedJaxApi(Rule):
                     f"becomes an expression doing what its rewritten calls do ({entry.value_why})", edit,
                     kernel_receives="unchanged (not a custom call)")
 
-    def _named_in_string(self, local: str) -> bool:
-        """``local`` appears as a whole string (``__all__``, ``getattr``)."""
-        return re.search(rb"[\"']" + re.escape(local.encode()) + rb"[\"']", self.ctx.source) is not None
-
     def _unused(self, local: str) -> bool:
         """Nothing reads ``local`` (not even as a string, as in ``__all__``)."""
-        return not self._named_in_string(local) and not self._uses(local).names
+        return not self.ctx.named_in_string(local) and not self._uses(local).names
 
     # -- import fallbacks that fail on every branch --------------------------------------
     def visit_Try(self, node: cst.Try) -> None:
@@ -2777,7 +2773,7 @@ class RemovedJaxApi(Rule):
 
     def _read_outside(self, name: str, node: cst.CSTNode) -> bool:
         """Whether the module reads ``name`` outside ``node`` (or names it in a string)."""
-        if self._named_in_string(name):
+        if self.ctx.named_in_string(name):
             return True
         inside = set()
 
@@ -2793,7 +2789,7 @@ class RemovedJaxApi(Rule):
         """The reads that reach the name an import at module level or at the top of a
         function body binds, when that import is its scope's only binding of it and no
         string names it (``__all__``); else None."""
-        if self._named_in_string(local):
+        if self.ctx.named_in_string(local):
             return None
         scope = self.ctx.scopes.get(node)
         holder = self.ctx.parents.get(self.ctx.parents.get(node))
@@ -3488,7 +3484,7 @@ class RemovedJaxApi(Rule):
         """``local`` is read somewhere outside imports (not as an attribute's name, nor in a
         string), and ``goes`` holds for every such ``Name``."""
         names = [name for name, _annotated in self._uses(local).names]
-        return bool(names) and all(goes(n) for n in names) and not self._named_in_string(local)
+        return bool(names) and all(goes(n) for n in names) and not self.ctx.named_in_string(local)
 
     def _gone_platform(self, node: cst.Call) -> None:
         """``mlir.register_lowering(p, rule, platform="interpreter")``: jax no longer knows

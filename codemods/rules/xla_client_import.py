@@ -40,7 +40,8 @@ Replacement (minimum jax 0.5.0; each is the very same object on jax 0.10.2)
 
     A module-level ``del os, xla_client`` (mpi4jax 0.2) loses the deleted module's name, so
     the import can go with its last migrated use (the ``del`` would otherwise raise
-    NameError); a ``del`` of that name alone goes whole.
+    NameError); a ``del`` of that name alone goes whole. So does ``jax.lib.xla_client``
+    spelt in full after ``import jax.lib.xla_client`` (AttributeError otherwise).
 
     An import whose name nothing uses is removed. ``register_custom_call_target``,
     ``ops`` and ``Shape`` are left to ``register-custom-call-target`` and
