@@ -2469,7 +2469,12 @@ def {AVAL_HELPER}(value):
                 # A tuple bound to a name is passed as *name: evaluated once, as before.
                 if isinstance(operands, cst.BinaryOperation):
                     operands = operands.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-                spread = [cst.StarredElement(operands)] if isinstance(operands, (cst.Name, cst.BinaryOperation)) else operands.elements
+                if isinstance(operands, cst.Call):
+                    spread = []  # ``tuple()``, the one call that reaches here: no operands
+                elif isinstance(operands, (cst.Name, cst.BinaryOperation)):
+                    spread = [cst.StarredElement(operands)]
+                else:
+                    spread = operands.elements
                 for element in spread:
                     call_args[-1] = call_args[-1].with_changes(comma=_COMMA)
                     starred = isinstance(element, cst.StarredElement)
@@ -2913,6 +2918,9 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
             start = len(operand_params)
             return [(f"*{ctx_name}.avals_in[{start}:][{self.ctx.module.code_for_node(expr.slice[0].slice)}]", None)]
         generated = expr
+        if (isinstance(expr, cst.Call) and get_full_name_for_node(expr.func) in ("tuple", "list") and not expr.args
+                and not {"tuple", "list"} & set(scan.bindings)):
+            return []  # ``operands=tuple()``: a custom call without operands
         if isinstance(expr, cst.Call) and get_full_name_for_node(expr.func) in ("tuple", "list") and len(expr.args) == 1 \
                 and not expr.args[0].keyword and not expr.args[0].star and not {"tuple", "list"} & set(scan.bindings):
             generated = expr.args[0].value
@@ -3788,6 +3796,9 @@ class _FunctionScan(cst.CSTVisitor):
         each one into its layout (anything else would reach ffi_lowering unchanged)."""
         if isinstance(node, cst.Name):
             return self.reaching(node.value, at) == "shapes"
+        if (isinstance(node, cst.Call) and get_full_name_for_node(node.func) in ("tuple", "list") and not node.args
+                and not {"tuple", "list"} & set(self.bindings)):
+            return True  # ``tuple()``: no operands, no layouts
         if isinstance(node, cst.Call) and get_full_name_for_node(node.func) in ("tuple", "list") and len(node.args) == 1 \
                 and not node.args[0].keyword and not node.args[0].star and not {"tuple", "list"} & set(self.bindings):
             return self.shapes_known(node.args[0].value, at)
