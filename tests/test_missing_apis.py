@@ -76,3 +76,10 @@ def test_a_parameter_or_local_hides_the_import_of_its_name(tmp_path) -> None:
         "gone = config.other_missing_member\n"
     )
     assert missing_apis.scan(str(path)) == [(11, "jax.config.missing_member"), (13, "jax.config.other_missing_member")]
+
+
+def test_a_class_property_that_raises_outside_its_context_exists() -> None:
+    # ``ir.InsertionPoint.current`` raises ValueError when no insertion point is set; the
+    # property is there all the same, and a name the class lacks is not.
+    assert missing_apis.exists("jaxlib.mlir.ir.InsertionPoint.current")
+    assert not missing_apis.exists("jaxlib.mlir.ir.InsertionPoint.no_such_member")
