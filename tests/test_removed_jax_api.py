@@ -96,6 +96,9 @@ ORIGINS = {
     "jax.interpreters.batching.Array": "jax._src.basearray.Array",
     # jax/_src/api.py (0.4.x): ``from jax._src.api_util import (argnums_partial, ...)``.
     "jax._src.api.argnums_partial": "jax._src.api_util.argnums_partial",
+    "jax._src.api_util.shaped_abstractify": "jax._src.core.shaped_abstractify",
+    # jax 0.4.16 moved jax.numpy's implementation there and kept trapz as its deprecated alias.
+    "jax.numpy.trapz": "jax._src.scipy.integrate.trapezoid",
     "jax.nn.normalize": "jax._src.nn.functions.standardize",
     # jax.numpy bound these names to the functions themselves (``round_ = round``).
     "jax.numpy.round_": "jax._src.numpy.lax_numpy.round",
@@ -1320,3 +1323,21 @@ def test_isinstance_of_positional_sharding_is_false_and_the_rest_still_dispatche
     source = b"from jax.sharding import PositionalSharding\n\n\ndef f(g):\n    return isinstance(g(), PositionalSharding)\n"
     result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
     assert result.updated is None and [c.safety for c in result.changes] == [Safety.MANUAL]
+
+
+def test_numpy_names_removed_in_0_4_24_compute_what_they_did() -> None:
+    """in1d tested the flattened first array (a 1-D result, whatever its shape); msort
+    sorted along axis 0; trapz was the trapezoid rule jax.scipy.integrate now holds."""
+    module = _exec_expected("numpy_removed_in_0_4_24")
+    pixels = np.array([[3, 1, 4], [1, 5, 9]])
+    observed = np.array([1, 9, 2])
+    observed_mask = np.asarray(module["observed_mask"](pixels, observed))
+    assert observed_mask.shape == (6,)
+    assert observed_mask.tolist() == [v in (1, 9, 2) for v in pixels.ravel()]
+    assert np.asarray(module["unobserved_mask"](pixels, observed)).tolist() == (~observed_mask).tolist()
+    table = np.array([[3.0, 1.0], [1.0, 5.0], [2.0, 0.0]], np.float32)
+    assert np.asarray(module["sorted_columns"](table)).tolist() == np.sort(table * 2, axis=0).tolist()
+    z = np.linspace(0.0, 1.0, 11, dtype=np.float32)
+    inv_e = np.stack([z, z ** 2])
+    expected = [np.sum((row[1:] + row[:-1]) / 2 * np.diff(z)) for row in inv_e]
+    np.testing.assert_allclose(np.asarray(module["comoving_distance"](z, inv_e)), expected, rtol=1e-6)

@@ -47,6 +47,10 @@ Moved names (safe: the same object under another name)
     ``jax.nn.normalize``                             ``jax.nn.standardize``                      0.4.36   any
     ``jax.numpy.round_``, ``row_stack``              ``jax.numpy.round``, ``vstack``             0.6.0,   any
                                                                                                  <=0.4.24
+    ``jax.numpy.trapz``                              ``jax.scipy.integrate.trapezoid``           0.4.24   0.4.16
+    ``jax.numpy.in1d(a, b, ...)``                    ``jax.numpy.isin(a, b, ...).ravel()``       0.4.24   any
+                                                     (in1d tested the flattened ``a``)
+    ``jax.numpy.msort(a)``                           ``jax.numpy.sort(a, axis=0)``               <=0.4.28 any
     ``jax.treedef_is_leaf``                          ``jax.tree_util.treedef_is_leaf``           0.6.0    any
     ``jax.partial``                                  ``functools.partial`` (jax re-exported it)  0.2.21   any
     ``jax.experimental.pjit.with_sharding_           ``jax.lax.with_sharding_constraint``        <=0.4.24 any
@@ -65,6 +69,8 @@ Moved names (safe: the same object under another name)
     ``tree_unflatten`` ``treedef_is_leaf``           jax/api_util.py)
     ``jax._src.api.argnums_partial``                 ``jax._src.api_util.argnums_partial``       <=0.10.2 any
                                                      (api.py imported it from there)
+    ``jax._src.api_util.shaped_abstractify``         ``jax._src.core.shaped_abstractify`` (the   <=0.5.3  0.5.3
+                                                     same function, moved)
     ``jax.numpy.product`` ``cumproduct``             ``jax.numpy.prod`` ``cumprod`` ``all``      <=0.4.28 any
     ``alltrue`` ``sometrue``                         ``any`` (jax bound the aliases to them)
     ``jax.experimental.optimizers`` ``stax``         ``jax.example_libraries.*`` (modules)       <=0.3.16 0.2.25
@@ -727,6 +733,9 @@ MOVED: dict[str, Move] = _Moves({
     "jax.interpreters.batching.Array": Move("jax.Array", (0, 4, 1), "0.10.0"),
     # jax/_src/api.py imported argnums_partial from api_util, where it has always been defined.
     "jax._src.api.argnums_partial": Move("jax._src.api_util.argnums_partial", ANY, "a re-export, gone by 0.10.2"),
+    # The abstractify of jit's argument handling moved from api_util into core between
+    # 0.4.30 (api_util has it, core not) and 0.5.3 (core has it, api_util not).
+    "jax._src.api_util.shaped_abstractify": Move("jax._src.core.shaped_abstractify", (0, 5, 3), "0.5.3 or earlier"),
     # No public successor: the same classes live on in jax's private package, which only
     # --unsafe-fixes writes (a vmap-tracer test ``type(t) is batching.BatchTracer``).
     **{f"jax.interpreters.batching.{n}": Move(f"jax._src.interpreters.batching.{n}", ANY, "a re-export, gone by 0.10.2",
@@ -737,6 +746,9 @@ MOVED: dict[str, Move] = _Moves({
     "jax.nn.normalize": Move("jax.nn.standardize", ANY, "0.4.36"),
     "jax.numpy.round_": Move("jax.numpy.round", ANY, "0.6.0"),
     "jax.numpy.row_stack": Move("jax.numpy.vstack", ANY, "0.4.24 or earlier"),
+    # Deprecated in 0.4.16 with "Use jax.scipy.integrate.trapezoid instead" (added in that
+    # release: jax.numpy's implementation, moved), removed in 0.4.24.
+    "jax.numpy.trapz": Move("jax.scipy.integrate.trapezoid", (0, 4, 16), "0.4.24"),
     "jax.treedef_is_leaf": Move("jax.tree_util.treedef_is_leaf", ANY, "0.6.0"),
     # jax/__init__.py exported api.py's ``from functools import partial`` ("TODO(phawkins):
     # update callers to use functools.partial") until 0.2.21.
@@ -1725,6 +1737,45 @@ def _plan_flatten_lowering_ir_args(rule, call, args):
             "flatten_ir_values itself", edit)
 
 
+def _plan_in1d(rule, call, args):
+    """``jnp.in1d(ar1, ar2, assume_unique=False, invert=False)``: deprecated in jax 0.4.16
+    with "Use jax.numpy.isin instead", removed in 0.4.24. It tested the flattened
+    ``ar1`` as ``isin`` tests ``element`` and returned that 1-D result; ``isin`` keeps the
+    element's shape, so ``jnp.isin(...).ravel()`` is the same array. The two leading
+    keywords are renamed (``element``, ``test_elements``); the others are isin's too."""
+    if not {"ar1", "ar2"} <= set(args) or any(a.star for a in call.args):
+        return "jax.numpy.in1d takes (ar1, ar2, assume_unique=False, invert=False)"
+    renamed = {"ar1": "element", "ar2": "test_elements"}
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        new_args = [a.with_changes(keyword=cst.Name(renamed[a.keyword.value]))
+                    if a.keyword is not None and a.keyword.value in renamed else a for a in updated.args]
+        func = cst.parse_expression(member_spelling(rule.ctx, "jax.numpy", "isin"))
+        isin = updated.with_changes(func=func, args=new_args)
+        return cst.Call(func=cst.Attribute(value=isin, attr=cst.Name("ravel")), args=[])
+
+    return (Safety.SAFE, "jax.numpy.in1d was removed in jax 0.4.24; it was isin on the flattened first array: "
+            "jax.numpy.isin(...).ravel() gives the same 1-D result", edit)
+
+
+def _plan_msort(rule, call, args):
+    """``jnp.msort(a)`` (NumPy's, which NumPy 2.0 removed, as jax did by 0.4.28) sorted
+    along the first axis: ``jnp.sort(a, axis=0)``."""
+    if set(args) != {"a"} or any(a.star for a in call.args):
+        return "jax.numpy.msort takes one array"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        func = cst.parse_expression(member_spelling(rule.ctx, "jax.numpy", "sort"))
+        value = updated.args[0].value
+        return cst.Call(func=func, args=[
+            cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+            cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"),
+                    equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                          whitespace_after=cst.SimpleWhitespace("")))])
+
+    return Safety.SAFE, "jax.numpy.msort was removed (gone by jax 0.4.28); it was sort(a, axis=0)", edit
+
+
 def _plan_zeros_like_jaxval(rule, call, args):
     if set(args) != {"val"}:
         return "ad_util.zeros_like_jaxval takes one value"
@@ -2368,6 +2419,8 @@ CALLS: dict[str, CallRewrite] = {
     "jax._src.interpreters.mlir.flatten_lowering_ir_args": CallRewrite((0, 4, 31), "0.4.31", ("xs",),
                                                                        _plan_flatten_lowering_ir_args),
     "jax.ad_util.zeros_like_jaxval": CallRewrite(ANY, "0.4.24 or earlier", ("val",), _plan_zeros_like_jaxval),
+    "jax.numpy.in1d": CallRewrite(ANY, "0.4.24", ("ar1", "ar2", "assume_unique", "invert", "method"), _plan_in1d),
+    "jax.numpy.msort": CallRewrite(ANY, "0.4.28 or earlier", ("a",), _plan_msort),
     "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
     # ``jax/core.py`` held jax's core until it moved to ``jax._src.core`` (after 0.4.1, by 0.4.10).
     **{f"{module}.AxisPrimitive": CallRewrite(

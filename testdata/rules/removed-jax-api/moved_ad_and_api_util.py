@@ -1,8 +1,10 @@
 """jax.ad was jax.interpreters.ad (diffrax-style tracer checks); jax.api_util re-exported
 the tree functions (invertible-jaxpr prototypes), and jax._src.api its argnums_partial
-(Jacobian helpers copied from api.py). jax.ad.GradRef is jax 0.10's own name."""
+(Jacobian helpers copied from api.py); api_util's shaped_abstractify moved to jax._src.core
+(a compiler bridge's aval helper). jax.ad.GradRef is jax 0.10's own name."""
 import jax
 from jax._src.api import _jvp, argnums_partial
+from jax._src.api_util import shaped_abstractify
 from jax.api_util import flatten_fun_nokwargs, tree_flatten, tree_unflatten
 
 
@@ -31,3 +33,9 @@ def new_style(ref):
 def jvp_of_argnums(fun, argnums, args, tangents, lu):
     f_partial, dyn_args = argnums_partial(lu.wrap_init(fun), argnums, args, require_static_args_hashable=False)
     return _jvp(f_partial, dyn_args, tangents)
+
+
+def abstractify(x):
+    if isinstance(x, jax.core.AbstractValue):
+        return x
+    return shaped_abstractify(x)
