@@ -57,9 +57,11 @@ Replacement (minimum jax 0.5.0)
                                              ``tuple(range(len(s.dimensions()) - 1, -1, -1))``;
                                              any other layout computed from it: manual
     ``list(map(c.get_shape, operands))`` or  ``list(ctx.avals_in[k:])`` (``k`` named operands
-    ``[c.get_shape(x) for x in operands]``   before ``*operands``); each element iterated
-    (``operands`` the rule's ``*operands``)  over, or indexed (``shapes[0].dimensions()``),
-                                             maps as one ``c.get_shape(x)`` does
+    ``[c.get_shape(x) for x in operands]``   before ``*operands``; ``tuple(...)`` for a
+    or ``tuple(c.get_shape(x) for x in       tuple); each element iterated over, or indexed
+    operands)`` (``operands`` the rule's     by any expression (``shapes[0].dimensions()``,
+    ``*operands``)                           ``shapes[s["coords"][0]]``), maps as one
+                                             ``c.get_shape(x)`` does
     ``(const,) + operands``, ``*ops[::-1]``  the same concatenation / slice of the avals in
                                              ``ctx.replace(avals_in=...)``
     ``shapes = (c.get_shape(a), ...)``       a tuple of the avals; ``shapes[0].dimensions()``
@@ -1935,8 +1937,10 @@ class XlaTranslationRule(Rule):
             plan.edits.append((call, *_shape_method_edit(method)))
         for value in scan.aval_lists:
             first_star = len(operand_params)
-            plan.edits.append((value, f"the builder shapes of *{star} -> list({plan.ctx_name}.avals_in[{first_star}:]) (their avals, in operand order)",
-                               lambda _n, k=first_star: cst.parse_expression(f"list({plan.ctx_name}.avals_in[{k}:])")))
+            # A tuple stays a tuple (``shapes + more`` concatenates what it did); the rest were lists.
+            kind = "tuple" if isinstance(value, cst.Call) and get_full_name_for_node(value.func) == "tuple" else "list"
+            plan.edits.append((value, f"the builder shapes of *{star} -> {kind}({plan.ctx_name}.avals_in[{first_star}:]) (their avals, in operand order)",
+                               lambda _n, k=first_star, t=kind: cst.parse_expression(f"{t}({plan.ctx_name}.avals_in[{k}:])")))
         for node in scan.default_layouts:
             plan.edits.append((node, "an operand's builder shape used as a layout -> None (its row-major default)",
                                lambda _n: cst.Name("None")))
@@ -3586,7 +3590,12 @@ class _FunctionScan(cst.CSTVisitor):
                         and func.attr.value in GET_SHAPE and isinstance(func.value, cst.Name) and func.value.value in self.builder_names:
                     return func.value
             return None
-        if isinstance(value, cst.ListComp) and isinstance(value.elt, cst.Call) and self._operand_shape_in_comprehension(value.elt):
+        if isinstance(value, cst.Call) and get_full_name_for_node(value.func) in ("tuple", "list") and len(value.args) == 1 \
+                and not value.args[0].keyword and not value.args[0].star and not {"tuple", "list"} & set(self.bindings) \
+                and isinstance(value.args[0].value, (cst.GeneratorExp, cst.ListComp)):
+            value = value.args[0].value  # ``tuple(c.get_shape(a) for a in args)`` (celerite2)
+        if isinstance(value, (cst.ListComp, cst.GeneratorExp)) and isinstance(value.elt, cst.Call) \
+                and self._operand_shape_in_comprehension(value.elt):
             loop = value.for_in
             if isinstance(loop.iter, cst.Name) and loop.iter.value == self.star:
                 return value.elt.func.value
@@ -4107,10 +4116,12 @@ class _FunctionScan(cst.CSTVisitor):
 
     def _aval_display_element(self, node: cst.BaseExpression) -> bool:
         """``shapes[0]`` with ``shapes`` a tuple or list display of operands' builder shapes,
-        or the list of all of them (``list(map(c.get_shape, args))``, exoplanet-core)."""
+        or the list of all of them (``list(map(c.get_shape, args))``, exoplanet-core). Any
+        index picks one element, each of them an aval now (``shapes[s["coords"][0]]``,
+        celerite2); a slice is a sequence, not one shape."""
         return (
             isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
-            and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer)
+            and isinstance(node.slice[0].slice, cst.Index) and node.slice[0].slice.star is None
             and self.reaching(node.value.value, node) in AVAL_SEQUENCES
         )
 
