@@ -2473,10 +2473,10 @@ def {AVAL_HELPER}(value):
                 # A tuple bound to a name is passed as *name: evaluated once, as before.
                 if isinstance(operands, cst.BinaryOperation):
                     operands = operands.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-                if isinstance(operands, cst.Call):
-                    spread = []  # ``tuple()``, the one call that reaches here: no operands
-                elif isinstance(operands, (cst.Name, cst.BinaryOperation)):
-                    spread = [cst.StarredElement(operands)]
+                if isinstance(operands, cst.Call) and not operands.args:
+                    spread = []  # ``tuple()``: no operands
+                elif isinstance(operands, (cst.Name, cst.BinaryOperation, cst.Call)):
+                    spread = [cst.StarredElement(operands)]  # ``*tuple(... for v in dims)`` too
                 else:
                     spread = operands.elements
                 for element in spread:
