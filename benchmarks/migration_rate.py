@@ -73,11 +73,13 @@ def _accounting(reference: dict, pending: dict[str, list[dict]]) -> dict | None:
     parts = reference["name"].split(".")
     # The entry naming the longest tail of the reference: ``jax.xla`` is the entry about
     # ``jax.xla._force``, not the first one whose message mentions some ``xla``.
+    # Among those, one on the reference's own line, and a manual one, first: an unsafe fix
+    # that was not applied may sit beside the manual entry that says why the site stays.
     for size in range(len(parts), 0, -1):
         tail = ".".join(parts[-size:])
-        for change in changes:
-            if tail in (change["before"] or "") or tail in change["message"]:
-                return change
+        found = [c for c in changes if tail in (c["before"] or "") or tail in c["message"]]
+        if found:
+            return min(found, key=lambda c: (c.get("line") != reference.get("line"), c["safety"] != "manual"))
     return None
 
 
