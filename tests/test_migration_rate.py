@@ -47,3 +47,18 @@ def test_a_leftover_no_report_entry_names_is_a_problem(tmp_path) -> None:
     code, out = _run(str(tmp_path), "--", "--ignore", "removed-jax-api")
     assert "one: 1 -> 1" in out and "[NOT REPORTED]" in out
     assert "PROBLEM one: m.py:3 jax.xla_computation is left and not in the report" in out and code == 1
+
+
+def test_a_leftover_is_accounted_to_the_manual_entry_of_its_line(tmp_path) -> None:
+    path = str(tmp_path / "m.py")
+    unsafe = {"rule": "backend-config", "safety": "unsafe", "line": 7, "before": "opaque",
+              "message": "cannot prove the type of backend_config passed to jax.interpreters.mlir.custom_call"}
+    elsewhere = {"rule": "custom-call-api", "safety": "manual", "line": 3, "before": "mlir.custom_call(a)",
+                 "message": "jax.interpreters.mlir.custom_call sits inside a compatibility guard"}
+    here = {"rule": "custom-call-api", "safety": "manual", "line": 7, "before": "mlir.custom_call(b)",
+            "message": "jax.interpreters.mlir.custom_call: no lowering rule in reach"}
+    pending = {os.path.realpath(path): [unsafe, elsewhere, here]}
+    reference = {"path": path, "line": 7, "name": "jax.interpreters.mlir.custom_call"}
+    assert migration_rate._accounting(reference, pending) is here
+    assert migration_rate._accounting({**reference, "line": 3}, pending) is elsewhere
+    assert migration_rate._accounting({**reference, "name": "jax.lib.xla_client"}, pending) is None
