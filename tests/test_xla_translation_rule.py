@@ -1071,3 +1071,21 @@ def test_numpy_dtype_of_a_builder_shape_is_the_aval_dtype(tmp_path) -> None:
     assert call["target"] == "native_add" and call["api_version"] == 1 and call["backend_config"] is None
     assert call["operand_types"] == ["tensor<2x3xf32>"] * 2 and call["result_types"] == ["tensor<2x3xf32>"]
     assert call["operand_layouts"] is None and call["result_layouts"] is None
+
+
+@pytest.mark.parametrize("operands, shapes, reason", [
+    (b"(a,)", b"(s, s)", "it gives 1 operand(s) but 2 operand shape(s)"),
+    (b"tuple()", b"(s,)", "it gives 0 operand(s) but 1 operand shape(s)"),
+])
+def test_operand_and_shape_counts_that_differ_stay_manual(operands: bytes, shapes: bytes, reason: str) -> None:
+    # XlaBuilder (checked on jax 0.4.28) raised INVALID_ARGUMENT "Must specify a shape with
+    # layout for each operand": the rule never built, so no layout is known to carry over.
+    source = (b"import numpy as np\nfrom jax.interpreters import xla\nfrom jax.lib import xla_client\n\n\n"
+              b"def rule(c, a):\n    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))\n"
+              b"    return xla_client.ops.CustomCallWithLayout(c, b'k', operands=" + operands +
+              b", shape_with_layout=s, operand_shapes_with_layout=" + shapes + b")\n\n\n"
+              b"xla.backend_specific_translations['cpu'][p] = rule\n")
+    result = rewrite_source(source, "count_mismatch.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    assert any(reason in m and "INVALID_ARGUMENT" in m for m in messages), messages

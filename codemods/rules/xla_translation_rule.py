@@ -318,8 +318,8 @@ Replacement (minimum jax 0.5.0)
     may be: jax passes it by keyword to both kinds of rule), a name bound to an XLA shape on some paths
     only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
     XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
-    meant are unknown; likewise a literal layout whose length is not the shape's rank
-    (``INVALID_ARGUMENT``). An alias such as ``xops = xla_client.ops`` kept for code left
+    meant are unknown; likewise a literal layout whose length is not the shape's rank, and
+    operand and operand-shape displays of different lengths (both ``INVALID_ARGUMENT``). An alias such as ``xops = xla_client.ops`` kept for code left
     manual is reported with it. An alias of a member ``jaxlib.xla_client`` still has
     (``CompileOptions``, ``Traceback``, ``Shape``) works: it goes only with the rules it
     served and is never reported, and neither are Shapes built in a module with no
@@ -2376,6 +2376,12 @@ def {AVAL_HELPER}(value):
         if kind != "CustomCall":
             if "shape_with_layout" not in values or "operand_shapes_with_layout" not in values:
                 return "a CustomCallWithLayout lacks its shapes"
+            counts = [_display_length(values.get(k)) for k in ("operands", "operand_shapes_with_layout")]
+            if None not in counts and counts[0] != counts[1]:
+                # [RUN] jax 0.4.28: "Must specify a shape with layout for each operand for custom
+                # call with constrained layout; given 2 shapes, expected 1".
+                return (f"it gives {counts[0]} operand(s) but {counts[1]} operand shape(s): XlaBuilder raised "
+                        "INVALID_ARGUMENT on that, so the rule never built and the layouts it meant are unknown")
             row_major = [self._row_major_value(scan, values[k]) for k in ("shape_with_layout", "operand_shapes_with_layout")]
             # The operands' own builder shapes as their layouts: the row-major default the
             # builder gave them, whatever the result's layouts are.
@@ -5256,6 +5262,16 @@ def _plain_value(node: cst.BaseExpression) -> bool:
 
 #: Expressions with a scope of their own (or, for ``:=``, a binding in the enclosing one).
 _OWN_SCOPES = (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp, cst.NamedExpr)
+
+
+def _display_length(node: Optional[cst.BaseExpression]) -> Optional[int]:
+    """How many elements a tuple or list display (or ``tuple()`` / ``list()``) holds; None
+    for anything else, a starred element included."""
+    if isinstance(node, cst.Call) and get_full_name_for_node(node.func) in ("tuple", "list") and not node.args:
+        return 0
+    if isinstance(node, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in node.elements):
+        return len(node.elements)
+    return None
 
 
 def _has_own_scope(node: cst.CSTNode) -> bool:
