@@ -1089,3 +1089,22 @@ def test_operand_and_shape_counts_that_differ_stay_manual(operands: bytes, shape
     assert result.updated is None
     messages = [c.message for c in result.changes if c.safety is Safety.MANUAL]
     assert any(reason in m and "INVALID_ARGUMENT" in m for m in messages), messages
+
+
+def test_reason_of_a_rule_without_custom_call_is_the_same_once_the_module_is_migrated() -> None:
+    # The first run migrates `solve_rule`, the module's last use of xla_client; `shape_rule`
+    # stays manual for what it reads itself, so the note --annotate writes above it is the
+    # one a second run would write (the module-level reason came first and changed).
+    source = (b"import numpy as np\nfrom jax.interpreters import xla\nfrom jax.lib import xla_client\n\n\n"
+              b"def solve_rule(ctx, avals_in, avals_out, a):\n"
+              b"    s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))\n"
+              b"    return [xla_client.ops.CustomCallWithLayout(ctx.builder, b'k', operands=(a,), shape_with_layout=s,\n"
+              b"                                                operand_shapes_with_layout=(s,))]\n\n\n"
+              b"def shape_rule(ctx, avals_in, avals_out, a):\n    c = ctx.builder\n    return [a]\n\n\n"
+              b"xla.register_translation(solve_p, solve_rule, platform='cpu')\n"
+              b"xla.register_translation(shape_p, shape_rule, platform='cpu')\n")
+    first = rewrite_source(source, "two_rules.py", ["--select", "xla-translation-rule", "--annotate"])
+    assert first.error is None and first.updated is not None
+    assert b"(it builds no xla_client.ops custom call, and it reads `ctx` other than to delete it)" in first.updated
+    again = rewrite_source(first.updated, "two_rules.py", ["--select", "xla-translation-rule", "--annotate"])
+    assert again.error is None and again.updated is None

@@ -2021,13 +2021,15 @@ class XlaTranslationRule(Rule):
         then the results whatever they are: XlaOps before, MLIR values now."""
         if form != "ctx":
             return "a builder rule's single result would need wrapping (only `register_translation` rules are taken as they are)"
+        # What the rule itself reads first: the module's use of xla_client may end with this
+        # run (other rules migrated), and the reason a second run gives must be the same.
+        used = _names_read_outside_del(function.body) & {context, *avals}
+        if used:
+            return f"it reads `{sorted(used)[0]}` other than to delete it"
         # Every way to the builder ops spells the module's name (xla_client, or
         # xla_extension for the types) in code, not only in a comment.
         if walk.names_in(self.ctx.module) & {"xla_client", "xla_extension"}:
             return "the module uses xla_client, so what its helpers build cannot be ruled out"
-        used = _names_read_outside_del(function.body) & {context, *avals}
-        if used:
-            return f"it reads `{sorted(used)[0]}` other than to delete it"
         klass = next((where for f, where in self.collector.functions.get(function.name.value, [])
                       if f is function and isinstance(where, cst.ClassDef)), None)
         seen: set = set()
