@@ -574,6 +574,10 @@ from codemods.rules._shared import (
     version_text,
 )
 
+#: ``a, b`` and ``k=v``: the spacing of the arguments the rewritten calls write.
+_SPACED_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+_TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
 ANY = (0, 0, 0)
 
 
@@ -1124,8 +1128,7 @@ def _without_annotation(updated: cst.CSTNode) -> cst.CSTNode:
     if updated.annotation is None:
         return updated
     if updated.default is not None:
-        return updated.with_changes(annotation=None, equal=cst.AssignEqual(
-            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+        return updated.with_changes(annotation=None, equal=_TIGHT_EQUAL)
     return updated.with_changes(annotation=None)
 
 
@@ -1576,10 +1579,9 @@ def _plan_shuffle(rule, call, args):
 
     def edit(updated: cst.Call) -> cst.CSTNode:
         args = [*updated.args]
-        args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        args[-1] = args[-1].with_changes(comma=_SPACED_COMMA)
         args.append(cst.Arg(keyword=cst.Name("independent"), value=cst.Name("True"),
-                            equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
-                                                  whitespace_after=cst.SimpleWhitespace(""))))
+                            equal=_TIGHT_EQUAL))
         func = cst.parse_expression(member_spelling(rule.ctx, "jax.random", "permutation"))
         return updated.with_changes(func=func, args=args)
 
@@ -1678,7 +1680,7 @@ def _plan_zeros_like_array(rule, call, args):
     def edit(updated: cst.Call) -> cst.CSTNode:
         value = updated.args[0].value
         func = cst.parse_expression(rule.ctx.name_for("jax.lax.full_like"))
-        return cst.Call(func=func, args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+        return cst.Call(func=func, args=[cst.Arg(value, comma=_SPACED_COMMA),
                                          cst.Arg(cst.Integer("0"))])
 
     return Safety.SAFE, "lax.zeros_like_array was removed in jax 0.9.0; it was full_like(x, 0)", edit
@@ -1768,10 +1770,8 @@ def _plan_msort(rule, call, args):
         func = cst.parse_expression(member_spelling(rule.ctx, "jax.numpy", "sort"))
         value = updated.args[0].value
         return cst.Call(func=func, args=[
-            cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-            cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"),
-                    equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
-                                          whitespace_after=cst.SimpleWhitespace("")))])
+            cst.Arg(value, comma=_SPACED_COMMA),
+            cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_TIGHT_EQUAL)])
 
     return Safety.SAFE, "jax.numpy.msort was removed (gone by jax 0.4.28); it was sort(a, axis=0)", edit
 
@@ -1783,7 +1783,7 @@ def _plan_zeros_like_jaxval(rule, call, args):
     def edit(updated: cst.Call) -> cst.CSTNode:
         value = updated.args[0].value
         func = cst.parse_expression(rule.ctx.name_for("jax.lax.full_like"))
-        return cst.Call(func=func, args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+        return cst.Call(func=func, args=[cst.Arg(value, comma=_SPACED_COMMA),
                                          cst.Arg(cst.Integer("0"))])
 
     return (Safety.SAFE, "jax.ad_util.zeros_like_jaxval was removed with the public jax.ad_util; it was the zeros "
@@ -2327,7 +2327,7 @@ def _plan_full_like_aval(rule, call, args):
             func = func.with_changes(attr=cst.Name("ir_constant"))
         else:
             func = cst.parse_expression(rule.ctx.name_for("jax.interpreters.mlir.ir_constant"))
-        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        comma = _SPACED_COMMA
         array = cst.Call(func=cst.parse_expression(rule.ctx.name_for("numpy.array")),
                          args=[cst.Arg(value.deep_clone(), comma=comma), cst.Arg(dtype.deep_clone())])
         broadcast = cst.Call(func=cst.parse_expression(rule.ctx.name_for("numpy.broadcast_to")),
@@ -3193,7 +3193,7 @@ class RemovedJaxApi(Rule):
             local = asname or name
             alias = cst.ImportAlias(name=cst.Name(new_name),
                                     asname=cst.AsName(name=cst.Name(local)) if local != new_name else None)
-            aliases.append(alias.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
+            aliases.append(alias.with_changes(comma=_SPACED_COMMA))
         aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         multiline = updated.lpar is not None and len(aliases) > 1
         return updated.with_changes(module=cst.parse_expression(module), names=aliases,
@@ -3273,7 +3273,7 @@ class RemovedJaxApi(Rule):
 
         def edit(_updated: cst.CSTNode) -> cst.CSTNode:
             defjvp = self._ad_function(registry, "defjvp")
-            comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            comma = _SPACED_COMMA
             if isinstance(rules, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in rules.elements):
                 rest = [cst.Arg(e.value) for e in rules.elements]
             else:
@@ -3328,7 +3328,7 @@ class RemovedJaxApi(Rule):
         registry = target.value
 
         def combined(updated: cst.CSTNode) -> cst.CSTNode:
-            call = cst.Call(func=self._ad_function(registry, "deflinear2"), args=[cst.Arg(primitive, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+            call = cst.Call(func=self._ad_function(registry, "deflinear2"), args=[cst.Arg(primitive, comma=_SPACED_COMMA),
                                              cst.Arg(rule)])
             return updated.with_changes(body=[cst.Expr(call)])
 

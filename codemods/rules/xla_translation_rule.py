@@ -64,6 +64,8 @@ Replacement (minimum jax 0.5.0)
                                              ``c.get_shape(x)`` does
     ``(const,) + operands``, ``*ops[::-1]``  the same concatenation / slice of the avals in
                                              ``ctx.replace(avals_in=...)``
+    ``operands=tuple()`` and                 a call without operands, ``(...)(ctx)``, its
+    ``operand_shapes_with_layout=tuple()``   operand layouts ``tuple()``
     ``shapes = (c.get_shape(a), ...)``       a tuple of the avals; ``shapes[0].dimensions()``
                                              and an iterated element's methods as above; a
                                              ``get_shape`` whose value goes anywhere else
@@ -2930,12 +2932,11 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
             start = len(operand_params)
             return [(f"*{ctx_name}.avals_in[{start}:][{self.ctx.module.code_for_node(expr.slice[0].slice)}]", None)]
         generated = expr
-        if (isinstance(expr, cst.Call) and get_full_name_for_node(expr.func) in ("tuple", "list") and not expr.args
-                and not {"tuple", "list"} & set(scan.bindings)):
+        wrapped = _sequence_call(expr, scan.bindings)
+        if wrapped == ():
             return []  # ``operands=tuple()``: a custom call without operands
-        if isinstance(expr, cst.Call) and get_full_name_for_node(expr.func) in ("tuple", "list") and len(expr.args) == 1 \
-                and not expr.args[0].keyword and not expr.args[0].star and not {"tuple", "list"} & set(scan.bindings):
-            generated = expr.args[0].value
+        if wrapped:
+            generated = wrapped[0]
         if isinstance(generated, (cst.GeneratorExp, cst.ListComp)) and depth < 3:
             # ``tuple(ops.ConstantLiteral(c, np.int32(v)) for v in dims.values())``
             # (celerite2): one constant per element, their avals by the same loop.
@@ -3598,10 +3599,9 @@ class _FunctionScan(cst.CSTVisitor):
                         and func.attr.value in GET_SHAPE and isinstance(func.value, cst.Name) and func.value.value in self.builder_names:
                     return func.value
             return None
-        if isinstance(value, cst.Call) and get_full_name_for_node(value.func) in ("tuple", "list") and len(value.args) == 1 \
-                and not value.args[0].keyword and not value.args[0].star and not {"tuple", "list"} & set(self.bindings) \
-                and isinstance(value.args[0].value, (cst.GeneratorExp, cst.ListComp)):
-            value = value.args[0].value  # ``tuple(c.get_shape(a) for a in args)`` (celerite2)
+        wrapped = _sequence_call(value, self.bindings)
+        if wrapped and isinstance(wrapped[0], (cst.GeneratorExp, cst.ListComp)):
+            value = wrapped[0]  # ``tuple(c.get_shape(a) for a in args)`` (celerite2)
         if isinstance(value, (cst.ListComp, cst.GeneratorExp)) and isinstance(value.elt, cst.Call) \
                 and self._operand_shape_in_comprehension(value.elt):
             loop = value.for_in
@@ -3666,18 +3666,17 @@ class _FunctionScan(cst.CSTVisitor):
         ):
             # ``(s1,) + tuple(array_shape(...) for x in xs)``: one sequence of shapes.
             return "shapes"
-        if isinstance(value, cst.Call) and get_full_name_for_node(value.func) in ("tuple", "list") and len(value.args) == 1 \
-                and not value.args[0].keyword and not value.args[0].star and not {"tuple", "list"} & set(self.bindings) \
-                and isinstance(value.args[0].value, (cst.ListComp, cst.GeneratorExp)) and self._kind_of(value.args[0].value) == "shapes":
+        wrapped = _sequence_call(value, self.bindings)
+        if wrapped and isinstance(wrapped[0], (cst.ListComp, cst.GeneratorExp)) and self._kind_of(wrapped[0]) == "shapes":
             return "shapes"
         return "other"
 
     def _replicated_shape(self, value: cst.BaseExpression) -> bool:
         """``tuple(s for _ in xs)`` / ``[s for _ in xs]`` with ``s`` one XLA array shape:
         the same layout once per element of ``xs`` (a variadic tail of operands)."""
-        if isinstance(value, cst.Call) and get_full_name_for_node(value.func) in ("tuple", "list") and len(value.args) == 1 \
-                and not value.args[0].keyword and not value.args[0].star and "tuple" not in self.bindings and "list" not in self.bindings:
-            value = value.args[0].value
+        wrapped = _sequence_call(value, self.bindings)
+        if wrapped:
+            value = wrapped[0]
         if not isinstance(value, (cst.GeneratorExp, cst.ListComp)) or not isinstance(value.elt, cst.Name):
             return False
         comp = value.for_in
@@ -3813,12 +3812,10 @@ class _FunctionScan(cst.CSTVisitor):
         each one into its layout (anything else would reach ffi_lowering unchanged)."""
         if isinstance(node, cst.Name):
             return self.reaching(node.value, at) == "shapes"
-        if (isinstance(node, cst.Call) and get_full_name_for_node(node.func) in ("tuple", "list") and not node.args
-                and not {"tuple", "list"} & set(self.bindings)):
-            return True  # ``tuple()``: no operands, no layouts
-        if isinstance(node, cst.Call) and get_full_name_for_node(node.func) in ("tuple", "list") and len(node.args) == 1 \
-                and not node.args[0].keyword and not node.args[0].star and not {"tuple", "list"} & set(self.bindings):
-            return self.shapes_known(node.args[0].value, at)
+        wrapped = _sequence_call(node, self.bindings)
+        if wrapped is not None:
+            # ``tuple()``: no operands, no layouts; ``tuple(shapes)``: those shapes.
+            return not wrapped or self.shapes_known(wrapped[0], at)
         if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
             if (isinstance(node.elt, cst.Name) and node.for_in.inner_for_in is None and not node.for_in.ifs
                     and node.elt.value not in _names_in(node.for_in.target)
@@ -5264,6 +5261,20 @@ def _plain_value(node: cst.BaseExpression) -> bool:
 
 #: Expressions with a scope of their own (or, for ``:=``, a binding in the enclosing one).
 _OWN_SCOPES = (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp, cst.NamedExpr)
+
+
+def _sequence_call(node: cst.BaseExpression, bindings) -> Optional[tuple[cst.BaseExpression, ...]]:
+    """The argument of ``tuple(x)`` / ``list(x)`` (one plain positional one), or ``()`` for
+    ``tuple()`` / ``list()``, when the rule binds neither name (they are the builtins);
+    None for anything else."""
+    if not (isinstance(node, cst.Call) and get_full_name_for_node(node.func) in ("tuple", "list")) \
+            or "tuple" in bindings or "list" in bindings:
+        return None
+    if not node.args:
+        return ()
+    if len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
+        return (node.args[0].value,)
+    return None
 
 
 def _display_length(node: Optional[cst.BaseExpression]) -> Optional[int]:
