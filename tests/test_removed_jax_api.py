@@ -125,9 +125,25 @@ ORIGINS = {
     "jax.random.PRNGKeyArray": "jax._src.basearray.Array",
     **{n: "jax._src.basearray.Array" for n in (
         "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
+    # Pallas: jax 0.6.2's tpu.py bound ``TPUMemorySpace``/``TPUCompilerParams`` to the classes
+    # jax._src.pallas.mosaic.core still defines; 0.7.2 to 0.9 bound ``pltpu.ANY`` to
+    # ``pl.ANY``'s member; tpu.py imported ``delay`` from the Mosaic primitives (since moved
+    # to the shared ones), ``run_scoped`` and ``CostEstimate`` from the shared modules; the
+    # Triton primitives and ``CompilerParams`` are the ones jax._src.pallas.triton defines.
+    "jax.experimental.pallas.tpu.TPUMemorySpace": "jax._src.pallas.mosaic.core.MemorySpace",
+    "jax.experimental.pallas.tpu.TPUCompilerParams": "jax._src.pallas.mosaic.core.CompilerParams",
+    "jax.experimental.pallas.tpu.TPUMemorySpace.ANY": "jax._src.pallas.core.MemorySpace.ANY",
+    "jax.experimental.pallas.tpu.ANY": "jax._src.pallas.core.MemorySpace.ANY",
+    "jax.experimental.pallas.tpu.delay": "jax._src.pallas.primitives.delay",
+    "jax.experimental.pallas.tpu.run_scoped": "jax._src.pallas.primitives.run_scoped",
+    "jax.experimental.pallas.tpu.CostEstimate": "jax._src.pallas.core.CostEstimate",
+    **{f"jax.experimental.pallas.{n}": f"jax._src.pallas.triton.primitives.{n}" for n in (
+        *rule.PALLAS_ATOMICS, "max_contiguous")},
+    "jax.experimental.pallas.gpu": "jax.experimental.pallas.triton",
+    "jax.experimental.pallas.triton.TritonCompilerParams": "jax._src.pallas.triton.core.CompilerParams",
 }
 #: Not the same object by construction; why each is equivalent is in the rule's docstring.
-FORWARDERS = {"jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.api.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
+FORWARDERS = {"jax._src.dtypes.bit_width", "jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.api.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
               "jax.interpreters.mlir.func_dialect", "jax.ops.index"}
 
 
@@ -1341,3 +1357,18 @@ def test_numpy_names_removed_in_0_4_24_compute_what_they_did() -> None:
     inv_e = np.stack([z, z ** 2])
     expected = [np.sum((row[1:] + row[:-1]) / 2 * np.diff(z)) for row in inv_e]
     np.testing.assert_allclose(np.asarray(module["comoving_distance"](z, inv_e)), expected, rtol=1e-6)
+
+
+def test_pallas_repeat_rewrite_tiles_like_the_removed_helper() -> None:
+    """``pltpu.repeat(x, n, axis)`` was ``jnp.tile`` with ``n`` on ``axis`` (jax 0.10.0's
+    definition); the rewrite's ``jnp.concatenate([x] * n, axis=axis)`` gives the same array."""
+    source = b"from jax.experimental.pallas import tpu as pltpu\n\ndef f(x, n, axis):\n    return pltpu.repeat(x, n, axis=axis)\n"
+    result = rewrite_source(source, "repeat.py", ["--select", "removed-jax-api"])
+    assert result.error is None and result.updated is not None
+    assert b"jnp.concatenate([x] * n, axis=axis)" in result.updated or b"concatenate([x] * n, axis=axis)" in result.updated
+    namespace: dict = {}
+    exec(compile(result.updated, "repeat.py", "exec"), namespace)
+    x = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
+    for axis in (0, 1, 2, -1):
+        reps = [3 if i == axis % x.ndim else 1 for i in range(x.ndim)]
+        np.testing.assert_array_equal(np.asarray(namespace["f"](x, 3, axis)), np.tile(x, reps))

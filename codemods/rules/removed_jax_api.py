@@ -113,6 +113,16 @@ Moved names (safe: the same object under another name)
     ``device_count`` ``local_device_count``
     ``default_backend`` ``process_index``
     ``process_count``
+    ``pltpu.TPUMemorySpace`` ``TPUCompilerParams``   ``pltpu.MemorySpace`` ``CompilerParams``    0.8.1    0.6.2
+    (``jax.experimental.pallas.tpu``)                (jax 0.6.2 binds both names to one class)
+    ``pltpu.ANY``, ``pltpu.TPUMemorySpace.ANY``      ``pl.ANY`` (``jax.experimental.pallas``;    0.10.0   0.7.2
+                                                     the same member from 0.7.2)
+    ``pltpu.delay``                                  ``pl.delay``                                0.10.0   0.10.0
+    ``pltpu.run_scoped`` ``CostEstimate``            ``pl.run_scoped`` ``CostEstimate``          0.4.35   0.4.35
+    ``pl.atomic_add`` (and the other atomics),       ``jax.experimental.pallas.triton.*``        0.10.0   0.7.1,
+    ``pl.max_contiguous``                            (Triton-only primitives)                             0.8.1
+    ``jax.experimental.pallas.gpu`` (module)         ``jax.experimental.pallas.triton``          0.6.1    0.4.34
+    ``plgpu.TritonCompilerParams``                   ``plgpu.CompilerParams`` (the same class)   0.8.1    0.6.2
     ===============================================  ==========================================  =======  ======
 
     ``isinstance(x, PositionalSharding)`` (``jax.sharding``'s, removed in 0.7.0 after its
@@ -636,6 +646,10 @@ _KEY_GUIDANCE = ("outside annotations jax.Array also matches tracers and raw uin
 _DEVICE_ARRAY_GUIDANCE = ("outside annotations jax.Array also matches tracers; "
                           "use isinstance(x, jax.Array) only if tracers may pass")
 
+PALLAS = "jax.experimental.pallas"
+#: Pallas's Triton atomics, which ``pl`` exported until they moved to its Triton module.
+PALLAS_ATOMICS = tuple(f"atomic_{op}" for op in ("add", "and", "cas", "max", "min", "or", "xchg", "xor"))
+
 #: jax.numpy's implementation module, which held most of its functions until they moved
 #: to other private modules (identity checked on jax 0.4.30, 0.5.3 and 0.6.2: every public
 #: jax.numpy name lax_numpy had was the very object jax.numpy exported).
@@ -815,6 +829,28 @@ MOVED: dict[str, Move] = _Moves({
     "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE, beside_tracer=True) for name in (
         "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
+    # Pallas (jax.experimental.pallas), from its changelog and the compat environments: the
+    # TPU names jax 0.7.0 renamed (jax 0.6.2 already binds both spellings to one object),
+    # removed in 0.8.1; ``pltpu.ANY`` (and ``TPUMemorySpace.ANY``), removed in 0.10.0 for
+    # ``pl.ANY`` (the same member from 0.7.2 on); the aliases the TPU module dropped once
+    # ``pl`` had them; the Triton-only primitives moved to ``jax.experimental.pallas.triton``
+    # (deprecated in ``pl`` in 0.7.1 and 0.8.1, gone by 0.10.0); ``pallas.gpu``, the Triton
+    # module's old name (``from jax.experimental.pallas.triton import *`` from 0.4.34),
+    # removed in 0.6.1.
+    # jax/_src/dtypes.py: ``bit_width`` renamed ``itemsize_bits`` in 0.10.0, the same
+    # computation (it now raises for ``None`` rather than reading it as a dtype).
+    "jax._src.dtypes.bit_width": Move("jax._src.dtypes.itemsize_bits", (0, 10, 0), "0.10.0",
+                                      note="the same function renamed"),
+    f"{PALLAS}.tpu.TPUMemorySpace": Move(f"{PALLAS}.tpu.MemorySpace", (0, 6, 2), "0.8.1"),
+    f"{PALLAS}.tpu.TPUMemorySpace.ANY": Move(f"{PALLAS}.ANY", (0, 7, 2), "0.10.0"),
+    f"{PALLAS}.tpu.ANY": Move(f"{PALLAS}.ANY", (0, 7, 2), "0.10.0"),
+    f"{PALLAS}.tpu.TPUCompilerParams": Move(f"{PALLAS}.tpu.CompilerParams", (0, 6, 2), "0.8.1"),
+    f"{PALLAS}.tpu.delay": Move(f"{PALLAS}.delay", (0, 10, 0), "0.10.0"),
+    **{f"{PALLAS}.tpu.{n}": Move(f"{PALLAS}.{n}", (0, 4, 35), "0.4.35") for n in ("run_scoped", "CostEstimate")},
+    **{f"{PALLAS}.{n}": Move(f"{PALLAS}.triton.{n}", (0, 7, 1), "0.10.0 (after 0.8.0)") for n in PALLAS_ATOMICS},
+    f"{PALLAS}.max_contiguous": Move(f"{PALLAS}.triton.max_contiguous", (0, 8, 1), "0.10.0 (after 0.8.0)"),
+    f"{PALLAS}.gpu": Move(f"{PALLAS}.triton", (0, 4, 34), "0.6.1", module=True),
+    f"{PALLAS}.triton.TritonCompilerParams": Move(f"{PALLAS}.triton.CompilerParams", (0, 6, 2), "0.8.1"),
 })
 @lru_cache(maxsize=None)
 def _config_option_exists(option: str) -> bool:
@@ -923,6 +959,8 @@ GUIDANCE = {
     "jax.interpreters.xla.pytype_aval_mappings": "jax.core.pytype_aval_mappings in most cases",
     "jax.interpreters.xla.xb": "use jax.extend.backend",
     "jax.xla_computation": "use jax.jit(f).lower(*args).compiler_ir('hlo')",
+    "jax.experimental.pallas.tpu.KernelType": "use jax.experimental.pallas.tpu.CoreType (jax 0.10.0's deprecation "
+                                              "bound KernelType to it)",
     **{name: ("jax's mask and shapecheck transformations went in jax 0.3.16 with their interpreter: shape-"
               "polymorphic code is exported with symbolic shapes (jax.export.symbolic_shape), and masking rules can go")
        for name in (MASKING, "jax.mask", "jax.shapecheck")},
@@ -1073,6 +1111,8 @@ OWNED = (
     # The engine reports an import of it that unmigrated uses keep alive.
     "jaxlib.xla_extension",
     "jax.interpreters.mlir.custom_call",
+    # pallas-api rewrites their calls and reports the rest.
+    *(f"jax.experimental.pallas.{n}" for n in ("load", "store", "swap", "Unblocked", "unblocked")),
     # host-callback rewrites its calls and reports the rest.
     "jax.experimental.host_callback",
     # jax-util defines its helpers in the module and reports the rest.
@@ -1776,6 +1816,29 @@ def _plan_msort(rule, call, args):
     return Safety.SAFE, "jax.numpy.msort was removed (gone by jax 0.4.28); it was sort(a, axis=0)", edit
 
 
+def _plan_pallas_repeat(rule, call, args):
+    """``pltpu.repeat(x, repeats, axis)``: jax 0.10.0 defined it as ``jnp.tile`` with
+    ``repeats`` on ``axis`` and 1 elsewhere (deprecated there, gone in 0.10.2), and the
+    Mosaic primitive before that tiled the same way: ``repeats`` copies of ``x`` laid end
+    to end along ``axis``, which is ``jnp.concatenate([x] * repeats, axis=axis)`` for any
+    rank (both lower to Mosaic; checked for the tpu platform on jax 0.10.2)."""
+    if set(args) != {"x", "repeats", "axis"} or any(a.star for a in call.args):
+        return "pltpu.repeat takes (x, repeats, axis)"
+
+    def edit(updated: cst.Call) -> cst.CSTNode:
+        bound = _bind(updated, ("x", "repeats", "axis"))
+        func = cst.parse_expression(member_spelling(rule.ctx, "jax.numpy", "concatenate"))
+        copies = cst.BinaryOperation(left=cst.List([cst.Element(bound["x"].value)]), operator=cst.Multiply(),
+                                     right=_atom(bound["repeats"].value))
+        return cst.Call(func=func, args=[
+            cst.Arg(copies, comma=_SPACED_COMMA),
+            cst.Arg(bound["axis"].value, keyword=cst.Name("axis"), equal=_TIGHT_EQUAL)])
+
+    return (Safety.SAFE, "jax.experimental.pallas.tpu.repeat was removed in jax 0.10.2 (deprecated in 0.10.0 for "
+            "jnp.tile); it laid `repeats` copies end to end along `axis`: jax.numpy.concatenate([x] * repeats, "
+            "axis=axis)", edit)
+
+
 def _plan_zeros_like_jaxval(rule, call, args):
     if set(args) != {"val"}:
         return "ad_util.zeros_like_jaxval takes one value"
@@ -2421,6 +2484,7 @@ CALLS: dict[str, CallRewrite] = {
     "jax.ad_util.zeros_like_jaxval": CallRewrite(ANY, "0.4.24 or earlier", ("val",), _plan_zeros_like_jaxval),
     "jax.numpy.in1d": CallRewrite(ANY, "0.4.24", ("ar1", "ar2", "assume_unique", "invert", "method"), _plan_in1d),
     "jax.numpy.msort": CallRewrite(ANY, "0.4.28 or earlier", ("a",), _plan_msort),
+    "jax.experimental.pallas.tpu.repeat": CallRewrite(ANY, "0.10.2", ("x", "repeats", "axis"), _plan_pallas_repeat),
     "jax.abstract_arrays.make_shaped_array": CallRewrite((0, 4, 0), "0.4.14", ("x",), _plan_make_shaped_array),
     # ``jax/core.py`` held jax's core until it moved to ``jax._src.core`` (after 0.4.1, by 0.4.10).
     **{f"{module}.AxisPrimitive": CallRewrite(
@@ -3713,7 +3777,8 @@ class RemovedJaxApi(Rule):
                 if (new_module, new_name) in self.aliased:
                     self.ctx.add_import(new_module)
                     return cst.parse_expression(new)
-                return cst.parse_expression(member_spelling(self.ctx, new_module, new_name, moved_from=qualified))
+                return cst.parse_expression(self._through_moved_module(new_module, new_name)
+                                            or member_spelling(self.ctx, new_module, new_name, moved_from=qualified))
 
             self._handle_chain(node.value)
             drop_binding_if_unused(self.ctx, head)
@@ -4027,8 +4092,22 @@ class RemovedJaxApi(Rule):
                 entry = MOVED[binding.qualified]
                 if entry.module and qualified.startswith(binding.qualified + "."):
                     return entry.new + qualified[len(binding.qualified):] == new
-                return True
+                # ``TPUMemorySpace.ANY`` of ``from ...tpu import TPUMemorySpace``: the class
+                # moved, and this member of it went elsewhere (``pl.ANY``).
+                return entry.module or qualified == binding.qualified or qualified not in MOVED
         return False
+
+    def _through_moved_module(self, module: str, name: str) -> Optional[str]:
+        """``plgpu.CompilerParams`` where ``plgpu`` binds a module that moved whole to
+        ``module`` (``from jax.experimental.pallas import gpu as plgpu``, which the import
+        rewrite makes the Triton module): the member read through the binding it has."""
+        for binding in self.ctx.names.imports:
+            entry = MOVED.get(binding.qualified)
+            if entry is not None and entry.module and entry.new == module and binding.top_level \
+                    and not self.ctx.names._maybe_rebound(binding.local) and binding.from_module is not None \
+                    and compatibility_guard(self.ctx, binding.statement) is None:
+                return f"{binding.local}.{name}"
+        return None
 
     def _import_line_moves(self, head: str) -> bool:
         """Whether the use names a binding that the import rewrite already moves."""

@@ -7,7 +7,6 @@ from jax.tree_util import tree_flatten, tree_leaves, tree_map as tree_multimap
 from jax.errors import ConcretizationTypeError
 from jax.extend.core import ClosedJaxpr, Jaxpr, Literal, Var
 from jax.extend.core.primitives import call_p
-from jax.extend.linear_util import wrap_init
 
 
 def flatten(tree):
@@ -26,6 +25,6 @@ def walk(jaxpr: Jaxpr, closed: ClosedJaxpr):
 
 def wrap(f):
     try:
-        return lu.wrap_init(f), wrap_init(f)
+        return lu.wrap_init(f), lu.wrap_init(f)
     except ConcretizationTypeError:
         return call_p
