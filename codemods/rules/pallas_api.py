@@ -257,65 +257,61 @@ class PallasApi(Rule):
         elif member == "BlockSpec":
             self._blockspec(node)
 
-    def _load(self, call: cst.Call) -> None:
-        bound = _bind(call, LOAD_PARAMS)
+    def _extras(self, call: cst.Call, member: str, params: tuple[str, ...], allowed: tuple[str, ...],
+                guidance: str) -> Optional[list[str]]:
+        """The Triton-only keywords of a ``pl.load``/``pl.store`` call; None (reported) when
+        its arguments do not bind or name something else."""
+        bound = _bind(call, params)
         if bound is None:
-            self.report(call, Safety.MANUAL, "pl.load was removed in jax 0.10.0 (deprecated in 0.7.1): use "
-                        "`ref[idx]`, or `jax.experimental.pallas.triton.load(ref.at[idx], mask=..., other=...)` "
-                        "on Triton")
-            return
-        extra = [k for k in bound if k not in LOAD_PARAMS]
-        unknown = [k for k in extra if k not in TRITON_LOAD_KEYWORDS]
+            self.report(call, Safety.MANUAL, f"pl.{member} was removed in jax 0.10.0 (deprecated in 0.7.1): use "
+                        f"{guidance}")
+            return None
+        extra = [k for k in bound if k not in params]
+        unknown = [k for k in extra if k not in allowed]
         if unknown:
-            self.report(call, Safety.MANUAL, f"pl.load with {', '.join(unknown)}= (removed in jax 0.10.0) is not "
-                        "rewritten: use `ref[idx]` or the Triton module's load")
-            return
-        if not extra:
+            self.report(call, Safety.MANUAL, f"pl.{member} with {', '.join(unknown)}= (removed in jax 0.10.0) is not "
+                        f"rewritten: use {guidance.split(', or ')[0]} or the Triton module's {member}")
+            return None
+        return extra
+
+    def _triton(self, call: cst.Call, member: str, params: tuple[str, ...], extra: list[str]) -> None:
+        """``pl.load(ref, idx, mask=...)`` -> ``pltriton.load(ref.at[idx], mask=...)`` (and
+        ``store``, its value after the ref)."""
+        def edit(updated: cst.Call) -> cst.CSTNode:
+            module = self._module(TRITON, "pltriton")
+            args = _bind(updated, params)
+            ref = cst.Arg(_at(args["x_ref_or_view"].value, args["idx"].value, self._tidy()), comma=_COMMA)
+            middle = [cst.Arg(args[p].value, comma=_COMMA) for p in params[2:]]
+            rest = [a for k, a in args.items() if k not in params]
+            return updated.with_changes(func=cst.parse_expression(f"{module}.{member}"),
+                                        args=_commas([ref, *middle, *rest], updated))
+
+        value = ", val" if member == "store" else ""
+        self.report(call, Safety.SAFE, f"pl.{member} with {', '.join(extra)}= was removed in jax 0.10.0; those are "
+                    f"Triton's: jax.experimental.pallas.triton.{member}(ref.at[idx]{value}, ...) calls the same "
+                    f"{member}", edit, kernel_receives=f"unchanged (the same masked {member})")
+
+    def _load(self, call: cst.Call) -> None:
+        extra = self._extras(call, "load", LOAD_PARAMS, TRITON_LOAD_KEYWORDS, "`ref[idx]`, or "
+                             "`jax.experimental.pallas.triton.load(ref.at[idx], mask=..., other=...)` on Triton")
+        if extra:
+            self._triton(call, "load", LOAD_PARAMS, extra)
+        elif extra is not None:
             def edit(updated: cst.Call) -> cst.CSTNode:
                 args = _bind(updated, LOAD_PARAMS)
                 return _subscript(args["x_ref_or_view"].value, args["idx"].value, self._tidy())
 
             self.report(call, Safety.SAFE, "pl.load was removed in jax 0.10.0 (deprecated in 0.7.1); without mask or "
                         "other it was `ref[idx]`", edit, kernel_receives="unchanged (the same load)")
-            return
-
-        def triton_edit(updated: cst.Call) -> cst.CSTNode:
-            module = self._module(TRITON, "pltriton")
-            args = _bind(updated, LOAD_PARAMS)
-            ref = cst.Arg(_at(args["x_ref_or_view"].value, args["idx"].value, self._tidy()), comma=_COMMA)
-            rest = [a for k, a in args.items() if k not in LOAD_PARAMS]
-            return updated.with_changes(func=cst.parse_expression(f"{module}.load"), args=_commas([ref, *rest], updated))
-
-        self.report(call, Safety.SAFE, f"pl.load with {', '.join(extra)}= was removed in jax 0.10.0; those are "
-                    "Triton's: jax.experimental.pallas.triton.load(ref.at[idx], ...) calls the same load",
-                    triton_edit, kernel_receives="unchanged (the same masked load)")
 
     def _store(self, call: cst.Call) -> None:
-        bound = _bind(call, STORE_PARAMS)
+        extra = self._extras(call, "store", STORE_PARAMS, TRITON_STORE_KEYWORDS, "`ref[idx] = val`, or "
+                             "`jax.experimental.pallas.triton.store(ref.at[idx], val, mask=...)` on Triton")
         statement = parent(self.ctx, call)
-        if bound is None:
-            self.report(call, Safety.MANUAL, "pl.store was removed in jax 0.10.0 (deprecated in 0.7.1): use "
-                        "`ref[idx] = val`, or `jax.experimental.pallas.triton.store(ref.at[idx], val, mask=...)` on Triton")
-            return
-        extra = [k for k in bound if k not in STORE_PARAMS]
-        unknown = [k for k in extra if k not in TRITON_STORE_KEYWORDS]
-        if unknown:
-            self.report(call, Safety.MANUAL, f"pl.store with {', '.join(unknown)}= (removed in jax 0.10.0) is not "
-                        "rewritten: use `ref[idx] = val` or the Triton module's store")
-            return
         if extra:
-            def triton_edit(updated: cst.Call) -> cst.CSTNode:
-                module = self._module(TRITON, "pltriton")
-                args = _bind(updated, STORE_PARAMS)
-                ref = cst.Arg(_at(args["x_ref_or_view"].value, args["idx"].value, self._tidy()), comma=_COMMA)
-                value = cst.Arg(args["val"].value, comma=_COMMA)
-                rest = [a for k, a in args.items() if k not in STORE_PARAMS]
-                return updated.with_changes(func=cst.parse_expression(f"{module}.store"),
-                                            args=_commas([ref, value, *rest], updated))
-
-            self.report(call, Safety.SAFE, f"pl.store with {', '.join(extra)}= was removed in jax 0.10.0; those are "
-                        "Triton's: jax.experimental.pallas.triton.store(ref.at[idx], val, ...) calls the same store",
-                        triton_edit, kernel_receives="unchanged (the same masked store)")
+            self._triton(call, "store", STORE_PARAMS, extra)
+            return
+        if extra is None:
             return
         if not isinstance(statement, cst.Expr):
             self.report(call, Safety.MANUAL, "pl.store (removed in jax 0.10.0) is used as a value here; it returned "
