@@ -123,6 +123,9 @@ Moved names (safe: the same object under another name)
     ``pl.max_contiguous``                            (Triton-only primitives)                             0.8.1
     ``jax.experimental.pallas.gpu`` (module)         ``jax.experimental.pallas.triton``          0.6.1    0.4.34
     ``plgpu.TritonCompilerParams``                   ``plgpu.CompilerParams`` (the same class)   0.8.1    0.6.2
+    ``jax._src.dtypes.bit_width``                    ``jax._src.dtypes.itemsize_bits`` (renamed;  0.10.0   0.10.0
+                                                     the same computation, which now rejects
+                                                     ``None``)
     ===============================================  ==========================================  =======  ======
 
     ``isinstance(x, PositionalSharding)`` (``jax.sharding``'s, removed in 0.7.0 after its
@@ -4105,7 +4108,8 @@ class RemovedJaxApi(Rule):
             entry = MOVED.get(binding.qualified)
             if entry is not None and entry.module and entry.new == module and binding.top_level \
                     and not self.ctx.names._maybe_rebound(binding.local) and binding.from_module is not None \
-                    and compatibility_guard(self.ctx, binding.statement) is None:
+                    and compatibility_guard(self.ctx, binding.statement) is None \
+                    and tuple(self.ctx.options.target_jax) >= entry.since:
                 return f"{binding.local}.{name}"
         return None
 
