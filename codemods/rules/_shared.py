@@ -25,6 +25,28 @@ from codemods.context import FileContext
 # -- call arguments ------------------------------------------------------------------
 
 
+#: ``a, b`` and ``key=value``: the separators rewritten calls are written with.
+SPACED_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def bind_arguments(call: cst.Call, params: tuple[str, ...], others: bool = False) -> Optional[dict[str, cst.Arg]]:
+    """The call's arguments by parameter name (positional ones in ``params`` order);
+    ``None`` for ``*``/``**``, a name given twice, or a keyword not in ``params`` unless
+    ``others`` (then kept, in call order, after the parameters)."""
+    bound: dict[str, cst.Arg] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        name = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
+        if name is None or (name not in params and not others) or name in bound:
+            return None
+        bound[name] = arg
+    if not others:
+        return bound
+    return {**{p: bound[p] for p in params if p in bound}, **{k: a for k, a in bound.items() if k not in params}}
+
+
 def positional(call: cst.Call) -> list[cst.Arg]:
     return [a for a in call.args if a.keyword is None and not a.star]
 

@@ -208,6 +208,7 @@ from codemods.rule import IndexEntry, Rule, Safety
 from codemods.rules._crossmodule import (defining_file, is_private_module, package_files_parsed, package_files_reading,
                                          where_text)
 from codemods.rules._shared import (
+    TIGHT_EQUAL,
     LoweringRule,
     added_terms,
     ancestors,
@@ -248,8 +249,6 @@ OLD_POSITIONAL = (
     "backend_config", "has_side_effect", "api_version", "operand_output_aliases", "result_shapes",
 )
 KNOWN_KEYWORDS = frozenset(OLD_POSITIONAL) | {"result_types", "called_computations", "extra_attributes"}
-
-_TIGHT = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 class CustomCallApi(Rule):
@@ -425,7 +424,7 @@ class CustomCallApi(Rule):
                 args[1] = args[1].with_changes(value=_decoded(args[1].value))
             if version is None:
                 at = 2 if len(args) > 1 and args[1].keyword is None else 1
-                args.insert(at, cst.Arg(cst.Integer("2"), keyword=cst.Name("api_version"), equal=_TIGHT,
+                args.insert(at, cst.Arg(cst.Integer("2"), keyword=cst.Name("api_version"), equal=TIGHT_EQUAL,
                                         comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
                 if at == len(args) - 1:
                     args[at] = args[at].with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -443,7 +442,7 @@ class CustomCallApi(Rule):
                 kept = [a for a in updated.args if a.keyword.value != "operands"]
                 operands = next(a for a in updated.args if a.keyword.value == "operands").value
                 if no_result_shapes:
-                    kept.append(cst.Arg(cst.Name("None"), keyword=cst.Name("result_shapes"), equal=_TIGHT))
+                    kept.append(cst.Arg(cst.Name("None"), keyword=cst.Name("result_shapes"), equal=TIGHT_EQUAL))
                 if kept:
                     # The last argument keeps the call's closing layout (a trailing comma and
                     # the newline before the parenthesis).
@@ -1768,7 +1767,7 @@ class Site:
                 if "api_version" not in current.args:
                     # The target keeps its trailing comment; the comment lines that lead the
                     # next argument go after the inserted api_version.
-                    version = cst.Arg(cst.Integer("2"), keyword=cst.Name("api_version"), equal=_TIGHT,
+                    version = cst.Arg(cst.Integer("2"), keyword=cst.Name("api_version"), equal=TIGHT_EQUAL,
                                       comma=_leading_only(arg.comma) if isinstance(arg.comma, cst.Comma) else arg.comma)
                     if isinstance(arg.comma, cst.Comma):
                         arg = arg.with_changes(comma=_trailing_only(arg.comma))
@@ -1784,13 +1783,13 @@ class Site:
                 if number is not None:
                     arg = arg.with_changes(value=cst.Integer(str(number)))
             if arg.keyword is None or arg.keyword.value != name:
-                arg = arg.with_changes(keyword=cst.Name(name), equal=_TIGHT)
+                arg = arg.with_changes(keyword=cst.Name(name), equal=TIGHT_EQUAL)
             new_args.append(arg)
         if current.layout("operand_layouts") is None and current.layout("result_layouts") is None:
             new_args = [a for a in new_args if a.keyword is None or a.keyword.value not in ("operand_layouts", "result_layouts")]
-            new_args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("skip_ffi_layout_processing"), equal=_TIGHT))
+            new_args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("skip_ffi_layout_processing"), equal=TIGHT_EQUAL))
         if no_result_shapes and "result_shapes" not in current.args:
-            new_args.append(cst.Arg(cst.Name("None"), keyword=cst.Name("result_shapes"), equal=_TIGHT))
+            new_args.append(cst.Arg(cst.Name("None"), keyword=cst.Name("result_shapes"), equal=TIGHT_EQUAL))
         if current.splat is not None:
             # The rest go to mlir.custom_call through build_ffi_lowering_function's lowering_args.
             new_args.append(current.splat)

@@ -54,7 +54,7 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import is_called, jax_fallback_guard, keyword, positional
+from codemods.rules._shared import TIGHT_EQUAL, is_called, jax_fallback_guard, keyword, positional
 
 FFI_CALL = frozenset({"jax.ffi.ffi_call", "jax.extend.ffi.ffi_call", "jax._src.ffi.ffi_call"})
 #: Keywords of ``ffi_call`` itself (jax 0.4.35 onwards); all others are FFI attributes.
@@ -160,7 +160,7 @@ def _split(updated: cst.CSTNode) -> cst.CSTNode:
         else:
             tail.append(arg)
     if not has_vmap:
-        head.append(cst.Arg(keyword=cst.Name("vmap_method"), value=_vmap_method(vectorized), equal=_EQUAL))
+        head.append(cst.Arg(keyword=cst.Name("vmap_method"), value=_vmap_method(vectorized), equal=TIGHT_EQUAL))
         if vectorized_lead is not None:
             lead_of[id(head[-1])] = vectorized_lead
     if any(_commented(lead) for lead in leads):
@@ -213,9 +213,6 @@ def _split_keeping_comments(updated: cst.Call, head: list[cst.Arg], tail: list[c
     if not tail:
         return inner
     return assemble(cst.Call(func=inner, args=[]), tail)
-
-
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 def _vmap_method(vectorized) -> cst.BaseExpression:

@@ -83,7 +83,16 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods.rule import Rule, Safety
-from codemods.rules._shared import compatibility_guard, head_name, keyword, parent, positional
+from codemods.rules._shared import (
+    SPACED_COMMA,
+    TIGHT_EQUAL,
+    bind_arguments,
+    compatibility_guard,
+    head_name,
+    keyword,
+    parent,
+    positional,
+)
 
 PALLAS = "jax.experimental.pallas"
 TPU = f"{PALLAS}.tpu"
@@ -103,9 +112,6 @@ TRITON_STORE_KEYWORDS = ("mask", "eviction_policy")
 MOSAIC_FIELDS = ("dimension_semantics", "allow_input_fusion", "vmem_limit_bytes", "collective_id", "flags",
                  "internal_scratch_in_bytes", "serialization_format", "has_side_effects")
 TRITON_FIELDS = ("num_warps", "num_stages")
-
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
-_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
 
 
 def _dict_items(node: cst.BaseExpression) -> Optional[list[tuple[str, cst.BaseExpression]]]:
@@ -165,7 +171,7 @@ def _at(ref: cst.BaseExpression, index: cst.BaseExpression, tidy: bool) -> cst.S
 
 
 def _kwarg(name: str, value: cst.BaseExpression, last: bool) -> cst.Arg:
-    return cst.Arg(value, keyword=cst.Name(name), equal=_EQUAL, comma=cst.MaybeSentinel.DEFAULT if last else _COMMA)
+    return cst.Arg(value, keyword=cst.Name(name), equal=TIGHT_EQUAL, comma=cst.MaybeSentinel.DEFAULT if last else SPACED_COMMA)
 
 
 def _drop_indexing_mode(updated: cst.Call) -> cst.Call:
@@ -184,19 +190,9 @@ STORE_PARAMS = ("x_ref_or_view", "idx", "val")
 
 def _bind(call: cst.Call, params: tuple[str, ...]) -> Optional[dict[str, cst.Arg]]:
     """``load(ref, idx=..., mask=...)``'s arguments by parameter name, keywords after the
-    bound parameters in call order; None when a parameter is missing or given twice, or
-    an argument is starred."""
-    bound: dict[str, cst.Arg] = {}
-    for i, arg in enumerate(call.args):
-        if arg.star:
-            return None
-        name = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
-        if name is None or name in bound:
-            return None
-        bound[name] = arg
-    if any(p not in bound for p in params):
-        return None
-    return {**{p: bound[p] for p in params}, **{k: a for k, a in bound.items() if k not in params}}
+    bound parameters in call order; None unless every parameter is given once."""
+    bound = bind_arguments(call, params, others=True)
+    return bound if bound is not None and all(p in bound for p in params) else None
 
 
 def _commas(args: list[cst.Arg], original: cst.Call) -> list[cst.Arg]:
@@ -218,11 +214,11 @@ class PallasApi(Rule):
     # -- spelling ----------------------------------------------------------------
     def _module(self, module: str, asname: str) -> str:
         """A local name for ``module`` (``pltpu``/``pltriton``), importing it once."""
+        # ``pallas.gpu`` is the Triton module's old name, which removed-jax-api moves.
+        names = (module, f"{PALLAS}.gpu") if module == TRITON else (module,)
         for binding in self.ctx.names.imports:
-            if binding.qualified == module and binding.top_level and not self.ctx.names._maybe_rebound(binding.local):
+            if binding.qualified in names and binding.top_level and not self.ctx.names._maybe_rebound(binding.local):
                 return binding.local
-            if module == TRITON and binding.qualified == f"{PALLAS}.gpu" and binding.top_level:
-                return binding.local  # moved to the Triton module by removed-jax-api
         if self.ctx.names.is_bound(asname):
             asname = f"_ccm_{asname}"
         self.ctx.add_import(PALLAS, module.rsplit(".", 1)[1], asname)
@@ -238,7 +234,7 @@ class PallasApi(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualified_name(node.func)
         if not qualified or not qualified.startswith(PALLAS):
-            if qualified in ("functools.partial",) and node.args and \
+            if qualified == "functools.partial" and node.args and \
                     self.ctx.qualified_name(node.args[0].value) == f"{PALLAS}.pallas_call":
                 self._compiler_params(node)
             return
@@ -280,8 +276,8 @@ class PallasApi(Rule):
         def edit(updated: cst.Call) -> cst.CSTNode:
             module = self._module(TRITON, "pltriton")
             args = _bind(updated, params)
-            ref = cst.Arg(_at(args["x_ref_or_view"].value, args["idx"].value, self._tidy()), comma=_COMMA)
-            middle = [cst.Arg(args[p].value, comma=_COMMA) for p in params[2:]]
+            ref = cst.Arg(_at(args["x_ref_or_view"].value, args["idx"].value, self._tidy()), comma=SPACED_COMMA)
+            middle = [cst.Arg(args[p].value, comma=SPACED_COMMA) for p in params[2:]]
             rest = [a for k, a in args.items() if k not in params]
             return updated.with_changes(func=cst.parse_expression(f"{module}.{member}"),
                                         args=_commas([ref, *middle, *rest], updated))
@@ -374,10 +370,10 @@ class PallasApi(Rule):
             for a in updated.args:
                 if a.keyword is not None and a.keyword.value == "compiler_params":
                     comma = a.comma
-                    a = a.with_changes(value=new_params, comma=comma if isinstance(comma, cst.Comma) else _COMMA)
+                    a = a.with_changes(value=new_params, comma=comma if isinstance(comma, cst.Comma) else SPACED_COMMA)
                     if cost:
                         args.append(a)
-                        a = cst.Arg(cost[0], keyword=cst.Name("cost_estimate"), equal=_EQUAL, comma=comma)
+                        a = cst.Arg(cost[0], keyword=cst.Name("cost_estimate"), equal=TIGHT_EQUAL, comma=comma)
                 args.append(a)
             return updated.with_changes(args=args)
 
@@ -467,7 +463,7 @@ class PallasApi(Rule):
                     continue
                 call_args = [cst.Arg(e.value)]
                 if padding is not None:
-                    call_args = [cst.Arg(e.value, comma=_COMMA), cst.Arg(padding[i])]
+                    call_args = [cst.Arg(e.value, comma=SPACED_COMMA), cst.Arg(padding[i])]
                 new.append(e.with_changes(value=cst.Call(func=cst.parse_expression(element), args=call_args)))
             return updated.with_changes(elements=new)
 

@@ -51,6 +51,9 @@ Moved names (safe: the same object under another name)
     ``jax.numpy.in1d(a, b, ...)``                    ``jax.numpy.isin(a, b, ...).ravel()``       0.4.24   any
                                                      (in1d tested the flattened ``a``)
     ``jax.numpy.msort(a)``                           ``jax.numpy.sort(a, axis=0)``               <=0.4.28 any
+    ``pltpu.repeat(x, n, axis)``                     ``jax.numpy.concatenate([x] * n,            0.10.2   any
+    (``jax.experimental.pallas.tpu``)                axis=axis)`` (0.10.0 defined it as
+                                                     ``jnp.tile`` along ``axis``)
     ``jax.treedef_is_leaf``                          ``jax.tree_util.treedef_is_leaf``           0.6.0    any
     ``jax.partial``                                  ``functools.partial`` (jax re-exported it)  0.2.21   any
     ``jax.experimental.pjit.with_sharding_           ``jax.lax.with_sharding_constraint``        <=0.4.24 any
@@ -572,6 +575,9 @@ from codemods.context import import_line
 from codemods.rule import Rule, Safety
 from codemods.rules._shared import (
     GUARD_EXCEPTIONS,
+    SPACED_COMMA,
+    TIGHT_EQUAL,
+    bind_arguments,
     calls_in,
     caught_exceptions,
     compatibility_guard,
@@ -586,10 +592,6 @@ from codemods.rules._shared import (
     parent,
     version_text,
 )
-
-#: ``a, b`` and ``k=v``: the spacing of the arguments the rewritten calls write.
-_SPACED_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-_TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 ANY = (0, 0, 0)
 
@@ -1171,7 +1173,7 @@ def _without_annotation(updated: cst.CSTNode) -> cst.CSTNode:
     if updated.annotation is None:
         return updated
     if updated.default is not None:
-        return updated.with_changes(annotation=None, equal=_TIGHT_EQUAL)
+        return updated.with_changes(annotation=None, equal=TIGHT_EQUAL)
     return updated.with_changes(annotation=None)
 
 
@@ -1534,19 +1536,6 @@ def _only_defines(stmt: cst.CSTNode) -> bool:
     return True
 
 
-def _bind(call: cst.Call, params: tuple[str, ...]) -> Optional[dict[str, cst.Arg]]:
-    """The call's arguments by parameter name; ``None`` for ``*``/``**`` or a stray keyword."""
-    bound: dict[str, cst.Arg] = {}
-    for index, arg in enumerate(call.args):
-        if arg.star:
-            return None
-        name = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
-        if name is None or name not in params or name in bound:
-            return None
-        bound[name] = arg
-    return bound
-
-
 _SIMPLE = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.SimpleString,
            cst.ConcatenatedString, cst.List, cst.Tuple, cst.Dict, cst.Set, cst.Ellipsis)
 
@@ -1622,9 +1611,9 @@ def _plan_shuffle(rule, call, args):
 
     def edit(updated: cst.Call) -> cst.CSTNode:
         args = [*updated.args]
-        args[-1] = args[-1].with_changes(comma=_SPACED_COMMA)
+        args[-1] = args[-1].with_changes(comma=SPACED_COMMA)
         args.append(cst.Arg(keyword=cst.Name("independent"), value=cst.Name("True"),
-                            equal=_TIGHT_EQUAL))
+                            equal=TIGHT_EQUAL))
         func = cst.parse_expression(member_spelling(rule.ctx, "jax.random", "permutation"))
         return updated.with_changes(func=func, args=args)
 
@@ -1697,7 +1686,7 @@ def _plan_tie_in(rule, call, args):
         return "lax.tie_in takes (x, y)"
 
     def edit(updated: cst.Call) -> cst.CSTNode:
-        return _atom(_bind(updated, ("x", "y"))["y"].value)
+        return _atom(bind_arguments(updated, ("x", "y"))["y"].value)
 
     if _pure(args["x"].value):
         return Safety.SAFE, "lax.tie_in was removed in jax 0.4.29; it returned y and ignored x", edit
@@ -1723,7 +1712,7 @@ def _plan_zeros_like_array(rule, call, args):
     def edit(updated: cst.Call) -> cst.CSTNode:
         value = updated.args[0].value
         func = cst.parse_expression(rule.ctx.name_for("jax.lax.full_like"))
-        return cst.Call(func=func, args=[cst.Arg(value, comma=_SPACED_COMMA),
+        return cst.Call(func=func, args=[cst.Arg(value, comma=SPACED_COMMA),
                                          cst.Arg(cst.Integer("0"))])
 
     return Safety.SAFE, "lax.zeros_like_array was removed in jax 0.9.0; it was full_like(x, 0)", edit
@@ -1813,8 +1802,8 @@ def _plan_msort(rule, call, args):
         func = cst.parse_expression(member_spelling(rule.ctx, "jax.numpy", "sort"))
         value = updated.args[0].value
         return cst.Call(func=func, args=[
-            cst.Arg(value, comma=_SPACED_COMMA),
-            cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=_TIGHT_EQUAL)])
+            cst.Arg(value, comma=SPACED_COMMA),
+            cst.Arg(cst.Integer("0"), keyword=cst.Name("axis"), equal=TIGHT_EQUAL)])
 
     return Safety.SAFE, "jax.numpy.msort was removed (gone by jax 0.4.28); it was sort(a, axis=0)", edit
 
@@ -1829,13 +1818,13 @@ def _plan_pallas_repeat(rule, call, args):
         return "pltpu.repeat takes (x, repeats, axis)"
 
     def edit(updated: cst.Call) -> cst.CSTNode:
-        bound = _bind(updated, ("x", "repeats", "axis"))
+        bound = bind_arguments(updated, ("x", "repeats", "axis"))
         func = cst.parse_expression(member_spelling(rule.ctx, "jax.numpy", "concatenate"))
         copies = cst.BinaryOperation(left=cst.List([cst.Element(bound["x"].value)]), operator=cst.Multiply(),
                                      right=_atom(bound["repeats"].value))
         return cst.Call(func=func, args=[
-            cst.Arg(copies, comma=_SPACED_COMMA),
-            cst.Arg(bound["axis"].value, keyword=cst.Name("axis"), equal=_TIGHT_EQUAL)])
+            cst.Arg(copies, comma=SPACED_COMMA),
+            cst.Arg(bound["axis"].value, keyword=cst.Name("axis"), equal=TIGHT_EQUAL)])
 
     return (Safety.SAFE, "jax.experimental.pallas.tpu.repeat was removed in jax 0.10.2 (deprecated in 0.10.0 for "
             "jnp.tile); it laid `repeats` copies end to end along `axis`: jax.numpy.concatenate([x] * repeats, "
@@ -1849,7 +1838,7 @@ def _plan_zeros_like_jaxval(rule, call, args):
     def edit(updated: cst.Call) -> cst.CSTNode:
         value = updated.args[0].value
         func = cst.parse_expression(rule.ctx.name_for("jax.lax.full_like"))
-        return cst.Call(func=func, args=[cst.Arg(value, comma=_SPACED_COMMA),
+        return cst.Call(func=func, args=[cst.Arg(value, comma=SPACED_COMMA),
                                          cst.Arg(cst.Integer("0"))])
 
     return (Safety.SAFE, "jax.ad_util.zeros_like_jaxval was removed with the public jax.ad_util; it was the zeros "
@@ -2266,7 +2255,7 @@ def _plan_index_op(op: str):
             rule.ctx.qualified_name(original_idx.value) == "jax.ops.index"
 
         def edit(updated: cst.Call) -> cst.CSTNode:
-            bound = _bind(updated, INDEX_PARAMS)
+            bound = bind_arguments(updated, INDEX_PARAMS)
             code = rule.ctx.module.code_for_node
             idx = bound["idx"].value
             if inline_index and isinstance(idx, cst.Subscript):
@@ -2322,7 +2311,7 @@ def _plan_x64(value: Optional[bool]):
             if value is not None:
                 flag: cst.BaseExpression = cst.Name(str(value))
             else:
-                bound = _bind(updated, ("new_val",))
+                bound = bind_arguments(updated, ("new_val",))
                 flag = bound["new_val"].value if bound else cst.Name("True")
             return cst.Call(func=func, args=[cst.Arg(flag)])
 
@@ -2375,7 +2364,7 @@ def _plan_full_like_aval(rule, call, args):
     aval = args["aval"].value
     shape = dtype = None
     if isinstance(aval, cst.Call) and (rule.ctx.qualified_name(aval.func) or "").endswith(".ShapedArray"):
-        bound = _bind(aval, _SHAPED_ARRAY_PARAMS)
+        bound = bind_arguments(aval, _SHAPED_ARRAY_PARAMS)
         if bound is not None and "shape" in bound and "dtype" in bound:
             shape, dtype = bound["shape"].value, bound["dtype"].value
     if shape is None:
@@ -2393,7 +2382,7 @@ def _plan_full_like_aval(rule, call, args):
             func = func.with_changes(attr=cst.Name("ir_constant"))
         else:
             func = cst.parse_expression(rule.ctx.name_for("jax.interpreters.mlir.ir_constant"))
-        comma = _SPACED_COMMA
+        comma = SPACED_COMMA
         array = cst.Call(func=cst.parse_expression(rule.ctx.name_for("numpy.array")),
                          args=[cst.Arg(value.deep_clone(), comma=comma), cst.Arg(dtype.deep_clone())])
         broadcast = cst.Call(func=cst.parse_expression(rule.ctx.name_for("numpy.broadcast_to")),
@@ -2739,7 +2728,7 @@ class RemovedJaxApi(Rule):
                 continue  # ``map(abstract_arrays.raise_to_shaped, avals)``: its value replaces it
             if not is_called(self.ctx, attribute) or compatibility_guard(self.ctx, call):
                 return False
-            args = _bind(call, entry.params)
+            args = bind_arguments(call, entry.params)
             if args is None or not isinstance(entry.plan(self, call, args), tuple):
                 return False
         return True
@@ -2787,7 +2776,7 @@ class RemovedJaxApi(Rule):
                 isinstance(n, cst.Name) and compatibility_guard(self.ctx, n) is None for n in uncalled)):
             return None
         for call in calls:
-            args = _bind(call, entry.params)
+            args = bind_arguments(call, entry.params)
             plan = entry.plan(self, call, args) if args is not None else None
             # A call left for the user (manual, or unsafe without --unsafe-fixes) keeps the import.
             if not isinstance(plan, tuple) or plan[0] is Safety.UNSAFE and not self.ctx.options.unsafe_fixes:
@@ -3260,7 +3249,7 @@ class RemovedJaxApi(Rule):
             local = asname or name
             alias = cst.ImportAlias(name=cst.Name(new_name),
                                     asname=cst.AsName(name=cst.Name(local)) if local != new_name else None)
-            aliases.append(alias.with_changes(comma=_SPACED_COMMA))
+            aliases.append(alias.with_changes(comma=SPACED_COMMA))
         aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         multiline = updated.lpar is not None and len(aliases) > 1
         return updated.with_changes(module=cst.parse_expression(module), names=aliases,
@@ -3289,7 +3278,7 @@ class RemovedJaxApi(Rule):
         if entry is None or compatibility_guard(self.ctx, node):
             return None
         self.handled.add(id(func))
-        args = _bind(node, entry.params)
+        args = bind_arguments(node, entry.params)
         plan = entry.plan(self, node, args) if args is not None else "call it with plain arguments"
         if isinstance(plan, str):
             if self.check_all:
@@ -3340,7 +3329,7 @@ class RemovedJaxApi(Rule):
 
         def edit(_updated: cst.CSTNode) -> cst.CSTNode:
             defjvp = self._ad_function(registry, "defjvp")
-            comma = _SPACED_COMMA
+            comma = SPACED_COMMA
             if isinstance(rules, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in rules.elements):
                 rest = [cst.Arg(e.value) for e in rules.elements]
             else:
@@ -3395,7 +3384,7 @@ class RemovedJaxApi(Rule):
         registry = target.value
 
         def combined(updated: cst.CSTNode) -> cst.CSTNode:
-            call = cst.Call(func=self._ad_function(registry, "deflinear2"), args=[cst.Arg(primitive, comma=_SPACED_COMMA),
+            call = cst.Call(func=self._ad_function(registry, "deflinear2"), args=[cst.Arg(primitive, comma=SPACED_COMMA),
                                              cst.Arg(rule)])
             return updated.with_changes(body=[cst.Expr(call)])
 
@@ -3615,7 +3604,7 @@ class RemovedJaxApi(Rule):
         if self.ctx.qualified_name(node.func) not in ("jax.interpreters.mlir.register_lowering",
                                                       "jax._src.interpreters.mlir.register_lowering"):
             return
-        bound = _bind(node, ("prim", "rule", "platform", "inline", "cacheable"))
+        bound = bind_arguments(node, ("prim", "rule", "platform", "inline", "cacheable"))
         platform = bound.get("platform") if bound else None
         if platform is None or not isinstance(platform.value, cst.SimpleString):
             return
@@ -3640,7 +3629,7 @@ class RemovedJaxApi(Rule):
         dropped; any other is reported with its name."""
         if not self.check_all or self.ctx.qualified_name(node.func) not in ("jax.config.update", "jax.config.config.update"):
             return
-        bound = _bind(node, ("name", "val"))
+        bound = bind_arguments(node, ("name", "val"))
         given = bound.get("name").value if bound and bound.get("name") is not None else None
         if isinstance(given, cst.Name):
             given = self.ctx.value_bound_once(given)  # ``OPT = "..."; config.update(OPT, v)``

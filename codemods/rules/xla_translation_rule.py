@@ -418,6 +418,8 @@ from codemods.rules.removed_jax_api import first_missing
 from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
 from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, package_files_mentioning, registrations_elsewhere, where_text
 from codemods.rules._shared import (
+    SPACED_COMMA,
+    TIGHT_EQUAL,
     CallsOf,
     calls_in as _calls_in,
     mutated_in,
@@ -1427,10 +1429,10 @@ class XlaTranslationRule(Rule):
     def _register_lowering(self, reg: Registration, rule: cst.BaseExpression, register: str) -> cst.Call:
         """``register(prim, rule[, platform=...])`` for ``reg``; ``register`` spells
         ``mlir.register_lowering`` (spelled when the finding is made: imports are added then)."""
-        args = [cst.Arg(reg.prim, comma=_COMMA), cst.Arg(rule)]
+        args = [cst.Arg(reg.prim, comma=SPACED_COMMA), cst.Arg(rule)]
         if reg.platform is not None:
-            args[-1] = args[-1].with_changes(comma=_COMMA)
-            args.append(cst.Arg(reg.platform, keyword=cst.Name("platform"), equal=_EQUAL))
+            args[-1] = args[-1].with_changes(comma=SPACED_COMMA)
+            args.append(cst.Arg(reg.platform, keyword=cst.Name("platform"), equal=TIGHT_EQUAL))
         return cst.Call(cst.parse_expression(register), args)
 
     def _drop_xla_head(self, reg: Registration) -> None:
@@ -1562,7 +1564,7 @@ class XlaTranslationRule(Rule):
 
         def build(_updated: cst.CSTNode) -> cst.CSTNode:
             lowering = cst.Call(cst.parse_expression(lower), [
-                cst.Arg(fun, comma=_COMMA), cst.Arg(multiple, keyword=cst.Name("multiple_results"), equal=_EQUAL)])
+                cst.Arg(fun, comma=SPACED_COMMA), cst.Arg(multiple, keyword=cst.Name("multiple_results"), equal=TIGHT_EQUAL)])
             register_call = self._register_lowering(reg, lowering, register)
             return register_call if isinstance(reg.node, cst.Call) else cst.Expr(register_call)
 
@@ -2236,7 +2238,7 @@ class XlaTranslationRule(Rule):
                 keywords.append(("skip_ffi_layout_processing", cst.Name("True")))
             lowering = _lowering_call(ffi_lowering, target, keywords, self.ctx.module.default_indent, updated)
             args = [cst.Arg(cst.parse_expression(ctx_code))] + [cst.Arg(e.value) for e in new["operands"].elements]
-            args = [a.with_changes(comma=_COMMA) for a in args[:-1]] + args[-1:]
+            args = [a.with_changes(comma=SPACED_COMMA) for a in args[:-1]] + args[-1:]
             lowered = cst.Call(lowering, args)
             return cst.Subscript(lowered, [cst.SubscriptElement(cst.Index(cst.Integer("0")))]) if first_result else lowered
 
@@ -2476,7 +2478,7 @@ def {AVAL_HELPER}(value):
                 keywords.append(("result_types", cst.parse_expression(token_types)))
             lowering = _lowering_call(ffi_lowering, target, keywords, self.ctx.module.default_indent, updated)
             if aval_codes is None:
-                call_args = [cst.Arg(cst.parse_expression(ctx_code), comma=_COMMA), cst.Arg(cst.Name(star), star="*")]
+                call_args = [cst.Arg(cst.parse_expression(ctx_code), comma=SPACED_COMMA), cst.Arg(cst.Name(star), star="*")]
             else:
                 operands = new["operands"]
                 call_args = [cst.Arg(cst.parse_expression(ctx_code))]
@@ -2490,7 +2492,7 @@ def {AVAL_HELPER}(value):
                 else:
                     spread = operands.elements
                 for element in spread:
-                    call_args[-1] = call_args[-1].with_changes(comma=_COMMA)
+                    call_args[-1] = call_args[-1].with_changes(comma=SPACED_COMMA)
                     starred = isinstance(element, cst.StarredElement)
                     call_args.append(cst.Arg(element.value, star="*" if starred else ""))
             return cst.Call(lowering, call_args)
@@ -5200,7 +5202,7 @@ def _lowering_call(ffi_lowering: str, target: cst.BaseExpression, keywords: list
     args = [cst.Arg(target, comma=line(comments.get(after[0], ())) if after else line())]
     for position, (key, value) in enumerate(keywords):
         following = after[position + 1] if position + 1 < len(after) else None
-        args.append(cst.Arg(value, keyword=cst.Name(key), equal=_EQUAL, comma=line(comments.get(following, ()) if following else ())))
+        args.append(cst.Arg(value, keyword=cst.Name(key), equal=TIGHT_EQUAL, comma=line(comments.get(following, ()) if following else ())))
     args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
         first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(""))))
     return cst.Call(cst.parse_expression(ffi_lowering), args, whitespace_before_args=cst.ParenthesizedWhitespace(
@@ -5573,7 +5575,3 @@ def _subscript_key(node: cst.Subscript) -> Optional[cst.BaseExpression]:
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return None
     return node.slice[0].slice.value
-
-
-_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
