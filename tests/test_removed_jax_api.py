@@ -144,7 +144,7 @@ ORIGINS = {
 }
 #: Not the same object by construction; why each is equivalent is in the rule's docstring.
 FORWARDERS = {"jax._src.dtypes.bit_width", "jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.api.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
-              "jax.interpreters.mlir.func_dialect", "jax.ops.index"}
+              "jax.interpreters.mlir.func_dialect", "jax.ops.index", "jax.interpreters.pxla.ShardedDeviceArray"}
 
 
 def test_every_move_is_gone_here_and_names_the_same_object() -> None:
@@ -841,7 +841,9 @@ def test_every_jax_name_the_guidance_recommends_exists() -> None:
         for name in re.findall(r"(?<![\w.])(jax(?:lib)?(?:\.\w+)+)", text):
             assert rule.first_missing(name.rstrip(".")) is None, (key, name)
     # ...and the names the new entries speak of are gone.
-    for key in ("jax._src.pjit.pjit_p", "jax.lax.broadcast_p", "jax.sharding.PositionalSharding", "jax.core.unitvar"):
+    for key in ("jax._src.pjit.pjit_p", "jax.lax.broadcast_p", "jax.sharding.PositionalSharding", "jax.core.unitvar",
+                "jax.experimental.pjit.pjit_p", "jax._src.dispatch.device_put_handlers", "jax.dtypes.complex64",
+                "jax.experimental.multihost_utils.all_gather"):
         assert rule.first_missing(key) == key
 
 
@@ -863,6 +865,34 @@ def test_device_array_beside_tracer_matches_arrays_and_tracers_as_before(tmp_pat
     seen = []
     jax.jit(lambda x: seen.append((module.is_jax_value(x), isinstance(x, module.array))) or x)(jnp.ones(3))
     assert seen == [(True, True)]
+
+
+def test_device_array_type_aliases_become_jax_array(tmp_path) -> None:
+    """A module-level typing.Union / Optional alias is a type expression: its DeviceArray
+    and ShardedDeviceArray become jax.Array (safe), and the rewritten module imports, its
+    annotations resolve and its function runs. An alias also handed on as a
+    value stays manual, the module unchanged."""
+    import typing
+
+    import jax.numpy as jnp
+
+    result = _run("device_array_type_alias.py")
+    assert sorted((c.line, c.safety.value) for c in result.changes) == [(8, "safe"), (10, "safe"), (16, "safe")]
+    path = tmp_path / "aliases.py"
+    path.write_bytes(result.updated)
+    spec = importlib.util.spec_from_file_location("aliases", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.JaxArray is jax.Array
+    assert module.Array == typing.Union[np.ndarray, jax.Array]
+    hints = typing.get_type_hints(module.norm)
+    assert hints["x"] is jax.Array and hints["weights"] == typing.Optional[jax.Array]
+    out, size = module.norm(jnp.ones(4), jnp.full(4, 2.0))
+    assert isinstance(out, jax.Array) and size == 4.0
+
+    value = _run("device_array_alias_as_value.py")
+    assert [(c.line, c.safety.value) for c in value.changes] == [(9, "manual")]
+    assert not value.changed
 
 
 def test_private_optimization_barrier_is_the_public_one(tmp_path) -> None:

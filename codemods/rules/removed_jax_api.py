@@ -225,8 +225,13 @@ Moved names (safe: the same object under another name)
 Type names (safe in annotations only)
     ``jax.random.KeyArray``, ``jax.random.PRNGKeyArray`` (removed 0.4.24) and
     ``jax.numpy.DeviceArray`` (also ``jax.interpreters.xla.DeviceArray``, ``_DeviceArray``;
-    removed 0.4.14) become ``jax.Array`` inside an annotation,
-    as their deprecation messages advise. Anywhere else (``isinstance``) they are manual:
+    removed 0.4.14) and ``jax.interpreters.pxla.ShardedDeviceArray`` (deprecated beside it
+    for ``jax.Array``, which subsumed both in jax 0.4.1, and removed with it) become
+    ``jax.Array`` inside an annotation, as their deprecation messages advise; also inside a
+    module-level type alias ``JaxArray = Union[DeviceArray, ShardedDeviceArray]`` (or
+    ``Optional[...]``) that the module reads only in annotations and other such unions:
+    ``isinstance`` refused a subscripted ``typing.Union`` before Python 3.10, so the alias
+    served annotations (scico's ``typing.py``). Anywhere else (``isinstance``) they are manual:
     ``jax.Array`` also matches tracers and raw ``uint32`` keys; test a typed key with
     ``jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key)``. An imported name moves only
     when every use of it is in an annotation. ``isinstance(x, DeviceArray)`` has no single
@@ -568,6 +573,7 @@ from functools import lru_cache
 from typing import Callable, Optional, Union
 
 import libcst as cst
+import libcst.matchers as cstm
 from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
@@ -642,6 +648,10 @@ API_MEMBERS = (
     "device_count", "local_device_count", "process_index", "host_id", "host_count", "custom_jvp", "custom_vjp",
     "checkpoint", "remat", "named_call", "disable_jit", "ShapeDtypeStruct",
 )
+
+#: typing's unions, whose subscripts a module-level type alias assigns.
+_TYPING_UNIONS = frozenset({"typing.Union", "typing.Optional", "typing_extensions.Union",
+                            "typing_extensions.Optional"})
 
 #: jax's tracer base class, by the names a module may read it through.
 _TRACER_NAMES = frozenset({"jax.core.Tracer", "jax._src.core.Tracer"})
@@ -833,7 +843,9 @@ MOVED: dict[str, Move] = _Moves({
     "jax.random.KeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     "jax.random.PRNGKeyArray": Move("jax.Array", (0, 4, 1), "0.4.24", annotation_only=_KEY_GUIDANCE),
     **{name: Move("jax.Array", (0, 4, 1), "0.4.14", annotation_only=_DEVICE_ARRAY_GUIDANCE, beside_tracer=True) for name in (
-        "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray")},
+        "jax.numpy.DeviceArray", "jax.interpreters.xla.DeviceArray", "jax.interpreters.xla._DeviceArray",
+        # deprecated beside DeviceArray for jax.Array, which subsumed both, and removed with it
+        "jax.interpreters.pxla.ShardedDeviceArray")},
     # Pallas (jax.experimental.pallas), from its changelog and the compat environments: the
     # TPU names jax 0.7.0 renamed (jax 0.6.2 already binds both spellings to one object),
     # removed in 0.8.1; ``pltpu.ANY`` (and ``TPUMemorySpace.ANY``), removed in 0.10.0 for
@@ -1006,7 +1018,20 @@ GUIDANCE = {
     "jax.interpreters.mlir.mhlo": ("jax lowers to StableHLO: build the ops with jax.extend.mlir.dialects.stablehlo "
                                    "(jaxlib.mlir.dialects.mhlo remains, with newer op builders)"),
     **{name: "jit's primitive is jax.extend.core.primitives.jit_p (a jaxpr shows it as `jit`)"
-       for name in ("jax._src.pjit.pjit_p", "jax.interpreters.xla.xla_call_p")},
+       for name in ("jax._src.pjit.pjit_p", "jax.experimental.pjit.pjit_p", "jax.interpreters.xla.xla_call_p")},
+    # A custom array class plugged into dispatch by hand (SparseSpikes, xbarax): every table
+    # went with DeviceArray in jax 0.4.x; what stays public is the pytree protocol.
+    **{name: ("jax no longer dispatches on foreign array classes through handler tables: register the class "
+              "as a pytree of jax arrays (jax.tree_util.register_pytree_node_class) and jax.device_put, jit and "
+              "the transformations take it as they take its leaves")
+       for name in ("jax._src.dispatch.device_put", "jax._src.dispatch.device_put_handlers",
+                    "jax._src.dispatch.result_handlers", "jax._src.dispatch.num_buffers_handlers",
+                    "jax.interpreters.xla.xla_shape_handlers", "jax._src.array._array_local_result_handler")},
+    "jax.experimental.multihost_utils.all_gather": ("gathering across processes is "
+                                                    "jax.experimental.multihost_utils.process_allgather(in_tree, "
+                                                    "tiled=False)"),
+    **{f"jax.dtypes.{name}": f"jax.dtypes holds no scalar types: use jax.numpy.{name}"
+       for name in ("complex64", "complex128", "float32", "float64", "int32", "int64")},
     "jax.lax.broadcast_p": ("lax.broadcast binds broadcast_in_dim_p now (jax.extend.core.primitives."
                             "broadcast_in_dim_p): a jaxpr holds no broadcast equation"),
     "jax.core.UnshapedArray": "every array aval is a jax.core.ShapedArray now",
@@ -3008,8 +3033,47 @@ class RemovedJaxApi(Rule):
         if self.ctx.names._maybe_rebound(local) and any(
                 self.ctx.qualified_names(name) != {qualified} for name, _ in uses.names):
             return False
-        return bool(uses.names) and all(in_annotation or (entry.beside_tracer and self._beside_tracer(name))
+        return bool(uses.names) and all(in_annotation or self._in_type_alias(name)
+                                        or (entry.beside_tracer and self._beside_tracer(name))
                                         for name, in_annotation in uses.names)
+
+    def _in_type_alias(self, node: cst.CSTNode) -> bool:
+        """``node`` is inside a module-level type alias ``JaxArray = Union[DeviceArray,
+        ShardedDeviceArray]`` (scico's, read in annotations across the package): a
+        ``typing.Union``/``Optional`` subscript is a type expression, which ``isinstance``
+        refused before Python 3.10 ("Subscripted generics cannot be used with class and
+        instance checks"). Every other read of the alias in the module must be one too (an
+        annotation, another union): one passed on as a value may reach an instance check."""
+        child, parent = node, self.ctx.parents.get(node)
+        outermost: Optional[cst.Subscript] = None
+        while isinstance(parent, (cst.Subscript, cst.SubscriptElement, cst.Index)):
+            if isinstance(parent, cst.Subscript):
+                if child is parent.value:
+                    return False
+                outermost = parent
+            child, parent = parent, self.ctx.parents.get(parent)
+        if outermost is None or not isinstance(parent, cst.Assign) or parent.value is not outermost \
+                or self.ctx.qualified_name(outermost.value) not in _TYPING_UNIONS:
+            return False
+        line = self.ctx.parents.get(parent)
+        if not isinstance(self.ctx.parents.get(line), cst.Module) or len(parent.targets) != 1 \
+                or not isinstance(parent.targets[0].target, cst.Name):
+            return False
+        target = parent.targets[0].target
+        return all(name is target or self._in_type_expression(name)
+                   for name in cstm.findall(self.ctx.module, cstm.Name(target.value)))
+
+    def _in_type_expression(self, node: cst.CSTNode) -> bool:
+        """``node`` is read in an annotation or inside a ``typing.Union``/``Optional``."""
+        parent = self.ctx.parents.get(node)
+        while parent is not None:
+            if isinstance(parent, cst.Annotation) or isinstance(parent, cst.Subscript) \
+                    and self.ctx.qualified_name(parent.value) in _TYPING_UNIONS:
+                return True
+            if isinstance(parent, (cst.BaseStatement, cst.Call, cst.Lambda)):
+                return False
+            parent = self.ctx.parents.get(parent)
+        return False
 
     def _beside_tracer(self, node: cst.CSTNode) -> bool:
         """``node`` is an element of a tuple display that also holds ``jax.core.Tracer``
@@ -3759,9 +3823,12 @@ class RemovedJaxApi(Rule):
             if compatibility_guard(self.ctx, node):
                 return False
             new, entry = found
-            if entry.annotation_only and not self.annotation and not (entry.beside_tracer and self._beside_tracer(node)):
+            alias = bool(entry.annotation_only) and not self.annotation and self._in_type_alias(node)
+            if entry.annotation_only and not self.annotation and not alias \
+                    and not (entry.beside_tracer and self._beside_tracer(node)):
                 if self.check_all:
                     self.manual(node, qualified, f"{new} in annotations; {entry.annotation_only}")
+                self._handle_chain(node.value)  # ``jax.pxla.ShardedDeviceArray(x)``: left whole
                 return False
             new_module, _, new_name = new.rpartition(".")
 
@@ -3781,7 +3848,10 @@ class RemovedJaxApi(Rule):
                     self.unsafe_as_manual(node, qualified, f"{entry.unsafe}; it would become {new}")
                 return False
             same = f"{new} ({entry.note})" if entry.note else f"the same object is {new}"
-            if entry.annotation_only and not self.annotation:
+            if alias:
+                same = (f"{new}, which subsumes it, in this type alias (a typing.Union, which isinstance refused "
+                        "before Python 3.10, so the alias only ever served annotations)")
+            elif entry.annotation_only and not self.annotation:
                 same = f"beside jax.core.Tracer in this tuple of types, {new} matches what the pair matched"
             gone_since = f"was removed in jax {entry.removed}" if entry.removed else "never existed"
             self.report(node, Safety.SAFE, f"{qualified} {gone_since}; {same}", edit,
