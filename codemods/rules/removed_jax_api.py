@@ -1027,6 +1027,9 @@ GUIDANCE = {
        for name in ("jax._src.dispatch.device_put", "jax._src.dispatch.device_put_handlers",
                     "jax._src.dispatch.result_handlers", "jax._src.dispatch.num_buffers_handlers",
                     "jax.interpreters.xla.xla_shape_handlers", "jax._src.array._array_local_result_handler")},
+    **{f"{module}.AUTO": ("the automatic-sharding marker is gone: leave the sharding unspecified (jit's "
+                          "default lets the partitioner choose one) or give a jax.sharding.NamedSharding")
+       for module in ("jax.experimental.pjit", "jax._src.sharding_impls")},
     "jax.experimental.multihost_utils.all_gather": ("gathering across processes is "
                                                     "jax.experimental.multihost_utils.process_allgather(in_tree, "
                                                     "tiled=False)"),
