@@ -24,6 +24,16 @@ def _run(case: str, *args: str):
     return rewrite_source(source, path, [*args, "--select", "removed-jax-api"])
 
 
+def _load(result, tmp_path, name: str):
+    """The rewritten module, written to ``tmp_path`` and imported."""
+    path = tmp_path / f"{name}.py"
+    path.write_bytes(result.updated)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _resolve(qualified: str):
     parts = qualified.split(".")
     for i in range(len(parts), 0, -1):
@@ -455,11 +465,7 @@ def test_identity_helpers_read_as_values_behave_as_their_calls(tmp_path) -> None
     assert {c.safety for c in result.changes} == {Safety.SAFE}
     # A conditional expression keeps its meaning: the lambda is parenthesised there.
     assert b"pick = (lambda x: x) if lower else (lambda x: x)" in result.updated
-    module = tmp_path / "identity_values.py"
-    module.write_bytes(result.updated)
-    spec = importlib.util.spec_from_file_location("identity_values", module)
-    loaded = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loaded)
+    loaded = _load(result, tmp_path, "identity_values")
     x = jax.numpy.ones(3)
     assert loaded.input_avals([x]) == [jax.typeof(x)]
     assert loaded.lowered([1, 2]) == [1, 2] and loaded.lowered([3], lower=False) == [3]
@@ -854,11 +860,7 @@ def test_device_array_beside_tracer_matches_arrays_and_tracers_as_before(tmp_pat
 
     result = _run("device_array_beside_tracer.py")
     assert sorted((c.line, c.safety.value) for c in result.changes) == [(8, "safe"), (14, "safe"), (18, "manual"), (22, "manual")]
-    path = tmp_path / "beside_tracer.py"
-    path.write_bytes(result.updated)
-    spec = importlib.util.spec_from_file_location("beside_tracer", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load(result, tmp_path, "beside_tracer")
     for value, jax_value in ((jnp.ones(3), True), (np.ones(3), False), (1.5, False), ([1.0], False)):
         assert module.is_jax_value(value) is jax_value, value
         assert isinstance(value, module.array) is (jax_value or isinstance(value, (np.ndarray, np.generic))), value
@@ -878,11 +880,7 @@ def test_device_array_type_aliases_become_jax_array(tmp_path) -> None:
 
     result = _run("device_array_type_alias.py")
     assert sorted((c.line, c.safety.value) for c in result.changes) == [(8, "safe"), (10, "safe"), (16, "safe")]
-    path = tmp_path / "aliases.py"
-    path.write_bytes(result.updated)
-    spec = importlib.util.spec_from_file_location("aliases", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load(result, tmp_path, "aliases")
     assert module.JaxArray is jax.Array
     assert module.Array == typing.Union[np.ndarray, jax.Array]
     hints = typing.get_type_hints(module.norm)
@@ -903,11 +901,7 @@ def test_private_optimization_barrier_is_the_public_one(tmp_path) -> None:
 
     result = _run("private_optimization_barrier.py")
     assert sorted((c.line, c.safety.value) for c in result.changes) == [(4, "safe"), (10, "safe"), (14, "safe")]
-    path = tmp_path / "barrier.py"
-    path.write_bytes(result.updated)
-    spec = importlib.util.spec_from_file_location("barrier", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load(result, tmp_path, "barrier")
     assert module.barriers == [(1.0, 2.0)]
     step = lambda acc, _: ((acc[0] + 1, acc[1] * 2), None)  # noqa: E731
     lowered = jax.jit(lambda a, b: module.ring(step, (a, b), 2)).lower(jnp.ones(3), jnp.ones(2)).as_text()
