@@ -675,6 +675,21 @@ def test_helper_without_context_takes_the_rules_context():
     assert (single["target"], single["operand_layouts"], single["results"]) == ("te_layernorm_forward_single", [[1, 0], [0]], 1)
 
 
+def test_guarded_helper_branch_the_target_runs_emits_what_the_legacy_branch_did():
+    """TransformerEngine's ``if hasattr(mlir, "custom_call"): ... else: custom_call(...)``:
+    jax 0.10 has neither builder, so the ``else`` branch is the one that runs; rewritten, it
+    emits the custom call the legacy wrapper emitted (through the branch its releases
+    took), and the first branch still lowers where mlir.custom_call is back."""
+    case = ("custom-call-api", "helper_guarded_branch")
+    (call,) = lower_both(*case, lambda m: m._gelu_lowering, [((2, 3), "float32")], [((2, 3), "float32")])
+    assert (call["target"], call["api_version"], call["backend_config"]) == ("te_gelu", 2, b"\x01gelu")
+    assert call["operand_layouts"] == [[1, 0]] and call["result_layouts"] == [[1, 0]]
+    migrated = migrated_module(*case, RULES)
+    with legacy_builders():
+        kept = lower(migrated._gelu_lowering, [((2, 3), "float32")], [((2, 3), "float32")])
+    assert kept == [call]
+
+
 def test_jaxlib_style_helper_with_an_operand_beyond_the_inputs():
     """``_add_hlo(dtype, a, b)``: three operands (a size constant first) for a rule with two
     inputs; every layout and the constant reach the kernel, from either rule's context."""

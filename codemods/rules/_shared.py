@@ -615,12 +615,36 @@ def version_test_on_target(ctx: FileContext, test: cst.BaseExpression) -> Option
         if decisive in sides:
             return decisive
         return None
+    feature = _feature_test_on_installed(ctx, test)
+    if feature is not None:
+        return feature
     read = _read_version_test(ctx, test)
     target = tuple(ctx.options.target_jax or ())
     if read is None or not target:
         return None
     pad = lambda v: tuple(v) + (0,) * (3 - len(v))  # noqa: E731
     return _COMPARE[read[0]](pad(target), pad(read[1]))
+
+
+def _feature_test_on_installed(ctx: FileContext, test: cst.BaseExpression) -> Optional[bool]:
+    """``hasattr(mlir, "custom_call")`` read on the installed jax when it is the target:
+    False when the installed jax lacks that name (TransformerEngine's wrapper tested it to
+    pick between two builders, both gone by jax 0.8, so its ``else`` runs there). ``None``
+    otherwise: another target, a test of something that is not jax's, or a name found.""" 
+    if not (isinstance(test, cst.Call) and get_full_name_for_node(test.func) == "hasattr" and len(test.args) == 2
+            and isinstance(test.args[1].value, cst.SimpleString) and ctx.qualified_name(test.func) in (None, "builtins.hasattr")):
+        return None
+    owner = ctx.qualified_name(test.args[0].value)
+    attribute = test.args[1].value.evaluated_value
+    # The index of what jax binds lives with the rule that reports missing names.
+    from codemods.rules.removed_jax_api import first_missing, installed_version
+
+    if not is_jax(owner) or not isinstance(attribute, str) or first_missing(owner) is not None \
+            or tuple(ctx.options.target_jax or ()) != installed_version():
+        return None
+    # Only an absence is read with confidence: the index takes a compiled module's names
+    # as present (``ir.RankedTensorType.isinstance`` is gone from jaxlib 0.9's bindings).
+    return False if first_missing(f"{owner}.{attribute}") is not None else None
 
 
 def taken_on_target(ctx: FileContext, branching: cst.CSTNode, child: cst.CSTNode) -> Optional[bool]:

@@ -148,7 +148,14 @@ Safety
     builder are passed on (to ``mlir.custom_call``: ``operand_output_aliases``...) when no
     caller splats ``**`` itself or passes a keyword the rewrite also writes; ``*args``
     splatted into the builder stays manual. A builder call under a compatibility guard
-    keeps the whole helper as it is. Otherwise the finding names the helper's callers in
+    stays as it is for the releases that take that branch, and does not keep the helper
+    from taking the context for its other calls: TransformerEngine's ``if hasattr(mlir,
+    "custom_call"): mlir.custom_call(...) else: custom_call(...)`` picked between two
+    builders that jax 0.8 both removed, so on an installed jax that lacks
+    ``mlir.custom_call`` the ``else`` is the branch that runs, and it is the one rewritten
+    (a ``hasattr`` test of a jax name is read on the installed jax, when it is the target,
+    only as far as the name's absence: what a compiled module binds is not indexed).
+    Otherwise the finding names the helper's callers in
     the module and the context each holds, and why it was not rewritten; a call, in
     another module, of such a project helper (imported by name; its module read from disk
     next to this file, also under a ``src/`` layout) is reported too, naming the defining
@@ -278,6 +285,9 @@ class CustomCallApi(Rule):
         # calls, and why a helper cannot take the context (one of its calls stays, say).
         self._helper_sites: dict[cst.FunctionDef, list[HelperSite]] = {}
         self._helper_blocked: dict[cst.FunctionDef, str] = {}
+        # Builder calls of those helpers that a compatibility guard keeps for older releases
+        # (reported as such): they need no context, and do not keep the helper from taking one.
+        self._helper_guarded: dict[cst.FunctionDef, list[HelperSite]] = {}
         # Module-level signature shims (``def custom_call(*args, **kwargs): try: return
         # _custom_call(*args, **kwargs).results / except TypeError: ...``) by name.
         self._shims: Optional[dict[str, Shim]] = None
@@ -526,7 +536,8 @@ class CustomCallApi(Rule):
         where = legacy.rsplit(".", 1)[0] + ".custom_call"
         # ``**kwargs`` of a helper can go on to the FFI builder once the helper's callers
         # are known; in a lowering rule (or anywhere else) they stay as unknown as ever.
-        site = Site.read(node, legacy, splat_ok=helper is not None)
+        # (A site a compatibility guard keeps is not rewritten: its splat is only read.)
+        site = Site.read(node, legacy, splat_ok=helper is not None or compatibility_guard(self.ctx, node) is not None)
         if isinstance(site, str):
             self.report(node, Safety.MANUAL, f"{where} call cannot be rewritten automatically: {site}; "
                         f"{self._wrapper_note(node)}{GUIDANCE}")
@@ -547,11 +558,12 @@ class CustomCallApi(Rule):
             return
         rule = enclosing_lowering_rule(self.ctx, node)
         if rule is None and helper is not None:
-            guard = compatibility_guard(self.ctx, node)
-            if guard is not None:
-                self._helper_blocked.setdefault(helper, f"a custom_call in it sits inside the compatibility guard {guard}, "
-                                                        "which keeps it for jax releases that still have it")
-            self._helper_sites.setdefault(helper, []).append(HelperSite(node, site, usage, replaced, legacy, where))
+            # (``if hasattr(mlir, "custom_call"): mlir.custom_call(...) else: custom_call(...)``,
+            # TransformerEngine's wrapper: the first branch stays for the releases that have
+            # the builder, the other runs on the target, which has neither builder.)
+            guarded = compatibility_guard(self.ctx, node) is not None
+            sites = self._helper_guarded if guarded else self._helper_sites
+            sites.setdefault(helper, []).append(HelperSite(node, site, usage, replaced, legacy, where))
             return
         if rule is None:
             self.report(
@@ -561,6 +573,10 @@ class CustomCallApi(Rule):
                 f"(a function whose first parameter is the LoweringRuleContext) is in reach; "
                 f"{self._wrapper_note(node)}{GUIDANCE}",
             )
+            return
+        if compatibility_guard(self.ctx, node) is not None:
+            builder = FFI_LOWERING if usage in ("results", "list") else BUILD_FFI
+            self._report_guarded(node, replaced, site, legacy, where, builder)
             return
         deletion = None
         if _deletions_of(rule.function, rule.ctx_name):
@@ -575,9 +591,6 @@ class CustomCallApi(Rule):
             self.report(node, Safety.MANUAL, f"{where} call: {notes}; {GUIDANCE}")
             return
         builder = FFI_LOWERING if usage in ("results", "list") else BUILD_FFI
-        if compatibility_guard(self.ctx, node) is not None:
-            self._report_guarded(node, replaced, site, legacy, where, builder)
-            return
         accepted = safety is Safety.SAFE or self.ctx.options.unsafe_fixes
         if accepted and isinstance(node.func, cst.Name):
             self.rewritten[node.func.value] = self.rewritten.get(node.func.value, 0) + 1
@@ -666,16 +679,16 @@ class CustomCallApi(Rule):
         use of it is a call from a lowering rule here: the helper takes it as its first
         parameter, each call passes its rule's context, and the builder calls use it; all
         of it, or nothing (manual, naming the callers and what keeps it)."""
+        for function, guarded in self._helper_guarded.items():
+            for hs in guarded:
+                # pyscfad: ``if jax < 0.8: ... custom_call(...)`` in a helper serves the
+                # releases that still have the builder; it is not to be rewritten there.
+                builder = FFI_LOWERING if hs.usage in ("results", "list") else BUILD_FFI
+                self._report_guarded(hs.node, hs.replaced, hs.site, hs.legacy, hs.where, builder)
         for function, sites in self._helper_sites.items():
             plan = self._helper_plan(function, sites)
             if isinstance(plan, str):
                 for hs in sites:
-                    if compatibility_guard(self.ctx, hs.node) is not None:
-                        # pyscfad: ``if jax < 0.8: ... custom_call(...)`` in a helper serves the
-                        # releases that still have the builder; it is not to be rewritten there.
-                        builder = FFI_LOWERING if hs.usage in ("results", "list") else BUILD_FFI
-                        self._report_guarded(hs.node, hs.replaced, hs.site, hs.legacy, hs.where, builder)
-                        continue
                     self.report(
                         hs.node,
                         Safety.MANUAL,
@@ -731,7 +744,8 @@ class CustomCallApi(Rule):
             # Only the callers' keywords may be in it: the helper itself neither reads nor adds any.
             inner = self.ctx.scopes.get(value)
             bound = list(inner.assignments[splat_name]) if inner is not None else []
-            passed = {id(h.site.splat.value) for h in sites if h.site.splat is not None}
+            passed = {id(h.site.splat.value) for h in (*sites, *self._helper_guarded.get(function, ()))
+                      if h.site.splat is not None}
             if len(bound) != 1 or any(id(a.node) not in passed for a in bound[0].references):
                 return f"it uses `**{splat_name}` other than by passing it on to the custom_call"
             # What the callers put in ``**kwargs`` reaches mlir.custom_call beside what the
