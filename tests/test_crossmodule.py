@@ -498,7 +498,13 @@ def test_a_helper_takes_the_context_only_when_no_other_module_imports_it(tmp_pat
     assert result.updated is None
     (manual,) = [c for c in result.changes if c.line == 5]
     assert manual.safety is Safety.MANUAL
-    assert "other modules of the project may use `call_kernel` (`ops.py` import it" in manual.message
+    # A run hands this rule only files holding `custom_call`: ops.py would not pass its context.
+    assert "since `ops.py` calls it but holds no `custom_call`, so a run does not migrate it" in manual.message
+    (package / "ops.py").write_text("from .kernels import call_kernel\n\n\ndef op(ctx, x):\n    return [call_kernel('op_f32', x)]\n"
+                                    "\n\nprint(call_kernel)  # custom_call\n")
+    (result,), _ = run([str(package / "kernels.py")], rules, OPTIONS)
+    assert "other modules of the project may use `call_kernel` (`ops.py` import it" in \
+        [c for c in result.changes if c.line == 5][0].message
 
     (package / "ops.py").write_text("def op(ctx, x):\n    return x\n")
     (result,), _ = run([str(package / "kernels.py")], rules, OPTIONS)
@@ -514,6 +520,88 @@ def test_a_helper_takes_the_context_only_when_no_other_module_imports_it(tmp_pat
     assert result.updated is None
     assert any("a `# ccmigrate: ignore` comment switches off one of the changes it needs" in c.message
                for c in result.changes if c.safety is Safety.MANUAL)
+
+
+CALLER_MODULE = '''"""TransformerEngine's layout: one wrapper picks the builder jax has, every
+primitive's module calls it from its lowering rule."""
+from jax.interpreters import mlir
+from jax.interpreters.mlir import ir
+
+try:
+    from jaxlib.hlo_helpers import custom_call
+except ImportError:
+    pass
+
+
+def custom_caller(name, operands, out_types, opaque, **kwargs):
+    if hasattr(mlir, "custom_call"):
+        out = mlir.custom_call(name, result_types=out_types, operands=operands, backend_config=opaque, **kwargs).results
+    else:
+        out = custom_call(name, result_types=out_types, operands=operands, backend_config=opaque, **kwargs).results
+    return out
+'''
+
+SCALE_MODULE = '''import jax
+from jax.interpreters import mlir
+from jax.interpreters.mlir import ir
+
+from .custom_call import custom_caller
+
+scale_p = jax.extend.core.Primitive("te_scale")
+scale_p.def_abstract_eval(lambda x: x)
+
+
+def _scale_lowering(ctx, x):
+    (aval,) = ctx.avals_out
+    out_type = ir.RankedTensorType.get(aval.shape, mlir.dtype_to_ir_type(aval.dtype))
+    out = custom_caller("te_scale_f32", [x], [out_type], b"\\x02", has_side_effect=True)
+    return out
+
+
+mlir.register_lowering(scale_p, _scale_lowering, platform="cpu")
+'''
+
+
+def _caller_package(root) -> str:
+    package = root / "tepkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "custom_call.py").write_text(CALLER_MODULE)
+    (package / "scale.py").write_text(SCALE_MODULE)
+    return str(root)
+
+
+def test_a_helper_other_modules_call_takes_the_context_with_them_and_lowers(tmp_path) -> None:
+    """The wrapper's branch the installed jax runs (it has neither builder) becomes the FFI
+    builder with the context the helper now takes first; the other module's rule passes
+    its own, a change linked to the helper's. Written and imported, the package lowers to
+    the custom call the wrapper emitted; a second run changes nothing."""
+    root = _caller_package(tmp_path)
+    first = ccmigrate("apply", "-j", "2", root)
+    assert first.returncode == 0, first.stderr
+    helper = (tmp_path / "tepkg" / "custom_call.py").read_text()
+    assert "def custom_caller(ctx, name, operands, out_types, opaque, **kwargs):" in helper
+    assert "result_shapes=None, **kwargs)(ctx, *operands).results" in helper
+    assert 'out = mlir.custom_call(name, result_types=out_types' in helper  # the branch older jax takes
+    scale = (tmp_path / "tepkg" / "scale.py").read_text()
+    assert 'custom_caller(ctx, "te_scale_f32", [x], [out_type], b"\\x02", has_side_effect=True)' in scale
+    second = ccmigrate("apply", root)
+    assert second.returncode == 0 and "0 rewritten" in second.stderr, second.stderr
+    with imported(root, "tepkg.scale") as module:
+        (call,) = custom_calls(lower(lambda x: module.scale_p.bind(x), (2, 3), platform="cpu"))
+    assert (call.target, call.api_version, call.backend_config) == ("te_scale_f32", 2, b"\x02")
+
+
+def test_a_helper_whose_caller_is_not_in_the_run_stays_with_it(tmp_path) -> None:
+    """All or nothing: run on the wrapper's module alone, neither it nor its caller changes."""
+    root = _caller_package(tmp_path)
+    before = tree(root)
+    results, _ = run([str(tmp_path / "tepkg" / "custom_call.py")], [CustomCallApi], OPTIONS)
+    assert all(r.updated is None or r.updated == r.original for r in results)
+    (manual,) = [c for r in results for c in r.changes if c.line == 16]
+    assert manual.safety is Safety.MANUAL
+    assert "`scale.py`, which calls it, cannot pass its context (it is not among the files this run migrates)" in manual.message
+    assert tree(root) == before
 
 
 def test_descriptor_builders_of_a_sibling_module_are_read(tmp_path) -> None:

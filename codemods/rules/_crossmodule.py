@@ -14,6 +14,7 @@ import ast
 import dataclasses
 import os
 import re
+import stat
 from functools import lru_cache
 from typing import Optional
 
@@ -190,6 +191,8 @@ def package_files_mentioning(path: str, package: Optional[str], name: str) -> tu
             if candidate == here:
                 continue
             try:
+                if not stat.S_ISREG(os.stat(candidate).st_mode):
+                    continue  # a FIFO named ``x.py`` would block the read; no module anyway
                 with open(candidate, "rb") as fh:
                     data = fh.read()
             except OSError:

@@ -127,8 +127,15 @@ Safety
     ``_lu_hlo(dtype, a)``) is rewritten when the helper can provably take the context: every
     use of its name in the module is a direct call from inside a lowering rule (nothing
     else reads it: no value, no ``partial``, no string such as ``__all__``), the name is
-    bound once, the function is undecorated, and no other module of the package imports
-    it, reads it as an attribute or a string, or (a public name) star-imports. Then, as
+    bound once, the function is undecorated, and every other module of the package that
+    imports it does so by name (``from .custom_call import custom_caller``, TransformerEngine's
+    primitive modules), only calls it, holds ``custom_call`` (the text that brings a file to
+    this rule: TransformerEngine's ``custom_caller`` itself), and is migrated in the same
+    run; each such call, from inside a lowering rule and returned as its result (the old
+    ``out_types`` builder gave one value or a list by jaxlib release), passes that rule's
+    context first, a change linked to the helper's (the engine keeps both or neither). A
+    module reading it as an attribute or a string, or (a public name) star-importing,
+    keeps it. Then, as
     one linked change set (all or nothing; a ``# ccmigrate: ignore`` on any of its lines
     keeps all of it): the helper takes ``ctx`` (another free name if ``ctx`` is taken) as
     its first parameter, each call passes its rule's context first, and each builder call
@@ -301,10 +308,15 @@ class CustomCallApi(Rule):
         use in the modules importing it."""
         from codemods.engine import package_of
 
-        facts = reexport_facts(path, package_of(path, source), source)
-        if facts is None:
+        package = package_of(path, source)
+        facts = reexport_facts(path, package, source)
+        # A helper wrapping a builder that other modules call (TransformerEngine's
+        # ``custom_caller``) takes the lowering context together with their calls.
+        callers = _helper_callers(path, package, source)
+        if facts is None and not callers:
             return None
-        return IndexEntry(facts, tuple(sorted({where for where, _ in facts.imports})))
+        concerns = {where for where, _ in facts.imports} if facts is not None else set()
+        return IndexEntry(facts or Reexports((), ()), tuple(sorted(concerns | callers)))
 
     def visit_Import(self, node: cst.Import) -> None:
         self._import_depth += 1
@@ -728,11 +740,14 @@ class CustomCallApi(Rule):
                 caller = inner.name.value if isinstance(inner, cst.FunctionDef) else None
                 return (f"`{name}` is also called from {f'`{caller}`' if caller else 'code'}, which holds no lowering context")
             calls.append((call, rule))
-        if not calls:
+        partners = self._calling_modules(name)
+        if isinstance(partners, str):
+            return partners
+        if partners and self.ctx.options.project is None:
+            # (Only a run that indexed the project settles a decision across files.)
+            return self._used_elsewhere(name, list(partners))
+        if not calls and not partners:
             return ""  # the note says it is not called here
-        imported = self._imported_elsewhere(name)
-        if imported is not None:
-            return imported
         splat_name = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else None
         named = {p.name.value for p in [*params.params, *params.kwonly_params]}
         for hs in sites:
@@ -780,11 +795,14 @@ class CustomCallApi(Rule):
         key = (self.name, "helper", os.path.abspath(self.ctx.path), name)
         project = self.ctx.options.project
         if project is not None and key in project.vetoed:
-            return project.vetoed[key][1]
+            at, why = project.vetoed[key]
+            if at == os.path.abspath(self.ctx.path):
+                return why
+            return f"`{where_text(self.ctx.path, at)}`, which calls it, cannot pass its context ({why})"
         suppressed = self._suppressed_among([function.params, *(hs.node for hs in sites), *(c for c, _ in calls)])
         if suppressed is not None:
             return suppressed
-        return HelperPlan(param, calls, key)
+        return HelperPlan(param, calls, key, partners)
 
     def _sole_binding(self, function: cst.FunctionDef):
         """The module-level function's one binding of its name (whose references are its
@@ -803,10 +821,27 @@ class CustomCallApi(Rule):
     def _imported_elsewhere(self, name: str) -> Optional[str]:
         """Why other modules of the project may use this module's ``name``, if they may."""
         importers = _helper_importers(self.ctx.path, self.ctx.package, name)
-        if not importers:
-            return None
+        return self._used_elsewhere(name, importers) if importers else None
+
+    def _used_elsewhere(self, name: str, importers: list) -> str:
         listed = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in importers[:3]) + (", ..." if len(importers) > 3 else "")
         return f"other modules of the project may use `{name}` ({listed} import it, read it or star-import)"
+
+    def _calling_modules(self, name: str) -> "tuple[str, ...] | str":
+        """The other modules of the project that use this module's ``name``, each only by
+        importing it by name and calling it (TransformerEngine's ``from .custom_call import
+        custom_caller`` in every primitive's module): they pass their rules' contexts, each
+        confirming its side of the linked change. Otherwise why they keep the helper as it is."""
+        importers = _helper_importers(self.ctx.path, self.ctx.package, name)
+        stem = os.path.splitext(os.path.basename(self.ctx.path))[0]
+        if not all(_only_calls_imported(p, name, stem) for p in importers):
+            return self._used_elsewhere(name, importers)
+        for path in importers:
+            if not _holds_trigger(path, self.triggers):
+                # (A run passes a file to this rule only when it holds one of its triggers.)
+                return (f"`{where_text(self.ctx.path, path)}` calls it but holds no "
+                        f"`{self.triggers[0].decode()}`, so a run does not migrate it with `{name}`")
+        return tuple(sorted(os.path.abspath(p) for p in importers))
 
     def _suppressed_among(self, nodes: list) -> Optional[str]:
         """Why one of the linked changes at ``nodes`` would not be made: a suppression comment."""
@@ -822,16 +857,20 @@ class CustomCallApi(Rule):
 
     def _report_helper(self, function: cst.FunctionDef, sites: list["HelperSite"], plan: "HelperPlan") -> None:
         name, param = function.name.value, plan.param
-        self.ctx.link(plan.key, [os.path.abspath(self.ctx.path)])
+        self.ctx.link(plan.key, [os.path.abspath(self.ctx.path), *plan.partners])
         # In the order of the module's text: a statement-by-statement visit and a whole walk
         # meet the calls in different orders, and must say the same.
         where = self.ctx.locate([call for call, _ in plan.calls])
         ordered = sorted(plan.calls, key=lambda pair: (where[pair[0]].start.line, where[pair[0]].start.column)
                          if pair[0] in where else (0, 0))
         callers = ", ".join(dict.fromkeys(f"`{rule.function.name.value}`" for _, rule in ordered))
+        where_called = f"({callers}), all lowering rules of this module" if callers else ""
+        if plan.partners:
+            others = ", ".join(f"`{where_text(self.ctx.path, p)}`" for p in plan.partners)
+            where_called += f"{' and ' if callers else ''}in lowering rules of {others}, which pass theirs"
         self.report(function.params, Safety.SAFE,
                     f"`{name}` builds a custom call without a lowering context: it takes one as its first parameter "
-                    f"`{param}`, passed by every caller ({callers}), all lowering rules of this module",
+                    f"`{param}`, passed by every caller {where_called}",
                     lambda updated: updated.with_changes(params=[cst.Param(cst.Name(param)), *updated.params]),
                     link=plan.key)
         for call, rule in ordered:
@@ -894,18 +933,69 @@ class CustomCallApi(Rule):
         found = _project_wrapper(self.ctx.path, self.ctx.package, module, function)
         if found is None:
             return
-        where, legacy = found
+        where, legacy, defined_in = found
         if self.ctx.options.target_jax < REMOVED_IN[legacy]:
             return
         rule = enclosing_lowering_rule(self.ctx, node)
+        first = node.args[0] if node.args else None
+        if rule is not None and first is not None and first.keyword is None and not first.star \
+                and isinstance(first.value, cst.Name) and first.value.value == rule.ctx_name:
+            return  # it passes the rule's context already (the helper takes it: migrated)
+        # The defining module's plan for the helper (``_report_helper``) and this call's
+        # change are one linked decision: each stands only with the other.
+        key = (self.name, "helper", defined_in, function)
+        here = os.path.abspath(self.ctx.path)
+        project = self.ctx.options.project
         context = f"this lowering rule's context `{rule.ctx_name}`" if rule else "the enclosing lowering rule's context"
+        if project is None or defined_in not in project.files:
+            # Only a run holding both files settles a change linked across them.
+            self.report(
+                node,
+                Safety.MANUAL,
+                f"`{local}` (defined in {where}) wraps {legacy}, removed in jax {version_text(REMOVED_IN[legacy])} and "
+                f"reported there: this file is migrated on its own, so once `{local}` takes the lowering context, "
+                f"pass {context} here",
+            )
+            return
+        vetoed = project.vetoed.get(key)
+        problem = None if vetoed is not None else self._wrapper_call_problem(node, rule)
+        if vetoed is None and problem is None:
+            ctx_name = rule.ctx_name
+            self.ctx.link(key, [defined_in, here])
+            self.report(node, Safety.SAFE,
+                        f"`{local}` (defined in {where}) wraps {legacy}, migrated there with the lowering context the "
+                        f"helper now takes first: `{rule.function.name.value}` passes its `{ctx_name}`",
+                        lambda updated: updated.with_changes(args=[cst.Arg(cst.Name(ctx_name)), *updated.args]),
+                        link=key)
+            return
+        if vetoed is None:
+            self.ctx.link(key, [defined_in, here], problem=problem)
+        why = problem if vetoed is None else (vetoed[1] if vetoed[0] == here else f"in {where_text(self.ctx.path, vetoed[0])}, {vetoed[1]}")
         self.report(
             node,
             Safety.MANUAL,
             f"`{local}` (defined in {where}) wraps {legacy}, removed in jax {version_text(REMOVED_IN[legacy])} and "
-            f"reported there: this file is migrated on its own, so once `{local}` takes the lowering context, "
+            f"reported there; it does not take the lowering context automatically since {why}: once it does, "
             f"pass {context} here",
         )
+
+    def _wrapper_call_problem(self, node: cst.Call, rule: Optional[LoweringRule]) -> Optional[str]:
+        """Why this call of another module's helper cannot pass its rule's context (worded
+        to follow "since"), or None."""
+        inner = next((a for a in ancestors(self.ctx, node) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+        if rule is None or inner is not rule.function:
+            return "a call of it here holds no lowering context"
+        if any(a.star for a in node.args):
+            return "a call of it here splats its arguments"
+        clash = [a.keyword.value for a in node.args if a.keyword is not None and a.keyword.value in _BUILDER_KEYWORDS]
+        if clash:
+            return f"a call of it here passes `{clash[0]}=`, which the migrated builder call writes itself"
+        up = parent(self.ctx, node)
+        if not (isinstance(up, cst.Return) or self._assigned_then_returned(node, up, True)):
+            # The old out_types builder gave one value or a list by jaxlib release; a rule
+            # returning the helper's value works with either, other uses may not.
+            return "a call of it here is not returned as its lowering rule's result"
+        return None
 
     # -- signature shims ----------------------------------------------------------------------
     def signature_shims(self) -> dict[str, "Shim"]:
@@ -1632,6 +1722,8 @@ class HelperPlan:
     param: str
     calls: list
     key: tuple
+    #: Other modules calling the helper (absolute paths), each making its side of ``key``.
+    partners: tuple = ()
 
 
 def _helper_importers(path: str, package: Optional[str], name: str) -> list[str]:
@@ -1666,9 +1758,56 @@ def _helper_importers(path: str, package: Optional[str], name: str) -> list[str]
     return list(package_files_parsed(path, package, name, imports_it))
 
 
+def _holds_trigger(path: str, triggers: tuple) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read()
+    except OSError:
+        return False
+    return any(t in source for t in triggers)
+
+
+def _only_calls_imported(path: str, name: str, stem: str) -> bool:
+    """Module ``path`` binds ``name`` only by ``from <...>.<stem> import name`` at its top
+    and reads it only as the callee of calls: nothing else can see the helper's signature."""
+    try:
+        with open(path, "rb") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    local = None
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").rsplit(".", 1)[-1] == stem:
+            for alias in node.names:
+                if alias.name == name:
+                    local = alias.asname or alias.name
+    if local is None:
+        return False
+    callees = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    bindings = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == local:
+            if not isinstance(node.ctx, ast.Load) or id(node) not in callees:
+                return False
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bindings += sum((a.asname or a.name).split(".")[0] == local for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == local:
+            return False
+        elif isinstance(node, ast.arg) and node.arg == local:
+            return False
+        elif isinstance(node, ast.Constant) and node.value == local:
+            return False
+    return bindings == 1
+
+
 def _from_jax(node: ast.ImportFrom) -> bool:
     return not node.level and (node.module or "").split(".")[0] in ("jax", "jaxlib")
 
+
+#: Keywords the migrated builder call of a helper writes itself: a caller passing one
+#: through the helper's ``**kwargs`` would give it twice.
+_BUILDER_KEYWORDS = frozenset({"result_types", "result_shapes", "operand_layouts", "result_layouts", "operands",
+                               "skip_ffi_layout_processing", "api_version", "backend_config", "call_target_name"})
 
 RESULT_COUNT = (
     "explicit result layouts are paired with ctx.avals_out by position and this call's result count "
@@ -2185,9 +2324,9 @@ def _only_legacy_imports(stmt: cst.CSTNode, names: set[str], ctx, any_builder: b
     return True
 
 
-def _project_wrapper(path: str, package: Optional[str], module: str, function: str) -> Optional[tuple[str, str]]:
-    """(where, removed builder) when ``module.function`` of this project calls a removed
-    builder imported in that module."""
+def _project_wrapper(path: str, package: Optional[str], module: str, function: str) -> Optional[tuple[str, str, str]]:
+    """(where, removed builder, its module's absolute path) when ``module.function`` of
+    this project calls a removed builder imported in that module."""
     if not function or module.split(".")[0] in ("", "numpy", "functools", "os", "sys"):
         return None
     candidate = project_module_file(path, package, module, nearby=True)
@@ -2200,27 +2339,57 @@ def _project_wrapper(path: str, package: Optional[str], module: str, function: s
         where = os.path.relpath(candidate, os.path.dirname(os.path.abspath(path)))
     except ValueError:
         where = candidate
-    return where, legacy
+    return where, legacy, os.path.abspath(candidate)
 
 
 @lru_cache(maxsize=256)
 def _wrapped_builder(path: str, function: str) -> Optional[str]:
     """The removed builder that module-level function ``function`` in ``path`` calls."""
     tree = project_module_ast(path, b"custom_call")
-    if tree is None:
-        return None
+    return _wrapped_builders(tree).get(function) if tree is not None else None
+
+
+def _wrapped_builders(tree: ast.Module) -> dict[str, str]:
+    """Module-level function -> the removed builder it calls: ``custom_call`` imported from
+    a builder's module (also inside a module-level ``try``), or ``mlir.custom_call`` read
+    through a binding of ``jax.interpreters.mlir``."""
     builders: dict[str, str] = {}
-    for node in tree.body:
+    modules: set[str] = set()
+    top = [n for stmt in tree.body for n in ast.walk(stmt) if not isinstance(stmt, (ast.FunctionDef, ast.ClassDef))]
+    for node in top:
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in LEGACY_MODULES:
             for alias in node.names:
                 if alias.name == "custom_call":
                     builders[alias.asname or alias.name] = LEGACY_MODULES[node.module]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "jax.interpreters":
+            modules.update(a.asname or a.name for a in node.names if a.name == "mlir")
+    found: dict[str, str] = {}
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for sub in ast.walk(node):
-                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in builders:
-                    return builders[sub.func.id]
-    return None
+                func = sub.func if isinstance(sub, ast.Call) else None
+                if isinstance(func, ast.Name) and func.id in builders:
+                    found.setdefault(node.name, builders[func.id])
+                elif isinstance(func, ast.Attribute) and func.attr == "custom_call" \
+                        and isinstance(func.value, ast.Name) and func.value.id in modules:
+                    found.setdefault(node.name, PUBLIC_MLIR)
+    return found
+
+
+def _helper_callers(path: str, package: Optional[str], source: bytes) -> set:
+    """Other modules of the project that import, by name, a module-level function of this
+    one wrapping a removed builder (absolute paths)."""
+    if b"custom_call" not in source or b"def " not in source:
+        return set()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    callers: set = set()
+    for name in _wrapped_builders(tree):
+        if not name.startswith("_"):  # (a private helper's other importers are not searched for here)
+            callers.update(os.path.abspath(p) for p in _helper_importers(path, package, name))
+    return callers
 
 
 def _reexported(path: str, package: Optional[str], qual: str) -> Optional[str]:
