@@ -548,8 +548,9 @@ class CustomCallApi(Rule):
         where = legacy.rsplit(".", 1)[0] + ".custom_call"
         # ``**kwargs`` of a helper can go on to the FFI builder once the helper's callers
         # are known; in a lowering rule (or anywhere else) they stay as unknown as ever.
+        guarded = compatibility_guard(self.ctx, node) is not None
         # (A site a compatibility guard keeps is not rewritten: its splat is only read.)
-        site = Site.read(node, legacy, splat_ok=helper is not None or compatibility_guard(self.ctx, node) is not None)
+        site = Site.read(node, legacy, splat_ok=helper is not None or guarded)
         if isinstance(site, str):
             self.report(node, Safety.MANUAL, f"{where} call cannot be rewritten automatically: {site}; "
                         f"{self._wrapper_note(node)}{GUIDANCE}")
@@ -573,7 +574,6 @@ class CustomCallApi(Rule):
             # (``if hasattr(mlir, "custom_call"): mlir.custom_call(...) else: custom_call(...)``,
             # TransformerEngine's wrapper: the first branch stays for the releases that have
             # the builder, the other runs on the target, which has neither builder.)
-            guarded = compatibility_guard(self.ctx, node) is not None
             sites = self._helper_guarded if guarded else self._helper_sites
             sites.setdefault(helper, []).append(HelperSite(node, site, usage, replaced, legacy, where))
             return
@@ -586,7 +586,7 @@ class CustomCallApi(Rule):
                 f"{self._wrapper_note(node)}{GUIDANCE}",
             )
             return
-        if compatibility_guard(self.ctx, node) is not None:
+        if guarded:
             builder = FFI_LOWERING if usage in ("results", "list") else BUILD_FFI
             self._report_guarded(node, replaced, site, legacy, where, builder)
             return
@@ -834,10 +834,11 @@ class CustomCallApi(Rule):
         confirming its side of the linked change. Otherwise why they keep the helper as it is."""
         importers = _helper_importers(self.ctx.path, self.ctx.package, name)
         stem = os.path.splitext(os.path.basename(self.ctx.path))[0]
-        if not all(_only_calls_imported(p, name, stem) for p in importers):
+        sources = {p: _read_bytes(p) for p in importers}
+        if not all(_only_calls_imported(source, name, stem) for source in sources.values()):
             return self._used_elsewhere(name, importers)
-        for path in importers:
-            if not _holds_trigger(path, self.triggers):
+        for path, source in sources.items():
+            if not any(t in source for t in self.triggers):
                 # (A run passes a file to this rule only when it holds one of its triggers.)
                 return (f"`{where_text(self.ctx.path, path)}` calls it but holds no "
                         f"`{self.triggers[0].decode()}`, so a run does not migrate it with `{name}`")
@@ -1758,22 +1759,21 @@ def _helper_importers(path: str, package: Optional[str], name: str) -> list[str]
     return list(package_files_parsed(path, package, name, imports_it))
 
 
-def _holds_trigger(path: str, triggers: tuple) -> bool:
+def _read_bytes(path: str) -> bytes:
+    """The file as it is now (b"" when unreadable): no cache, a run reads what is on disk."""
     try:
         with open(path, "rb") as fh:
-            source = fh.read()
+            return fh.read()
     except OSError:
-        return False
-    return any(t in source for t in triggers)
+        return b""
 
 
-def _only_calls_imported(path: str, name: str, stem: str) -> bool:
-    """Module ``path`` binds ``name`` only by ``from <...>.<stem> import name`` at its top
-    and reads it only as the callee of calls: nothing else can see the helper's signature."""
+def _only_calls_imported(source: bytes, name: str, stem: str) -> bool:
+    """The module binds ``name`` only by ``from <...>.<stem> import name`` at its top and
+    reads it only as the callee of calls: nothing else can see the helper's signature."""
     try:
-        with open(path, "rb") as fh:
-            tree = ast.parse(fh.read())
-    except (OSError, SyntaxError, ValueError):
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
         return False
     local = None
     for node in tree.body:
@@ -2379,7 +2379,9 @@ def _wrapped_builders(tree: ast.Module) -> dict[str, str]:
 def _helper_callers(path: str, package: Optional[str], source: bytes) -> set:
     """Other modules of the project that import, by name, a module-level function of this
     one wrapping a removed builder (absolute paths)."""
-    if b"custom_call" not in source or b"def " not in source:
+    # Only a module importing a builder, or reading mlir.custom_call, can wrap one: the
+    # byte tests keep the index from parsing every module that merely mentions custom_call.
+    if not (_may_import_builder(source) or (b".custom_call(" in source and b"jax.interpreters import" in source)):
         return set()
     try:
         tree = ast.parse(source)

@@ -2624,6 +2624,8 @@ class RemovedJaxApi(Rule):
         self.import_depth = 0
         #: Parameters, functions and locals whose annotation a finding already drops.
         self._dropped_annotations: set[int] = set()
+        #: Module-level union aliases -> whether every read of them is a type (one module scan each).
+        self._type_only_aliases: dict[str, bool] = {}
         self.call_names = CALL_NAMES | {b.local for b in ctx.names.imports if b.qualified in CALLS}
         #: Callees whose call was handled (visit_Call runs before visit_Attribute on its func).
         self.handled: set[int] = set()
@@ -3063,8 +3065,11 @@ class RemovedJaxApi(Rule):
                 or not isinstance(parent.targets[0].target, cst.Name):
             return False
         target = parent.targets[0].target
-        return all(name is target or self._in_type_expression(name)
-                   for name in cstm.findall(self.ctx.module, cstm.Name(target.value)))
+        if target.value not in self._type_only_aliases:
+            self._type_only_aliases[target.value] = all(
+                name is target or self._in_type_expression(name)
+                for name in cstm.findall(self.ctx.module, cstm.Name(target.value)))
+        return self._type_only_aliases[target.value]
 
     def _in_type_expression(self, node: cst.CSTNode) -> bool:
         """``node`` is read in an annotation or inside a ``typing.Union``/``Optional``."""
