@@ -9,7 +9,9 @@ It knows no rule by name. For each file:
 3. accepted edits are applied innermost first in one transform, needed imports and
    helpers are added, manual findings optionally annotated;
 4. the new text is re-parsed and the rules are run on it again: a rewrite that does not
-   parse, or that a second pass would change again, is refused for that file.
+   parse, or that a second pass would change again, is refused for that file, unless
+   the changes left are ones the rewrite exposed (see :class:`_AnotherPass`): then the
+   rules run on the rewrite, up to :data:`MAX_PASSES` passes.
 
 Failures are isolated per file and come back as :class:`FileResult` errors.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import ast
 import concurrent.futures
 import dataclasses
+import difflib
 import functools
 import gc
 import multiprocessing
@@ -58,6 +61,16 @@ class FileResult:
 
 class RewriteError(Exception):
     """The rules produced text that fails the self-check; nothing is written."""
+
+
+class _AnotherPass(RewriteError):
+    """The rewrite holds, but its own edits showed the rules more to change: an import
+    one rule added binds a name that another rule's site reads (in a file that read it
+    unbound). The rules run again on the rewrite, as a second ``apply`` would."""
+
+
+#: Passes over one file before a rewrite that keeps exposing changes is refused.
+MAX_PASSES = 3
 
 
 _RELATIVE_FROM = re.compile(rb"^[ \t]*from[ \t]+(\.+)", re.M)
@@ -1352,13 +1365,18 @@ def process_source(
     options: Options,
     package: Optional[str] = None,
     keep: Optional[Keep] = None,
+    passes: int = MAX_PASSES,
 ) -> FileResult:
     """Analyse and rewrite one file's bytes; never raises for bad input.
 
-    ``keep`` selects which fixable changes are applied (see :func:`rewrite`).
+    ``keep`` selects which fixable changes are applied (see :func:`rewrite`). Where the
+    rewrite exposes more changes (see :class:`_AnotherPass`), the rules run on it again,
+    up to ``passes`` passes in all, and the file's result is the last pass's text with
+    every pass's changes, their lines those of ``source``.
     """
     result = FileResult(path=path, original=source)
     ctx: Optional[FileContext] = None
+    exposed: Optional[bytes] = None
     # The collector would scan each new tree again and again while the file is analysed;
     # the file's own reference cycles are broken by ``release`` at the end instead.
     collecting = gc.isenabled()
@@ -1383,11 +1401,18 @@ def process_source(
                     # The new tree's statements are where the spliced text put them.
                     statements = positions.StatementIndex(reparsed, spliced.starts)
                 # The self-check walks a tree of its own: free this analysis first.
+                linked = bool(ctx.claims) or keep is not None
                 ctx.release()
                 del new_module, index, spliced
-                _self_check(path, updated, rules, options, package, declined, reparsed, statements)
+                try:
+                    _self_check(path, updated, rules, options, package, declined, reparsed, statements)
+                except _AnotherPass:
+                    if linked or passes <= 1:
+                        raise
+                    exposed = updated
                 _check_python(path, source, updated, changed)
-                result.updated = updated
+                if exposed is None:
+                    result.updated = updated
     except RewriteError as exc:
         result.error = f"internal error, file not rewritten: {exc}"
     except cst.ParserSyntaxError as exc:
@@ -1407,7 +1432,43 @@ def process_source(
             ctx.release()
         if collecting:
             gc.enable()
+    if exposed is not None:
+        return _next_pass(result, exposed, rules, options, package, passes - 1)
     return result
+
+
+def _next_pass(result: FileResult, updated: bytes, rules, options: Options, package, passes: int) -> FileResult:
+    """``result`` (whose rewrite ``updated`` exposed more changes) with the rules run
+    again on ``updated``: the changes this pass applied, then the next pass's, placed
+    on the lines of the original; the file is refused when the next pass fails."""
+    after = process_source(result.path, updated, rules, options, package, passes=passes)
+    if after.error is not None or after.claims:
+        result.error = after.error or "internal error, file not rewritten: a second pass links it to other files"
+        return result
+    lines = _line_map(updated, result.original or b"")
+    moved = [
+        dataclasses.replace(c, line=lines(c.line), end_line=lines(c.end_line) if c.end_line else 0)
+        for c in after.changes
+    ]
+    result.changes = sorted([c for c in result.changes if c.applied] + moved, key=lambda c: (c.line, c.column))
+    result.updated = after.updated if after.updated is not None else updated
+    return result
+
+
+def _line_map(new: bytes, old: bytes) -> Callable[[int], int]:
+    """Line numbers of ``new`` (a rewrite of ``old``) to those of ``old``: a line kept from
+    ``old`` maps to where it was, a line a rewrite wrote to the first line it replaced."""
+    opcodes = difflib.SequenceMatcher(None, new.splitlines(), old.splitlines(), autojunk=False).get_opcodes()
+
+    def line(number: int) -> int:
+        if number <= 0:
+            return number
+        for tag, i1, i2, j1, _ in opcodes:
+            if i1 < number <= i2:
+                return j1 + (number - i1) if tag == "equal" else j1 + 1
+        return number
+
+    return line
 
 
 def _settled_claims(ctx: FileContext) -> dict[LinkKey, Claim]:
@@ -1560,9 +1621,12 @@ def _check_second_pass(again: FileContext, options: Options, locate: bool, decli
     if any(accepted(f, options) for f in again.findings) or rewrite(again) is not None:
         if not locate:
             locate_findings(again)
-        pending = [f.change for f in again.findings if accepted(f, options)]
-        where = ", ".join(f"{c.rule} at line {c.line}" for c in pending) or "annotations"
-        raise RewriteError(f"a second pass would change the rewrite again ({where})")
+        pending = [f for f in again.findings if accepted(f, options)]
+        where = ", ".join(f"{f.change.rule} at line {f.change.line}" for f in pending) or "annotations"
+        message = f"a second pass would change the rewrite again ({where})"
+        if pending and not again.claims and all(f.link is None for f in pending):
+            raise _AnotherPass(message)
+        raise RewriteError(message)
 
 
 def _syntax_error(path: str, source: bytes, exc: cst.ParserSyntaxError) -> str:

@@ -237,3 +237,43 @@ def test_a_node_a_rule_builds_invalid_is_an_internal_error_not_bad_input() -> No
     result = engine.process_source("m.py", SOURCE, [BuildsInvalidNode], Options())
     assert result.updated is None
     assert result.error.startswith("internal error, file not rewritten: a rule built invalid code")
+
+
+# A module that reads ``mlir`` without importing it (the import was lost in an edit): the
+# hlo-helpers rule's replacement imports jax's ``mlir``, which makes the older
+# ``mlir.aval_to_ir_type(aval)`` call a jax site that only the next pass can see.
+UNBOUND_MLIR = b'''import numpy as np
+from jaxlib.hlo_helpers import custom_call, hlo_const
+
+
+def lowering(ctx, x):
+    descriptor = hlo_const(np.frombuffer(b"\\x01\\x02", dtype=np.uint8))
+    return custom_call(
+        "kernel",
+        result_types=[mlir.aval_to_ir_type(ctx.avals_out[0])],
+        operands=[descriptor, x],
+        operand_layouts=[(0,), (0,)],
+        result_layouts=[(0,)],
+    ).results
+'''
+
+
+def test_changes_a_rewrite_exposes_are_made_in_a_further_pass_with_their_original_lines():
+    rules = select_rules(frozenset({"hlo-helpers", "custom-call-api", "aval-to-ir-type"}))
+    result = engine.process_source("m.py", UNBOUND_MLIR, rules, Options())
+    assert result.error is None
+    text = result.updated.decode()
+    assert "from jax.interpreters import mlir" in text
+    assert "mlir.aval_to_ir_type(ctx.module_context, ctx.avals_out[0])" in text
+    assert "hlo_helpers" not in text
+    # Every change is reported once, on the line of the file as it was.
+    assert sorted((c.rule, c.line) for c in result.changes) == [
+        ("aval-to-ir-type", 9), ("custom-call-api", 7), ("hlo-helpers", 6)]
+    assert all(c.applied for c in result.changes)
+    again = engine.process_source("m.py", result.updated, rules, Options())
+    assert again.error is None and not again.changed
+
+
+def test_no_further_pass_is_run_for_a_rule_that_never_settles():
+    result = engine.process_source("m.py", SOURCE, [NeverSettles], Options(), passes=1)
+    assert result.updated is None and "a second pass would change the rewrite again" in result.error
