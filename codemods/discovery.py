@@ -19,7 +19,9 @@ from typing import Iterable, Iterator, Optional
 SKIP_DIRS = frozenset(
     {
         ".git", ".hg", ".svn", ".bzr", "_darcs",
-        ".venv", "venv", ".env", "env", ".tox", ".nox", ".direnv",
+        # ``env`` is not here: it names packages too (reinforcement-learning code), and a
+        # virtual environment of any name is told by its ``pyvenv.cfg``.
+        ".venv", "venv", ".tox", ".nox", ".direnv",
         "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache",
         ".hypothesis", "build", "dist", "site-packages", "__pypackages__", ".eggs",
     }

@@ -138,11 +138,15 @@ def test_discovery_skips_gitignored_venv_and_excluded(tmp_path):
     _write(tmp_path / ".venv" / "lib" / "v.py", BROKEN)
     _write(tmp_path / "node_modules" / "n.py", BROKEN)
     _write(tmp_path / "third_party" / "t.py", BROKEN)
+    _write(tmp_path / "env" / "pyvenv.cfg", b"home = /usr/bin\n")
+    _write(tmp_path / "env" / "lib" / "e.py", BROKEN)
     kept = _write(tmp_path / "src" / "k.py", BROKEN)
+    # A package named ``env`` (no pyvenv.cfg) is code like any other.
+    package = _write(tmp_path / "src" / "env" / "ops.py", BROKEN)
     result = ccmigrate("diff", str(tmp_path), "--exclude", "third_party")
     assert result.returncode == 1
     changed = [line[4:] for line in result.stdout.splitlines() if line.startswith("--- ")]
-    assert changed == [str(kept)]
+    assert sorted(changed) == sorted([str(kept), str(package)])
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
