@@ -3,7 +3,9 @@ that prints to stdout/stderr without disturbing the protocol."""
 
 from __future__ import annotations
 
-from codemods.verify.pool import Pool, PoolSettings
+import pytest
+
+from codemods.verify.pool import Pool, PoolSettings, WorkerFailed, WorkerProcess
 
 
 def test_workers_are_recycled_and_user_output_is_captured(tmp_path):
@@ -98,3 +100,17 @@ def test_pace_starts_another_worker_only_when_the_work_left_outweighs_a_start():
     token = pace.begin()
     pace.running[token] -= 5.0  # a job running longer than a start takes
     assert pace.worth_another(3, 1)
+
+
+def test_a_worker_that_cannot_start_says_why(tmp_path, monkeypatch):
+    # A host whose jax cannot be imported (here: a broken jax first on the path).
+    (tmp_path / "jax").mkdir()
+    (tmp_path / "jax" / "__init__.py").write_text("raise ImportError('this jax is broken')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    worker = WorkerProcess(PoolSettings())
+    try:
+        with pytest.raises(WorkerFailed) as failed:
+            worker.start()
+    finally:
+        worker.kill()
+    assert str(failed.value) == "worker exited with status 1 while starting (ImportError: this jax is broken)"

@@ -16,6 +16,7 @@ import dataclasses
 import json
 import os
 import queue
+import re
 import selectors
 import signal
 import subprocess
@@ -25,6 +26,8 @@ import time
 from typing import Callable, Iterable, Optional
 
 OUTPUT_KEEP = 2048
+#: The last line of a Python traceback: ``ModuleNotFoundError: No module named 'jax'``.
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b.*$")
 STARTUP_TIMEOUT = 180.0
 #: Until a worker has said how long it took to start: about a jax import.
 STARTUP_GUESS_S = 1.0
@@ -82,6 +85,8 @@ class WorkerProcess:
         #: Seconds the worker took to import jax and warm up, as it measured them.
         self.startup_s: Optional[float] = None
         self.output = bytearray()
+        #: The last OUTPUT_KEEP bytes the worker wrote, its last words (since it started, or since its current job began).
+        self.output_tail = b""
         self.output_total = 0
         self.ready = False
 
@@ -95,6 +100,7 @@ class WorkerProcess:
         self.default_backend = answer.get("default_backend")
         self.startup_s = answer.get("startup_s")
         self.output.clear()
+        self.output_tail = b""
         self.output_total = 0
         self.ready = True
 
@@ -145,6 +151,7 @@ class WorkerProcess:
             room = OUTPUT_KEEP - len(self.output)
             if room > 0:
                 self.output += chunk[:room]
+            self.output_tail = (self.output_tail + chunk)[-OUTPUT_KEEP:]
 
     def _death(self, doing: str) -> str:
         try:
@@ -158,12 +165,23 @@ class WorkerProcess:
             except ValueError:
                 name = f"signal {-code}"
             return f"worker crashed ({name}) while {doing}"
-        return f"worker exited with status {code} while {doing}"
+        return f"worker exited with status {code} while {doing}" + self._last_exception()
+
+    def _last_exception(self) -> str:
+        """`` (Error: why)`` when the worker's output ends with a traceback: a worker that
+        cannot import jax, or one the user's module made exit, says so."""
+        self._drain()
+        lines = [line.strip() for line in self.output_tail.decode("utf-8", "replace").splitlines() if line.strip()]
+        if not lines or not _EXCEPTION_LINE.match(lines[-1]):
+            return ""
+        last = lines[-1]
+        return f" ({last[:197] + '...' if len(last) > 200 else last})"
 
     def run(self, job: dict) -> tuple[dict, str, int]:
         """Send one job; returns (answer, captured output, total output bytes)."""
         self.start()
         self.output.clear()
+        self.output_tail = b""
         self.output_total = 0
         self._send(job)
         try:
