@@ -85,7 +85,8 @@ class WorkerProcess:
         #: Seconds the worker took to import jax and warm up, as it measured them.
         self.startup_s: Optional[float] = None
         self.output = bytearray()
-        #: The last OUTPUT_KEEP bytes the worker wrote, its last words (since it started, or since its current job began).
+        #: The last OUTPUT_KEEP bytes the worker wrote since it started, or since its
+        #: current job began: its last words when it dies.
         self.output_tail = b""
         self.output_total = 0
         self.ready = False
