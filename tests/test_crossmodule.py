@@ -194,6 +194,24 @@ def test_a_rule_the_registering_module_also_calls_stays_in_both(tmp_path) -> Non
                for m in messages(results, "rules.py", Safety.MANUAL))
 
 
+def test_a_rule_registered_with_different_bound_arguments_stays_and_says_which(tmp_path) -> None:
+    # jax-finufft (2022) registered partial(rule, "cpu") and, for one primitive on the GPU,
+    # partial(rule, "gpu", 2): the second handed the rule 2 as its translation context.
+    two_module_package(
+        tmp_path,
+        "def encode(platform, c, x):\n"
+        "    return xla_client.ops.CustomCall(c, b\"kern_id\", operands=(x,), shape=c.get_shape(x))\n",
+        "from functools import partial\nfrom .rules import encode", 'partial(encode, "cpu")',
+        'xla.backend_specific_translations["gpu"][id_p] = partial(encode, "gpu", 2)\n',
+    )
+    results, _ = run([str(tmp_path)], RULES, OPTIONS)
+    assert not any(r.changed for r in results)
+    why = ("`encode` is registered with 1 and 2 arguments bound by functools.partial in different places, so the "
+           "translation context reaches a different parameter in each (at most one of them can have lowered)")
+    assert any(why in m for m in messages(results, "rules.py", Safety.MANUAL))
+    assert sum(why in m for m in messages(results, "registry.py", Safety.MANUAL)) == 2
+
+
 def test_modules_read_before_the_module_registering_their_rules_are_migrated_with_the_index(repo) -> None:
     # The defining modules come first: the workers start on them, then the registering
     # module names them, and they are migrated again once every file is indexed.

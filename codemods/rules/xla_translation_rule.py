@@ -1373,7 +1373,7 @@ class XlaTranslationRule(Rule):
                 elif not calls:
                     problem = f"`{name}` builds no xla_client.ops custom call"
                 elif len(variants) > 1:
-                    problem = f"`{name}` is registered with different forms or numbers of bound arguments"
+                    problem = _variants_problem(name, variants)
                 elif function in plans:
                     problem = f"`{name}` is registered in its own module too"
                 elif any(r.used_otherwise for other in partners for r in project.of(self.name)[other]
@@ -5393,6 +5393,17 @@ def _raises_only(function: cst.FunctionDef) -> bool:
     statements = _statements(function)
     return statements is not None and len(statements) == 1 and isinstance(statements[0], cst.Raise) and statements[0].exc is not None
 
+
+def _variants_problem(name: str, variants: dict) -> str:
+    """Why a function registered in several ways cannot be converted once for all of
+    them; ``variants`` maps (form, arguments bound by functools.partial) to the files."""
+    forms = {form for form, _ in variants}
+    if len(forms) > 1:
+        return f"`{name}` is registered both as a rule taking the translation context and as one taking the XlaBuilder"
+    bound = sorted({count for _, count in variants})
+    said = ", ".join(map(str, bound[:-1])) + f" and {bound[-1]}"
+    return (f"`{name}` is registered with {said} arguments bound by functools.partial in different places, so the "
+            "translation context reaches a different parameter in each (at most one of them can have lowered)")
 
 def _sole_return_call(function: cst.FunctionDef) -> Optional[cst.Call]:
     """``call`` when the body is a docstring at most and ``return call``."""
