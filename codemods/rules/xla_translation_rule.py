@@ -404,6 +404,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import os
 import re
 from functools import lru_cache
@@ -679,6 +680,14 @@ class XlaTranslationRule(Rule):
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in TABLES:
             self.collector.visit_Name(node)
+        elif node.value in self._table_aliases:
+            # ``from jax.interpreters.xla import translations as table``: ``table`` is one too.
+            self.collector.tables.append(node)
+
+    @functools.cached_property
+    def _table_aliases(self) -> frozenset:
+        return frozenset(b.local for b in self.ctx.names.imports
+                         if b.from_module in XLA_MODULES and b.qualified.rsplit(".", 1)[1] in TABLES)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.collector.visit_FunctionDef(node)
