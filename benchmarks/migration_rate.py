@@ -17,6 +17,7 @@ there is a problem.
 from __future__ import annotations
 
 import argparse
+import difflib
 import hashlib
 import json
 import os
@@ -83,6 +84,34 @@ def _accounting(reference: dict, pending: dict[str, list[dict]]) -> dict | None:
     return None
 
 
+def _sources(root: str) -> dict[str, bytes]:
+    found = {}
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as fh:
+                    found[os.path.realpath(path)] = fh.read()
+    return found
+
+
+def _original_line(reference: dict, before: dict[str, bytes]) -> int:
+    """The line of the file as it was (the report's lines) where the migrated file's line
+    ``reference["line"]`` came from: kept lines map to where they were, rewritten ones to
+    the first line they replaced."""
+    path = os.path.realpath(reference["path"])
+    line = reference["line"]
+    if path not in before:
+        return line
+    with open(path, "rb") as fh:
+        now = fh.read()
+    matcher = difflib.SequenceMatcher(None, now.splitlines(), before[path].splitlines(), autojunk=False)
+    for tag, i1, i2, j1, _ in matcher.get_opcodes():
+        if i1 < line <= i2:
+            return j1 + (line - i1) if tag == "equal" else j1 + 1
+    return line
+
+
 def measure(corpus: str, repo_filter: str, extra: list[str], show: bool) -> int:
     before_total = after_total = 0
     problems: list[str] = []
@@ -94,6 +123,7 @@ def measure(corpus: str, repo_filter: str, extra: list[str], show: bool) -> int:
             copy = os.path.join(scratch, repo)
             shutil.copytree(os.path.join(corpus, repo), copy)
             before = _count(copy)
+            sources = _sources(copy)
             report = os.path.join(scratch, "report.json")
             run = _apply(copy, extra, report)
             after = _count(copy)
@@ -111,7 +141,7 @@ def measure(corpus: str, repo_filter: str, extra: list[str], show: bool) -> int:
             print(f"{repo}: {n_before} -> {n_after}{status}")
             for reference in after["references"]:
                 where = f"{os.path.relpath(reference['path'], copy)}:{reference['line']}"
-                change = _accounting(reference, pending)
+                change = _accounting({**reference, "line": _original_line(reference, sources)}, pending)
                 if change is None:
                     problems.append(f"{repo}: {where} {reference['name']} is left and not in the report")
                 print(f"    {where}: {reference['name']}{'' if change else '   [NOT REPORTED]'}")

@@ -62,3 +62,16 @@ def test_a_leftover_is_accounted_to_the_manual_entry_of_its_line(tmp_path) -> No
     assert migration_rate._accounting(reference, pending) is here
     assert migration_rate._accounting({**reference, "line": 3}, pending) is elsewhere
     assert migration_rate._accounting({**reference, "name": "jax.lib.xla_client"}, pending) is None
+
+
+def test_a_leftover_is_matched_on_the_line_it_had_before_the_rewrite(tmp_path) -> None:
+    path = tmp_path / "m.py"
+    before = b"import jax\nfrom jax.lib import xla_client\n\nA = jax.xla_computation\nB = jax.xla_computation\n"
+    # The rewrite wrote two import lines for the one it replaced: the leftovers moved down one.
+    path.write_bytes(b"import jax\nimport jax.ffi\nimport numpy\n\nA = jax.xla_computation\nB = jax.xla_computation\n")
+    sources = {os.path.realpath(str(path)): before}
+    reference = {"path": str(path), "line": 6, "name": "jax.xla_computation"}
+    assert migration_rate._original_line(reference, sources) == 5
+    assert migration_rate._original_line({**reference, "line": 5}, sources) == 4
+    assert migration_rate._original_line({**reference, "line": 2}, sources) == 2  # written in place of line 2
+    assert migration_rate._original_line({**reference, "path": str(tmp_path / "new.py")}, sources) == 6
