@@ -17,7 +17,6 @@ there is a problem.
 from __future__ import annotations
 
 import argparse
-import difflib
 import hashlib
 import json
 import os
@@ -27,6 +26,11 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from codemods.positions import line_map  # noqa: E402
+
 COUNTER = os.path.join(ROOT, "benchmarks", "missing_apis.py")
 
 
@@ -97,19 +101,12 @@ def _sources(root: str) -> dict[str, bytes]:
 
 def _original_line(reference: dict, before: dict[str, bytes]) -> int:
     """The line of the file as it was (the report's lines) where the migrated file's line
-    ``reference["line"]`` came from: kept lines map to where they were, rewritten ones to
-    the first line they replaced."""
+    ``reference["line"]`` came from."""
     path = os.path.realpath(reference["path"])
-    line = reference["line"]
     if path not in before:
-        return line
+        return reference["line"]
     with open(path, "rb") as fh:
-        now = fh.read()
-    matcher = difflib.SequenceMatcher(None, now.splitlines(), before[path].splitlines(), autojunk=False)
-    for tag, i1, i2, j1, _ in matcher.get_opcodes():
-        if i1 < line <= i2:
-            return j1 + (line - i1) if tag == "equal" else j1 + 1
-    return line
+        return line_map(fh.read(), before[path])(reference["line"])
 
 
 def measure(corpus: str, repo_filter: str, extra: list[str], show: bool) -> int:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import ast
 import concurrent.futures
 import dataclasses
-import difflib
 import functools
 import gc
 import multiprocessing
@@ -1445,7 +1444,7 @@ def _next_pass(result: FileResult, updated: bytes, rules, options: Options, pack
     if after.error is not None or after.claims:
         result.error = after.error or "internal error, file not rewritten: a second pass links it to other files"
         return result
-    lines = _line_map(updated, result.original or b"")
+    lines = positions.line_map(updated, result.original or b"")
     moved = [
         dataclasses.replace(c, line=lines(c.line), end_line=lines(c.end_line) if c.end_line else 0)
         for c in after.changes
@@ -1453,22 +1452,6 @@ def _next_pass(result: FileResult, updated: bytes, rules, options: Options, pack
     result.changes = sorted([c for c in result.changes if c.applied] + moved, key=lambda c: (c.line, c.column))
     result.updated = after.updated if after.updated is not None else updated
     return result
-
-
-def _line_map(new: bytes, old: bytes) -> Callable[[int], int]:
-    """Line numbers of ``new`` (a rewrite of ``old``) to those of ``old``: a line kept from
-    ``old`` maps to where it was, a line a rewrite wrote to the first line it replaced."""
-    opcodes = difflib.SequenceMatcher(None, new.splitlines(), old.splitlines(), autojunk=False).get_opcodes()
-
-    def line(number: int) -> int:
-        if number <= 0:
-            return number
-        for tag, i1, i2, j1, _ in opcodes:
-            if i1 < number <= i2:
-                return j1 + (number - i1) if tag == "equal" else j1 + 1
-        return number
-
-    return line
 
 
 def _settled_claims(ctx: FileContext) -> dict[LinkKey, Claim]:

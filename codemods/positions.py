@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import codecs
+import difflib
 import re
 from typing import Callable, Iterable, Optional, Sequence
 
@@ -330,3 +331,19 @@ def locate_in(
         ranges.update((node, computed[node]) for node in wanted if node in computed)
         ancestors.update(state.ancestors)
     return ranges, ancestors
+
+
+def line_map(new: bytes, old: bytes) -> Callable[[int], int]:
+    """Line numbers of ``new`` (a rewrite of ``old``) to those of ``old``: a line kept from
+    ``old`` maps to where it was, a line a rewrite wrote to the first line it replaced."""
+    opcodes = difflib.SequenceMatcher(None, new.splitlines(), old.splitlines(), autojunk=False).get_opcodes()
+
+    def line(number: int) -> int:
+        if number <= 0:
+            return number
+        for tag, i1, i2, j1, _ in opcodes:
+            if i1 < number <= i2:
+                return j1 + (number - i1) if tag == "equal" else j1 + 1
+        return number
+
+    return line

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from codemods.rule import Safety
+from codemods.rules import _installed_jax as installed_jax
 from codemods.rules import removed_jax_api as rule
 from tests.helpers import TESTDATA, rewrite_source
 
@@ -820,13 +821,13 @@ def test_names_jaxlib_binds_only_with_a_gpu_plugin_are_found_from_its_source() -
         "if _hip_triton:\n    TritonKernel = _hip_triton.TritonKernel\n"
         "both = 2\n"
         "def helper():\n    pass\n")
-    modules, only = rule._plugin_bindings(ast.parse(source).body)
+    modules, only = installed_jax._plugin_bindings(ast.parse(source).body)
     assert modules == {"_cuda_triton": (("cuda", "_triton"),), "_hip_triton": (("rocm", "_triton"),)}
     # `both` is bound unconditionally too: it exists on every install.
     assert only == {"TritonKernel": (("cuda", "_triton"), ("rocm", "_triton"))}
 
 
-@pytest.mark.skipif(rule._plugin_installed("cuda", "_triton") or rule._plugin_installed("rocm", "_triton"),
+@pytest.mark.skipif(installed_jax._plugin_installed("cuda", "_triton") or installed_jax._plugin_installed("rocm", "_triton"),
                     reason="a GPU plugin is installed: jaxlib binds these names")
 def test_names_bound_only_with_a_gpu_plugin_are_reported_where_none_is() -> None:
     result = _run("gpu_plugin_names.py")

@@ -21,6 +21,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.context import FileContext
+from codemods.rules._installed_jax import first_missing, installed_version
 
 # -- call arguments ------------------------------------------------------------------
 
@@ -636,9 +637,6 @@ def _feature_test_on_installed(ctx: FileContext, test: cst.BaseExpression) -> Op
         return None
     owner = ctx.qualified_name(test.args[0].value)
     attribute = test.args[1].value.evaluated_value
-    # The index of what jax binds lives with the rule that reports missing names.
-    from codemods.rules.removed_jax_api import first_missing, installed_version
-
     if not is_jax(owner) or not isinstance(attribute, str) or first_missing(owner) is not None \
             or tuple(ctx.options.target_jax or ()) != installed_version():
         return None

@@ -208,8 +208,10 @@ Replacement (minimum jax 0.5.0)
 
     The tables themselves (``xla.backend_specific_translations``, ``translations``...)
     read other than in a registration rewritten or reported here (kept in a name,
-    searched with ``in``, measured) are reported manual at each read: they are gone, and
-    what the code meant to do with them is not in its text.
+    searched with ``in``, measured) are reported manual at each read, also when imported
+    by name or under another name (``from jax.interpreters.xla import translations as t``),
+    with the import kept for them: they are gone, and what the code meant to do with them
+    is not in its text.
 
     A rule that reshapes or transposes its operands or result around the custom call
     (builder rules): each XlaOp becomes an MLIR value and each builder op the StableHLO op
@@ -415,7 +417,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.rule import IndexEntry, Rule, Safety
-from codemods.rules.removed_jax_api import first_missing
+from codemods.rules._installed_jax import first_missing
 from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
 from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, package_files_mentioning, registrations_elsewhere, where_text
 from codemods.rules._shared import (
