@@ -746,6 +746,24 @@ def test_a_namespace_package_is_read_from_its_relative_imports(tmp_path) -> None
     assert tree(repo) == expected
 
 
+def test_a_builder_unwrapped_by_a_helper_of_a_missing_module_says_where_it_is(tmp_path) -> None:
+    """The same package without its utils module (a snapshot of one folder): the rule that
+    unwraps its builder with ``c = _unpack_builder(c)`` stays, and says the helper's module
+    was not found, not only that the parameter is reassigned. Nothing is half-converted."""
+    repo = str(tmp_path / "xla_builder_helpers")
+    shutil.copytree(BUILDER_HELPERS, repo)
+    os.remove(os.path.join(repo, "mpicoll", "utils.py"))
+    before = tree(repo)
+    done = ccmigrate("diff", "--output-format", "json", repo)
+    assert done.returncode == 1, done.stderr  # the other rewrites would still be made
+    changes = [c for f in json.loads(done.stdout)["files"] for c in f["changes"]]
+    rules = [c for c in changes if "translation rule `mpi_allreduce" in c["message"]]
+    assert rules and all(c["safety"] == "manual" for c in rules), rules
+    assert all("`c = _unpack_builder(c)` from module `mpicoll.utils`, which is not found beside this file" in c["message"]
+               for c in rules), [c["message"] for c in rules]
+    assert tree(repo) == before
+
+
 def test_sibling_scripts_importing_the_builder_from_jax_each_drop_their_unused_import(tmp_path) -> None:
     """Two scripts of one folder each import ``custom_call`` from jax without using it: the
     other's mention of the name is its own import from jax, no read of this module's."""

@@ -1858,7 +1858,8 @@ class XlaTranslationRule(Rule):
             or any(kind != "other" for _, kind, _ in scan.bindings.get(p, []))
         )
         if reassigned:
-            plan.problem = f"it reassigns its parameter `{reassigned[0]}`"
+            plan.problem = scan.unread_unpacker if reassigned[0] == first and scan.unread_unpacker else \
+                f"it reassigns its parameter `{reassigned[0]}`"
             return plan
         if scan.problem:
             plan.problem = scan.problem
@@ -2875,6 +2876,20 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
         except OSError:
             return None
 
+    def unread_helper(self, func: cst.BaseExpression, builder: str) -> Optional[str]:
+        """Why ``builder = func(builder)`` cannot be read, when ``func`` is imported from a
+        module of the project that is not in reach (a snapshot without it, say)."""
+        qualified = self.ctx.qualified_name(func)
+        if qualified is None or qualified.split(".")[0] in ("jax", "jaxlib") or self._defining_module(func) is not None:
+            return None
+        module, _, name = qualified.rpartition(".")
+        if not module or module.strip(".") == "":
+            return None
+        return (f"it rebinds its builder with `{builder} = {name}({builder})` from module `{module}`, which is not "
+                f"found beside this file: whether that helper only unwraps the builder (as mpi4jax's "
+                f"`getattr({builder}, \"_builder\", {builder})` does) cannot be read; run ccmigrate where that module "
+                "is present")
+
     def project_function(self, func: cst.BaseExpression) -> Optional[cst.FunctionDef]:
         """The module-level function another module of the project defines, which ``func``
         (a name imported from it) names."""
@@ -3498,6 +3513,9 @@ class _FunctionScan(cst.CSTVisitor):
         self.unpacked: set = set()
         #: ``_unpack_builder(c)`` calls -> the helper.
         self.unpackers: dict = {}
+        #: Why ``c = helper(c)`` could not be read as an unwrapping of the builder: the
+        #: helper is imported from a project module that is not in reach.
+        self.unread_unpacker: Optional[str] = None
         self.aval_names: list[cst.Name] = []
         #: ``list(map(c.get_shape, operands))`` / ``[c.get_shape(x) for x in operands]`` of the
         #: rule's ``*operands``: become the list of their avals.
@@ -3564,6 +3582,8 @@ class _FunctionScan(cst.CSTVisitor):
         helper, _ = self.rule._rule_function(value.func, value, self.rule.collector)
         if helper is None:
             helper = self.rule.project_function(value.func)  # mpi4jax's, from its utils module
+        if helper is None:
+            self.unread_unpacker = self.rule.unread_helper(value.func, self.first)
         call = _sole_return_call(helper) if helper is not None and not helper.decorators else None
         params = helper.params.params if helper is not None else ()
         if call is None or len(params) != 1 or helper.params.star_arg is not cst.MaybeSentinel.DEFAULT or helper.params.kwonly_params:
