@@ -1108,3 +1108,28 @@ def test_reason_of_a_rule_without_custom_call_is_the_same_once_the_module_is_mig
     assert b"(it builds no xla_client.ops custom call, and it reads `ctx` other than to delete it)" in first.updated
     again = rewrite_source(first.updated, "two_rules.py", ["--select", "xla-translation-rule", "--annotate"])
     assert again.error is None and again.updated is None
+
+
+def test_a_builder_rule_registered_as_an_mlir_lowering_says_it_never_lowered() -> None:
+    """Half a migration (envpool forks): the XlaBuilder rule kept, its registration changed
+    to ``mlir.register_lowering``, which hands it the lowering context: it never lowered, so
+    it is reported as such, with the registration's line, and left alone."""
+    source = b"""import numpy as np
+from jax.interpreters import mlir
+from jax.lib import xla_client
+
+
+def make(prim, handle):
+    def translation(c, *args, platform="cpu"):
+        s = xla_client.Shape.array_shape(np.dtype(np.float32), (4,), (0,))
+        return xla_client.ops.CustomCallWithLayout(c, b"k", operands=args, shape_with_layout=s,
+                                                   operand_shapes_with_layout=(s,), opaque=handle)
+
+    mlir.register_lowering(prim, translation)
+"""
+    result = rewrite_source(source, "half_migrated.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None
+    (call,) = [c for c in result.changes if c.line == 9]
+    assert call.safety is Safety.MANUAL
+    assert ("`translation`, the function it is in, builds XLA ops on an XlaBuilder but is registered with "
+            "mlir.register_lowering (line 12)") in call.message, call.message

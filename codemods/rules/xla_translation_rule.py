@@ -834,8 +834,9 @@ class XlaTranslationRule(Rule):
                 f"`{owner.name.value}`, the function it is in, is a helper of the translation rule(s) "
                 f"{', '.join(f'`{c}`' for c in sorted(set(callers)))}, which are not rewritten automatically: migrate "
                 "them together" if owner is not None and callers
-                else f"`{owner.name.value}`, the function it is in, is not registered as a translation rule in this module: "
-                "migrate it with the module that registers it" if owner is not None
+                else self._registered_as_lowering(call, collector)
+                or (f"`{owner.name.value}`, the function it is in, is not registered as a translation rule in this module: "
+                    "migrate it with the module that registers it") if owner is not None
                 else "it is not in a translation rule registered in this module")
             self.report(call, Safety.MANUAL, f"xla_client.ops custom call (removed in jax 0.6.0) not rewritten ({reason}): {GUIDANCE}")
         self._removed_helpers = self._drop_constant_helpers(plans)
@@ -1286,6 +1287,27 @@ class XlaTranslationRule(Rule):
                 return found + [current] if not found else found
             current = self.ctx.parents.get(current)
         return found
+
+    def _registered_as_lowering(self, call: cst.Call, collector: _Collector) -> Optional[str]:
+        """Why the custom call never lowered, when the function around it takes an XlaBuilder
+        but is registered with ``mlir.register_lowering`` (half a migration: envpool forks'
+        ``mlir.register_lowering(prim, translation)``), which hands it the lowering context
+        and MLIR values."""
+        function = next((p for p in reversed(self.ctx.ancestors_of(call)) if isinstance(p, cst.FunctionDef)), None)
+        if function is None:
+            return None
+        for reg in collector.calls:
+            if self.ctx.qualified_name(reg.func) not in MLIR_REGISTER or len(reg.args) < 2:
+                continue
+            rule = reg.args[1].value
+            if isinstance(rule, cst.Call) and (self.ctx.qualified_name(rule.func) == "functools.partial") and rule.args:
+                rule = rule.args[0].value
+            if isinstance(rule, cst.Name) and rule.value == function.name.value:
+                line = self.ctx.locate([reg])[reg].start.line
+                return (f"`{function.name.value}`, the function it is in, builds XLA ops on an XlaBuilder but is "
+                        f"registered with mlir.register_lowering (line {line}), which hands it the lowering context "
+                        "and MLIR values: that registration never lowered")
+        return None
 
     def _owner(self, node: cst.CSTNode, plans: dict) -> Optional[cst.FunctionDef]:
         """The registered rule around ``node`` (a rule may sit inside a factory function),
