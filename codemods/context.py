@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from typing import Mapping, Optional
@@ -217,6 +218,9 @@ class FileContext:
         self.dotted_removals: set[str] = set()
         self._unreported_imports: list[tuple] = []
         self._statement_index: object = _UNKNOWN
+        #: Python's own tree of ``source``, when the engine parsed it first (it saves the
+        #: statement index a second parse); dropped once that index is made.
+        self.python_tree: Optional[ast.Module] = None
         #: This file's side of each linked decision it takes part in.
         self.claims: dict[LinkKey, Claim] = {}
 
@@ -605,6 +609,7 @@ class FileContext:
         self._partial_scopes = {}
         self._stubbed = {}
         self._statement_index = None
+        self.python_tree = None
         self._module_bindings = {}
 
     # -- positions (computed for the nodes that need them, in one partial pass) ----
@@ -612,7 +617,8 @@ class FileContext:
     def statement_index(self) -> Optional[positions.StatementIndex]:
         """Where each top-level statement starts in ``source`` (``None`` when unsure)."""
         if self._statement_index is _UNKNOWN:
-            self._statement_index = positions.statement_index(self.module, self.source)
+            self._statement_index = positions.statement_index(self.module, self.source, self.python_tree)
+            self.python_tree = None
         return self._statement_index  # type: ignore[return-value]
 
     @statement_index.setter

@@ -129,8 +129,7 @@ def needles(triggers: Iterable[bytes]) -> tuple[bytes, ...]:
 # -- one file -------------------------------------------------------------------
 
 
-class NestingTooDeep(Exception):
-    """The parser ran out of stack: the source nests deeper than Python's recursion limit."""
+NestingTooDeep = positions.NestingTooDeep
 
 
 def analyse(
@@ -149,7 +148,9 @@ def analyse(
     ``module``, when given, is the parser's tree of ``source`` already, and
     ``statements`` where its top-level statements start, when known.
     """
+    tree = None
     if module is None:
+        tree = positions.python_tree(source)  # first: nesting it refuses crashes LibCST's parser
         gc.freeze()  # parse cost grows on large files when the collector scans the new tree
         try:
             module = cst.parse_module(source)
@@ -160,6 +161,8 @@ def analyse(
     ctx = FileContext(path, source, module, options, package)
     if statements is not None:
         ctx.statement_index = statements
+    elif tree is not None:
+        ctx.python_tree = tree
     visitors = [rule(ctx) for rule in rules]
     if visitors:
         methods = walk.visitor_methods(visitors)

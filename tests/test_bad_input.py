@@ -7,7 +7,8 @@ named ``x.py``, a FIFO, permissions, a 33 MiB file, races) is built here.
 
 Which inputs are errors (exit 2):
     syntax error (in a file that can hold a site), undecodable bytes, an unknown coding
-    cookie, NUL bytes, a file over 32 MiB, a directory named ``*.py``, a FIFO, a symbolic
+    cookie, NUL bytes, nesting deeper than Python's parser accepts (which would crash
+    LibCST's native parser), a file over 32 MiB, a directory named ``*.py``, a FIFO, a symbolic
     link loop, a dangling link, a link leading out of the given root, a read-only file
     that needs a change (writing by rename would bypass the protection), an unreadable
     file, a file that vanishes or changes under the tool, a path that does not exist.
@@ -40,6 +41,14 @@ COMMITTED_ERRORS = {
     "invalid_utf8.py": "cannot decode: byte 0xe4 at line 10 is not valid utf-8",
     "unknown_coding.py": "cannot decode: unknown encoding",
     "binary.py": "binary file (contains NUL bytes)",
+}
+
+#: Nesting Python's parser refuses, each of which crashed LibCST 1.9's native parser (a
+#: segfault, which took the whole run with it) or kept it busy for minutes.
+DEEP = {
+    "deep_chain.py": b"total = 1" + b" + 1" * 10_000 + b"\n",
+    "deep_brackets.py": b"nested = " + b"[" * 3_000 + b"1" + b"]" * 3_000 + b"\n",
+    "deep_subscripts.py": b"item = table" + b"[0]" * 6_000 + b"\n",
 }
 
 
@@ -116,6 +125,10 @@ def corpus():
         fh.truncate(33 * 1024 * 1024)  # sparse: costs no disk
     errors[os.path.join(root, "oversized.py")] = "file is larger than 32 MiB"
 
+    for name, nested in DEEP.items():
+        _write(os.path.join(root, name), good + nested)
+        errors[os.path.join(root, name)] = "cannot parse: nesting too deep"
+
     os.mkdir(os.path.join(root, "directory.py"))
     _write(os.path.join(root, "directory.py", "inner.py"), good)
     errors[os.path.join(root, "directory.py")] = "is a directory, not a Python file"
@@ -190,6 +203,22 @@ def test_expected_outputs_of_the_corpus_are_fixed_points(name):
     expected = _read(os.path.join(BAD, f"{name}.expected.py"))
     again = rewrite_source(expected, f"{name}.expected.py")
     assert again.error is None and again.updated is None
+
+
+@pytest.mark.parametrize("name", sorted(DEEP))
+def test_nesting_python_refuses_is_one_error_line_with_one_job(tmp_path, name):
+    """With one job the CLI's own process parses, where a crash of the parser would end
+    the run (a child process here, so that it could not end the tests): the deep file is
+    reported, the good one beside it rewritten."""
+    good = _read(os.path.join(BAD, "good.py"))
+    (tmp_path / name).write_bytes(good + DEEP[name])
+    (tmp_path / "good.py").write_bytes(good)
+    proc = subprocess.run([sys.executable, "-m", "codemods", "apply", "-q", "--jobs", "1", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300, env=child_env())
+    assert proc.returncode == 2, proc
+    assert proc.stderr.splitlines() == [f"{tmp_path / name}: cannot parse: nesting too deep"]
+    assert (tmp_path / "good.py").read_bytes() == _read(os.path.join(BAD, "good.expected.py"))
+    assert (tmp_path / name).read_bytes() == good + DEEP[name]
 
 
 def test_an_empty_file_is_fine(tmp_path):

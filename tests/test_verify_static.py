@@ -200,6 +200,25 @@ def test_bad_paths_are_tool_errors(tmp_path):
     assert "missing" in proc.stderr and "broken.py: cannot parse" in proc.stderr
 
 
+def test_nesting_python_refuses_is_a_tool_error_and_the_other_sites_are_listed(tmp_path):
+    site = "from jax.interpreters import mlir\n\ndef rule(ctx, x):\n    return mlir.custom_call('k', result_types=[], operands=[x])\n"
+    (tmp_path / "deep.py").write_text(site + "total = 1" + " + 1" * 10_000 + "\n")
+    (tmp_path / "fine.py").write_text(site)
+    report = tmp_path / "static.json"
+    proc = ccmigrate("verify", "--static", "--report", str(report), str(tmp_path))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [f"{tmp_path / 'deep.py'}: cannot parse: nesting too deep"]
+    assert [(os.path.basename(s["path"]), s["line"]) for s in json.loads(report.read_text())["sites"]] == [("fine.py", 4)]
+
+
+def test_syntax_newer_than_the_interpreter_still_gives_the_sites_lines():
+    """LibCST parses a ``type`` statement on Python 3.11, whose own parser (used for the
+    lines) refuses it: LibCST's positions give them instead."""
+    code = "type Grid = int\nfrom jax.interpreters import mlir\n\ndef rule(ctx, x):\n    return mlir.custom_call(\n        'k', result_types=[], operands=[x])\n"
+    (site,) = scan_source("/tmp/newer.py", code.encode())
+    assert (site.line, site.end_line, site.target) == (5, 6, "k")
+
+
 def test_a_package_named_like_an_installed_one_is_taken_as_part_of_the_namespace_above(tmp_path):
     # sphericart-jax's layout: python/sphericart/ is a namespace package (no __init__.py)
     # holding the regular package ``jax``: the module is sphericart.jax.ops, not jax.ops.

@@ -211,7 +211,7 @@ def package_files_parsed(path: str, package: Optional[str], name: str, reads) ->
         try:
             with open(other, "rb") as fh:
                 tree = ast.parse(fh.read())
-        except (OSError, SyntaxError, ValueError):
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             found.append(other)
             continue
         if reads(tree):

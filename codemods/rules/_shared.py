@@ -864,7 +864,7 @@ def project_module_ast(path: str, mentions: bytes = b"") -> Optional[ast.Module]
         if mentions not in source:
             return None
         return ast.parse(source)
-    except (OSError, SyntaxError, ValueError):
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 

@@ -417,6 +417,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.rule import IndexEntry, Rule, Safety
+from codemods.positions import NestingTooDeep, python_tree
 from codemods.rules._installed_jax import first_missing
 from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
 from codemods.rules._crossmodule import REGISTERS, Registered, defining_file, package_files_mentioning, registrations_elsewhere, where_text
@@ -3392,8 +3393,10 @@ def _foreign_module(path: str, stamp: int):
     (mpi4jax's ``_ops = xla_client.ops``)."""
     try:
         with open(path, "rb") as fh:
-            module = cst.parse_module(fh.read())
-    except (OSError, cst.ParserSyntaxError):
+            source = fh.read()
+        python_tree(source)  # nesting Python refuses would crash LibCST's parser
+        module = cst.parse_module(source)
+    except (OSError, cst.ParserSyntaxError, NestingTooDeep, RecursionError):
         return None
     functions: dict[str, cst.FunctionDef] = {}
     clients: set[str] = set()

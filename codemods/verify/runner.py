@@ -28,6 +28,7 @@ import libcst as cst
 from codemods.discovery import discover
 from codemods.engine import package_of
 from codemods.fileio import read_source
+from codemods.positions import NestingTooDeep
 from codemods.verify import configs
 from codemods.verify.entry_points import EntryPoint, SpecError, find_pyproject, load_settings, parse_entry_points
 from codemods.verify.pool import Pool, PoolSettings
@@ -285,7 +286,10 @@ def _verify(paths, options: VerifyOptions, originals, pool: Optional[Pool]) -> V
         except cst.ParserSyntaxError as exc:
             errors.append(f"{found.path}: cannot parse: {exc.message} (line {exc.raw_line})")
             continue
-        except (UnicodeDecodeError, LookupError, RecursionError) as exc:
+        except (NestingTooDeep, RecursionError):
+            errors.append(f"{found.path}: cannot parse: nesting too deep")
+            continue
+        except (UnicodeDecodeError, LookupError) as exc:
             errors.append(f"{found.path}: cannot decode: {exc}")
             continue
         if sites:

@@ -107,7 +107,12 @@ def scan_source(path: str, source: bytes) -> list[Site]:
     walk.read(ctx.module, finder)  # LibCST's own visit rebuilds every node it passes
     if not finder.found:
         return []
-    lines = _call_lines(source)
+    try:
+        lines = _call_lines(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        # Syntax newer than this interpreter's (``type X = ...`` on 3.11), which LibCST
+        # parsed: its own positions give the lines.
+        return _scan_with_positions(ctx, finder, path)
     sites = []
     for call, builder, occurrence in finder.found:
         spans = lines.get(get_full_name_for_node(call.func) or "", ())
