@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 import libcst as cst
+import pytest
 
 from codemods import cli, engine
 from codemods.context import Options
@@ -122,6 +123,34 @@ def test_a_rewrite_python_rejects_is_refused():
     result = engine.process_source("m.py", SOURCE, [EmitsWhatOnlyLibcstAccepts], Options())
     assert result.updated is None
     assert result.error.startswith("internal error, file not rewritten: the rewrite is not valid Python")
+
+
+@pytest.mark.parametrize("statements", [10, engine.MAX_SEPARATE_COMPILES + 50])
+def test_a_rewrite_python_rejects_is_refused_however_many_statements_changed(statements):
+    """Past MAX_SEPARATE_COMPILES generated statements the whole text is compiled at once:
+    the same refusal, on the site's own line. The regenerating rule finds its sites again
+    in the rewrite, which would take the engine to another pass: a pass whose text Python
+    rejects goes no further (the next one took that text for the original, which Python
+    rejected too, so it let the rewrite through)."""
+    many = b"".join(b"v%d = %d\n" % (i, i) for i in range(statements))
+    result = engine.process_source("m.py", many + SOURCE, [EmitsWhatOnlyLibcstAccepts, RegeneratesEveryStatement], Options())
+    assert result.updated is None
+    assert result.error.startswith("internal error, file not rewritten: the rewrite is not valid Python")
+    site_line = statements + SOURCE.count(b"\n")
+    assert f"line {site_line}" in result.error, result.error
+
+
+class RegeneratesEveryStatement(Rule):
+    """Rebuilds every top-level assignment as an equal new node, as LibCST's import passes
+    copy the tree: each statement counts as generated."""
+
+    name = "regenerates"
+    summary = "test rule"
+    triggers = (b"v0 =",)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if isinstance(node.value, cst.Integer):
+            self.report(node, Safety.SAFE, "same", lambda n: n.with_changes(value=cst.Integer(n.value.value)))
 
 
 def _rewrites(paths, options):
