@@ -224,6 +224,7 @@ class Finder(ast.NodeVisitor):
             return
         for alias in node.names:
             if alias.name == "*":
+                self._ref(node.lineno, node.module)  # ``from jaxlib.hlo_helpers import *``
                 continue
             qualified = f"{node.module}.{alias.name}"
             self._ref(node.lineno, qualified)

@@ -83,3 +83,9 @@ def test_a_class_property_that_raises_outside_its_context_exists() -> None:
     # property is there all the same, and a name the class lacks is not.
     assert missing_apis.exists("jaxlib.mlir.ir.InsertionPoint.current")
     assert not missing_apis.exists("jaxlib.mlir.ir.InsertionPoint.no_such_member")
+
+
+def test_a_star_import_of_a_missing_module_counts(tmp_path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text("from jaxlib.hlo_helpers import *\nfrom jax.interpreters.mlir import *\n")
+    assert missing_apis.scan(str(path)) == [(1, "jaxlib.hlo_helpers")]

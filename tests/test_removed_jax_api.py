@@ -1397,3 +1397,20 @@ def test_pallas_repeat_rewrite_tiles_like_the_removed_helper() -> None:
     for axis in (0, 1, 2, -1):
         reps = [3 if i == axis % x.ndim else 1 for i in range(x.ndim)]
         np.testing.assert_array_equal(np.asarray(namespace["f"](x, 3, axis)), np.tile(x, reps))
+
+
+def test_a_star_import_of_a_removed_module_is_reported_even_one_another_rule_owns() -> None:
+    """jaxlib.hlo_helpers belongs to the custom-call rules, which migrate the names imported
+    from it; a star import names none, so this rule reports it (jax.extend.ffi's rule
+    reports its own, once). An existing module's star import is fine; one in an import
+    guard is not reported."""
+    source = (b"from jaxlib.hlo_helpers import *\nfrom jax.extend.ffi import *\nfrom jax.interpreters.mlir import *\n"
+              b"try:\n    from jaxlib.mhlo_helpers import *\nexcept ImportError:\n    pass\n")
+    result = rewrite_source(source, "star.py", ["--select", "removed-jax-api,custom-call-api,jax-extend-ffi"])
+    assert result.error is None and result.updated is None
+    reported = [(c.line, c.rule, c.safety, c.message.split(" (")[0]) for c in result.changes]
+    assert reported == [
+        (1, "removed-jax-api", Safety.MANUAL, "jaxlib.hlo_helpers does not exist in the installed jax 0.10.2"),
+        (2, "jax-extend-ffi", Safety.MANUAL, "`from jax.extend.ffi import *`: import the names you use from jax.ffi"),
+    ], reported
+    assert "a star import of it names nothing a rule could follow" in result.changes[0].message

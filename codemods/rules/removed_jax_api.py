@@ -508,7 +508,9 @@ Everything else (manual)
     ``XlaOp``... are reported here), ``jaxlib.xla_extension`` (these last two dropped here
     when nothing reads them),
     ``jax.interpreters.mlir.hlo``, the translation-rule names of ``jax.interpreters.xla``)
-    are left to them.
+    are left to them, but for a star import of such a module that jax removed
+    (``from jaxlib.hlo_helpers import *``), which names nothing for them to follow: it is
+    reported here (jax.extend.ffi's rule reports its own).
 
     Existence is decided from the installed jax's *source* (``_installed_jax``), never by importing it (but for
     the members of the ``jax.config`` object, above): the
@@ -1125,6 +1127,10 @@ class _CustomTransforms:
 #: The members of jax.interpreters.xla through which translation rules were registered.
 _TRANSLATION_MEMBERS = ("backend_specific_translations", "translations", "register_translation")
 TRANSLATIONS = re.compile(rb"backend_specific_translations|register_translation|translations\[|translations_with_avals\[|lower_fun\(")
+
+#: Owned modules whose rule reports a star import of them too (jax-extend-ffi); a star
+#: import of any other owned module that jax removed is reported here.
+OWNED_STARS_REPORTED = frozenset({"jax.extend.ffi"})
 
 #: Prefixes other rules migrate or report; this rule says nothing about them.
 OWNED = (
@@ -2872,9 +2878,14 @@ class RemovedJaxApi(Rule):
         if module.split(".")[0] not in ("jax", "jaxlib"):
             return False
         if isinstance(node.names, cst.ImportStar):
-            gone = self.missing(module)
+            # The rules that own a module (jaxlib.hlo_helpers, jax.extend.ffi...) migrate
+            # the names imported from it: a star import names none, so it is reported here.
+            gone = self.missing(module) or (
+                first_missing(module) if self.check_all and _owned(module) and module not in OWNED_STARS_REPORTED else None)
             if gone and not compatibility_guard(self.ctx, node):
-                self.manual(node, gone)
+                self.manual(node, gone, "" if not _owned(module) else (
+                    "a star import of it names nothing a rule could follow: import the replacements of the names "
+                    "the module uses by name (jax.ffi for custom calls)"))
             return False
         moves: list[tuple[str, str, Optional[str]]] = []  # (name, new qualified, asname)
         drops: list[str] = []
