@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -99,14 +100,17 @@ def _sources(root: str) -> dict[str, bytes]:
     return found
 
 
-def _original_line(reference: dict, before: dict[str, bytes]) -> int:
+def _original_line(reference: dict, before: dict[str, bytes], maps: Optional[dict] = None) -> int:
     """The line of the file as it was (the report's lines) where the migrated file's line
-    ``reference["line"]`` came from."""
+    ``reference["line"]`` came from; ``maps`` keeps each file's line map (read once)."""
     path = os.path.realpath(reference["path"])
     if path not in before:
         return reference["line"]
-    with open(path, "rb") as fh:
-        return line_map(fh.read(), before[path])(reference["line"])
+    maps = {} if maps is None else maps
+    if path not in maps:
+        with open(path, "rb") as fh:
+            maps[path] = line_map(fh.read(), before[path])
+    return maps[path](reference["line"])
 
 
 def measure(corpus: str, repo_filter: str, extra: list[str], show: bool) -> int:
@@ -136,9 +140,10 @@ def measure(corpus: str, repo_filter: str, extra: list[str], show: bool) -> int:
             after_total += n_after
             status = "" if run.returncode in (0, 1) else f"  (apply exited {run.returncode}: {run.stderr.strip()[-300:]})"
             print(f"{repo}: {n_before} -> {n_after}{status}")
+            maps: dict = {}
             for reference in after["references"]:
                 where = f"{os.path.relpath(reference['path'], copy)}:{reference['line']}"
-                change = _accounting({**reference, "line": _original_line(reference, sources)}, pending)
+                change = _accounting({**reference, "line": _original_line(reference, sources, maps)}, pending)
                 if change is None:
                     problems.append(f"{repo}: {where} {reference['name']} is left and not in the report")
                 print(f"    {where}: {reference['name']}{'' if change else '   [NOT REPORTED]'}")

@@ -319,7 +319,9 @@ Replacement (minimum jax 0.5.0)
     op would return the token itself, not a tuple), the builder passed to any other helper,
     ``ops.Call``, ``ctx.platform``, ``xla.lower_fun``, the builder or an operand reassigned (a primitive parameter, one of the
     trailing parameters never used as an operand, such as mpi4jax's ``comm = unpack_hashable(comm)``,
-    may be: jax passes it by keyword to both kinds of rule), a name bound to an XLA shape on some paths
+    may be: jax passes it by keyword to both kinds of rule; ``c = _unpack_builder(c)`` whose helper's
+    module is not found beside the file says so), a builder rule registered with
+    ``mlir.register_lowering`` (half a migration: that registration never lowered), a name bound to an XLA shape on some paths
     only, and a list of shapes used as *one element* of ``operand_shapes_with_layout``:
     XlaBuilder raised ``TypeError`` on that call, so it never lowered and the layouts it
     meant are unknown; likewise a literal layout whose length is not the shape's rank, and
@@ -1196,9 +1198,7 @@ class XlaTranslationRule(Rule):
         applied as ``@register_cpu(p)``: the functions it decorates are the rules (it
         returns each one unchanged). ``(None, why)`` when it looks like one but is not
         sure; ``(None, None)`` when the registered rule is no decorator's parameter."""
-        rule = reg.rule
-        if isinstance(rule, cst.Call) and rule.args and self.ctx.qualified_name(rule.func) == "functools.partial":
-            rule = rule.args[0].value
+        rule = _unpartial(self.ctx, reg.rule)
         scopes = self._scopes_around(reg.node)
         if not isinstance(rule, cst.Name) or len(scopes) < 2 or not all(isinstance(s, cst.FunctionDef) for s in scopes[:2]):
             return None, None
@@ -1300,9 +1300,7 @@ class XlaTranslationRule(Rule):
         for reg in collector.calls:
             if self.ctx.qualified_name(reg.func) not in MLIR_REGISTER or len(reg.args) < 2:
                 continue
-            rule = reg.args[1].value
-            if isinstance(rule, cst.Call) and (self.ctx.qualified_name(rule.func) == "functools.partial") and rule.args:
-                rule = rule.args[0].value
+            rule = _unpartial(self.ctx, reg.args[1].value)
             if isinstance(rule, cst.Name) and rule.value == function.name.value:
                 line = self.ctx.locate([reg])[reg].start.line
                 return (f"`{function.name.value}`, the function it is in, builds XLA ops on an XlaBuilder but is "
@@ -5376,6 +5374,13 @@ def _pure_argument(value: cst.BaseExpression) -> bool:
 
 class _NotConvertible(Exception):
     """Why a custom call cannot be rewritten faithfully."""
+
+
+def _unpartial(ctx, rule: cst.BaseExpression) -> cst.BaseExpression:
+    """``f`` of ``functools.partial(f, ...)``; anything else as it is."""
+    if isinstance(rule, cst.Call) and rule.args and ctx.qualified_name(rule.func) == "functools.partial":
+        return rule.args[0].value
+    return rule
 
 
 def _bound_positionally(ctx, rule: cst.BaseExpression) -> int:
