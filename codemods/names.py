@@ -20,6 +20,7 @@ the whole module, which costs several times a parse. So resolution has two tiers
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from typing import Iterator, Optional, Sequence
@@ -541,9 +542,44 @@ class NameResolver:
         fallback as a second meaning, but it runs only where the import failed."""
         known = self._fallbacks_only.get(name)
         if known is None:
+            local = self._function_locals(name)
             known = self._fallbacks_only[name] = all(
-                self._benign_site(start, end) for start, end in rebinding_sites(self.source, name))
+                self._benign_site(start, end) or any(a <= start < b for a, b in local)
+                for start, end in rebinding_sites(self.source, name))
         return known
+
+    def _function_locals(self, name: str) -> list[tuple[int, int]]:
+        """Byte spans of the function bodies where binding ``name`` makes a local of
+        that function (it declares neither ``global`` nor ``nonlocal`` for it), when
+        every import of ``name`` is at module level: a node that resolved to the import
+        is not inside such a body, so nothing bound there can change what it names.
+        Empty when an import is inside a function or Python cannot parse the file."""
+        if not all(b.top_level for b in self._by_local.get(name, ())):
+            return []
+        try:
+            tree = ast.parse(self.source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return []
+        starts = [0]
+        for i, byte in enumerate(self.source):
+            if byte == 0x0A:
+                starts.append(i + 1)
+
+        def offset(line: int, col: int) -> int:
+            return starts[line - 1] + col if line - 1 < len(starts) else len(self.source)
+
+        spans = []
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.body:
+                continue
+            declared = any(
+                isinstance(inner, (ast.Global, ast.Nonlocal)) and name in inner.names
+                for inner in ast.walk(node))
+            if declared:
+                continue
+            first = node.body[0]
+            spans.append((offset(first.lineno, first.col_offset), offset(node.end_lineno, node.end_col_offset)))
+        return spans
 
     def _benign_site(self, start: int, end: int) -> bool:
         """An import line, a name between brackets and commas, or an import's fallback."""

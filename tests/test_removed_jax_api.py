@@ -419,6 +419,23 @@ def test_optional_jax_with_a_feature_test_still_resolves_its_names() -> None:
     assert rewrite_source(rebound, "m.py", ["--select", "removed-jax-api"]).changes == []
 
 
+def test_a_local_of_another_function_does_not_hide_an_optional_import() -> None:
+    """``mlir`` imported under ``try`` with an ``mlir = None`` fallback, and a function
+    elsewhere that binds a local ``mlir``: that local cannot change what ``mlir`` names
+    in the lowering rule, so the rule's custom call is still migrated (found by
+    benchmarks/fuzz.py: the site was neither rewritten nor reported). The same local
+    declared ``global`` is a real second meaning and leaves the name unresolved."""
+    head = (b"import jax\ntry:\n    from jax.interpreters import mlir\nexcept ImportError:\n    mlir = None\n\n\n"
+            b"def _lowering(ctx, x, out):\n"
+            b"    return mlir.custom_call('k', result_types=[out], operands=[x], backend_config=b'abc').results\n\n\n")
+    local = head + b"def other():\n    mlir = 3\n    return mlir\n"
+    result = rewrite_source(local, "m.py", ["--select", "custom-call-api"])
+    assert b"jax.ffi.ffi_lowering('k', api_version=2" in result.updated
+    assert [(c.line, c.safety) for c in result.changes] == [(9, Safety.SAFE)]
+    shared = head + b"def other():\n    global mlir\n    mlir = 3\n"
+    assert rewrite_source(shared, "m.py", ["--select", "custom-call-api"]).changes == []
+
+
 def test_maps_mesh_bound_with_as_stays_manual() -> None:
     source = (b"from jax.experimental import maps\n\n\ndef f(devices):\n"
               b"    with maps.mesh(devices, ('x',)) as nothing:\n        return nothing\n")

@@ -495,7 +495,9 @@ Unused imports of removed names (safe)
     jax.lax.lax import create_token_p``, then ``create_token_p = Primitive(...)``): only
     imports and undecorated ``def`` statements that do not spell it outside their bodies
     come between the import and the new binding (a function reads it when called, after the
-    module has run), and the new binding is a plain assignment or a ``def``/``class``.
+    module has run), and the new binding is a plain assignment or a ``def``/``class``;
+    likewise an import at the top level of a function body followed in that body by such
+    a binding (``from jaxlib.xla_client import ops`` then ``ops = factory()``).
 
 Everything else (manual)
     Any import of, or dotted use through an import of, a ``jax.*``/``jaxlib.*`` name that
@@ -2626,15 +2628,21 @@ class RemovedJaxApi(Rule):
         return [access.node for access in bindings[0].references]
 
     def _shadowed_import(self, node: cst.ImportFrom, local: str) -> Optional[str]:
-        """The statement that binds ``local`` again, when a module-level import's binding is
-        replaced before anything can read it (mpi4jax 2020: ``from jax.lax.lax import
+        """The statement that binds ``local`` again, when an import's binding is replaced
+        before anything can read it (mpi4jax 2020: ``from jax.lax.lax import
         create_token_p``, then ``create_token_p = Primitive("create_token_mpi4jax")``): only
         imports and undecorated function definitions that do not spell it outside their
         bodies come between, and the statement binding it again is a plain assignment whose
         value does not spell it, or a ``def``/``class``. Functions defined in between read
-        the name when called, after the module has run."""
+        the name when called, after the module has run. The same holds for an import at
+        the top level of a function body and the statements after it in that body
+        (``from jaxlib.xla_client import ops`` then ``ops = factory()``)."""
         line = self.ctx.parents.get(node)
-        body = list(self.ctx.module.body)
+        holder = self.ctx.parents.get(line)
+        if isinstance(holder, cst.IndentedBlock) and isinstance(self.ctx.parents.get(holder), cst.FunctionDef):
+            body = list(holder.body)
+        else:
+            body = list(self.ctx.module.body)
         if not isinstance(line, cst.SimpleStatementLine) or line not in body or b"global" in self.ctx.source:
             return None
         word = re.compile(r"(?<![\w.])" + re.escape(local) + r"(?!\w)")
@@ -2951,10 +2959,12 @@ class RemovedJaxApi(Rule):
                     self.handled.add(id(item.item.func))
                     self._no_op_context(qualified, statement, item)
                 continue
-            if gone and (again := self._shadowed_import(node, local)) is not None:
+            if (gone or owners) and (again := self._shadowed_import(node, local)) is not None:
                 drops.append(name)
+                top = isinstance(self.ctx.parents.get(self.ctx.parents.get(node)), cst.Module)
+                where = "at module level" if top else "in its function"
                 said.append(f"import of {qualified}, which does not exist in jax {self._version()}, removed: `{local}` is "
-                            f"bound again at module level ({again}) before anything reads it")
+                            f"bound again {where} ({again}) before anything reads it")
                 continue
             if gone and qualified in CUSTOM_TRANSFORMS | DEFJVP and self._only_custom_transforms_uses(local):
                 continue  # the decorator and each defjvp are rewritten; the import goes with the last

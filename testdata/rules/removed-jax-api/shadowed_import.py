@@ -14,3 +14,10 @@ create_token_p = Primitive("create_token_ordered")
 
 fallback_eval = standard_abstract_eval
 standard_abstract_eval = None
+
+
+def build(factory):
+    """In a function body the same holds for the statements after the import."""
+    from jaxlib.xla_client import ops
+    ops = factory()
+    return ops.Add
