@@ -603,6 +603,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
                     module = RemoveImportsVisitor(ctx.codemod_context).transform_module(module)
                 ctx.codemod_context.scratch[RemoveImportsVisitor.CONTEXT_KEY] = removals
                 module = _keep_lines_of_removed_imports(before, module, ctx.module)
+                module = _drop_emptied_guards(ctx.module, module)
         if ctx.dotted_removals:
             module = _drop_unused_dotted_imports(module, ctx.dotted_removals)
         module = _no_blank_top(ctx.module, module)
@@ -1338,6 +1339,49 @@ def _drop_unread_additions(before: cst.Module, after: cst.Module, exported: froz
             return updated if isinstance(updated.names, cst.ImportStar) else without(original, updated)
 
     return after.visit(_Drop())
+
+
+def _only_pass(stmt: cst.CSTNode) -> bool:
+    """``try: pass`` / ``except ImportError: pass``: every block holds only ``pass``."""
+    if not isinstance(stmt, cst.Try):
+        return False
+    blocks = [stmt.body, *(h.body for h in stmt.handlers)]
+    blocks += [part.body for part in (stmt.orelse, stmt.finalbody) if part is not None]
+    for block in blocks:
+        lines = block.body if isinstance(block, cst.IndentedBlock) else [block]
+        if not all(isinstance(line, cst.SimpleStatementLine) and all(isinstance(small, cst.Pass) for small in line.body)
+                   for line in lines):
+            return False
+    return True
+
+
+def _drop_emptied_guards(original: cst.Module, module: cst.Module) -> cst.Module:
+    """An import guard whose imports all went (``try: from jax.interpreters import mlir``
+    / ``except ImportError: from jax._src.interpreters import mlir`` once nothing reads
+    ``mlir``) is left as ``try: pass / except ImportError: pass`` by LibCST's import
+    removal: it does nothing, so it goes, with its comments. Only when the original module
+    had no such statement of its own (the author's are not this run's to tidy)."""
+    class _Find(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found = False
+
+        def visit_Try(self, node: cst.Try) -> None:
+            self.found = self.found or _only_pass(node)
+
+    finder = _Find()
+    walk.read(original, finder)
+    if finder.found:
+        return module
+
+    class _Drop(cst.CSTTransformer):
+        def leave_Try(self, node: cst.Try, updated: cst.Try):
+            return cst.RemoveFromParent() if _only_pass(updated) else updated
+
+        def leave_IndentedBlock(self, node, updated: cst.IndentedBlock):
+            return updated if updated.body else updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+
+    return module.visit(_Drop())
 
 
 def _names_read(module: cst.Module) -> set[str]:

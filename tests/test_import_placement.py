@@ -378,3 +378,17 @@ def test_an_import_in_the_script_block_does_not_serve_the_module() -> None:
     namespace = {"__name__": "module"}
     exec(compile(out, "module.py", "exec"), namespace)
     assert type(namespace["f"](1.0)[0]).__name__ == "Zero"
+
+
+def test_a_guard_emptied_by_import_removal_goes_but_not_one_the_author_wrote() -> None:
+    """LibCST's import removal leaves ``try: pass / except ImportError: pass`` where a
+    guard chose between two imports that nothing reads any more: it goes. A guard that
+    already was all ``pass`` in the original is the author's, and stays."""
+    guard = "try:\n    from jax.interpreters import mlir\nexcept ImportError:\n    from jax._src.interpreters import mlir\n"
+    call = ("\n\ndef _lowering(ctx, x, out):\n"
+            "    return mlir.custom_call('k', result_types=[out], operands=[x], backend_config=b'a').results\n")
+    out = rewrite_source((guard + call).encode(), "/tmp/module.py", ["--select", "custom-call-api"]).updated.decode()
+    assert "try:" not in out and "pass" not in out and out.startswith("import jax\n")
+    own = "try:\n    pass\nexcept ImportError:\n    pass\n"
+    out = rewrite_source((own + guard + call).encode(), "/tmp/module.py", ["--select", "custom-call-api"]).updated.decode()
+    assert out.count("try:\n    pass\nexcept ImportError:\n    pass\n") == 2

@@ -7,7 +7,9 @@ Legacy form
     ``ModuleNotFoundError: No module named 'jaxlib.hlo_helpers'``) and its predecessor
     ``jaxlib.mhlo_helpers.custom_call`` (jaxlib <= 0.4.1), also when a project module
     re-exports one of them under another name. The private
-    ``jax._src.interpreters.mlir.custom_call`` still exists and is left alone.
+    ``jax._src.interpreters.mlir.custom_call`` still exists and is left alone, except
+    where ``mlir`` is the public module with the private one as its import fallback: the
+    public import never fails, so the call reads the removed public name.
 
 Replacement (minimum jax 0.7.1 for the forms below; the rule emits nothing the
 ``--target-jax`` lacks, and leaves sites alone for targets where the legacy API works)
@@ -508,6 +510,14 @@ class CustomCallApi(Rule):
                 return HLO_HELPERS if HLO_HELPERS in bound else bound[0]
         if qual is not None and qual not in REMOVED_IN and "." in qual and "custom_call" in qual.rsplit(".", 1)[1]:
             return _reexported(self.ctx.path, self.ctx.package, qual)
+        if qual is None:
+            # ``try: from jax.interpreters import mlir / except ImportError: from
+            # jax._src.interpreters import mlir``: either way the same builder, and on a
+            # jax with the public module (every release) the removed public name.
+            candidates = self.ctx.qualified_names(func)
+            public = {q.replace("._src.", ".", 1) for q in candidates}
+            if len(public) == 1 and (only := next(iter(public))) in REMOVED_IN and only in candidates:
+                return only
         return None
 
     def legacy_locals(self) -> frozenset[str]:
