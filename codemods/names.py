@@ -176,7 +176,9 @@ def _import_fallback(source: bytes, start: int) -> bool:
         previous_start = source.rfind(b"\n", 0, previous_end) + 1
         text = source[previous_start:previous_end].strip()
         if text and not text.startswith(b"#"):
-            return bool(_EXCEPT_LINE.fullmatch(source, previous_start, previous_end))
+            # ``name = None`` after other statements of an import's handler counts too.
+            return bool(_EXCEPT_LINE.fullmatch(source, previous_start, previous_end)) or \
+                _in_import_handler(source, line_start, start)
         previous_end = previous_start - 1
     return False
 

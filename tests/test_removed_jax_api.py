@@ -436,6 +436,17 @@ def test_a_local_of_another_function_does_not_hide_an_optional_import() -> None:
     assert rewrite_source(shared, "m.py", ["--select", "custom-call-api"]).changes == []
 
 
+def test_a_fallback_after_other_statements_of_the_handler_still_resolves_its_name() -> None:
+    """``except ImportError:`` with ``lax = None`` after another statement of the handler
+    is still the import's fallback, not a second meaning of ``lax`` (found by
+    benchmarks/fuzz.py: the removed ``lax.zeros_like_array`` went unreported)."""
+    source = (b"try:\n    from jax import lax\nexcept ImportError:\n    print('no jax')\n    lax = None\n\n\n"
+              b"def zeros(x):\n    return lax.zeros_like_array(x)\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert b"zeros_like_array" not in result.updated
+    assert [(c.line, c.safety) for c in result.changes] == [(9, Safety.SAFE)]
+
+
 def test_maps_mesh_bound_with_as_stays_manual() -> None:
     source = (b"from jax.experimental import maps\n\n\ndef f(devices):\n"
               b"    with maps.mesh(devices, ('x',)) as nothing:\n        return nothing\n")

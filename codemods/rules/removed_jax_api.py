@@ -2669,6 +2669,10 @@ class RemovedJaxApi(Rule):
                 if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == local
                                                          for t in small.targets) and not word.search(code(small.value)):
                     return f"`{local} = {one_line(code(small.value))[:40]}`"
+                if isinstance(small, cst.Expr) and isinstance(small.value, cst.NamedExpr) \
+                        and isinstance(small.value.target, cst.Name) and small.value.target.value == local \
+                        and not word.search(code(small.value.value)):
+                    return f"`{local} := {one_line(code(small.value.value))[:40]}`"
                 return None
         return None
 

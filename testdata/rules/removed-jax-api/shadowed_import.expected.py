@@ -19,3 +19,8 @@ def build(factory):
     """In a function body the same holds for the statements after the import."""
     ops = factory()
     return ops.Add
+
+
+def build_with_walrus(factory):
+    (ops := factory())
+    return ops.Mul

@@ -21,3 +21,9 @@ def build(factory):
     from jaxlib.xla_client import ops
     ops = factory()
     return ops.Add
+
+
+def build_with_walrus(factory):
+    from jaxlib.xla_client import ops
+    (ops := factory())
+    return ops.Mul
