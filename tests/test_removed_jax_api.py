@@ -447,6 +447,23 @@ def test_a_fallback_after_other_statements_of_the_handler_still_resolves_its_nam
     assert [(c.line, c.safety) for c in result.changes] == [(9, Safety.SAFE)]
 
 
+def test_a_name_left_behind_an_early_exit_is_reported() -> None:
+    """Code after ``if jax >= 0.6: return ...`` serves older releases and is left as is,
+    but nothing encloses it, so it is reported (a count of missing names reading the
+    statements one by one sees it); after ``if jaxlib_version < (0, 5, 3): raise`` (jax-
+    triton, the jaxlib version imported from ``jax._src.lib``) it is code for the target."""
+    source = (b"import jax\nfrom jax._src.lib import version as jaxlib_version\n\n\n"
+              b"def f(x):\n    if jax.__version_info__ >= (0, 6, 0):\n        return x\n"
+              b"    return jax.core.pp_eqn_compact(x)\n\n\n"
+              b"def g(x, scratch):\n    if scratch > 0 and jaxlib_version < (0, 5, 3):\n        raise RuntimeError('old')\n"
+              b"    return jax.core.pp_eqn_compact(x)\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    found = {c.line: c.message for c in result.changes}
+    assert sorted(found) == [8, 14] and all(c.safety == Safety.MANUAL for c in result.changes)
+    assert "left as is, as code for other jax releases: the `if jax >= 0.6.0: return ...`" in found[8]
+    assert "left as is" not in found[14]
+
+
 def test_maps_mesh_bound_with_as_stays_manual() -> None:
     source = (b"from jax.experimental import maps\n\n\ndef f(devices):\n"
               b"    with maps.mesh(devices, ('x',)) as nothing:\n        return nothing\n")

@@ -83,3 +83,15 @@ def test_a_dotted_import_beside_another_on_its_line_goes_alone() -> None:
     assert b"return jax.process_index()" in result.updated
     again = rewrite_source(result.updated, "m.py", [])
     assert again.updated is None and not [c for c in again.changes if c.safety.value != "manual"]
+
+
+def test_the_bridge_module_read_as_an_object_is_reported() -> None:
+    """``setattr(jax.lib.xla_bridge, ...)`` went neither rewritten nor reported (found by
+    benchmarks/fuzz.py on alpa): the module is gone, nothing replaces it as an object."""
+    path = os.path.join(TESTDATA, "rules", "xla-client-import", "bridge_module_patched.py")
+    with open(path, "rb") as f:
+        source = f.read()
+    result = rewrite_source(source, path, [])
+    assert result.updated is None
+    assert [(c.rule, c.line, c.safety.value) for c in result.changes] == [("xla-client-import", 10, "manual")]
+    assert "jax.extend.backend (get_backend, backends)" in result.changes[0].message

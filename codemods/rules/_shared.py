@@ -511,7 +511,7 @@ _VERSION_PARSERS = ("parse", "Version", "LooseVersion", "StrictVersion", "parse_
 #: Qualified names of jax's and jaxlib's version strings.
 VERSION_STRINGS = frozenset({"jax.__version__", "jaxlib.__version__", "jax.version.__version__", "jaxlib.version.__version__"})
 _JAX_VERSION_NAMES = VERSION_STRINGS | {"jax.__version_info__", "jax.version._version", "jax.lib.version",
-                                        "jaxlib.version.__version_info__"}
+                                        "jax._src.lib.version", "jaxlib.version.__version_info__"}
 
 
 def version_string(node: cst.BaseExpression) -> Optional[str]:
@@ -562,6 +562,8 @@ def _reads_jax_version(ctx: FileContext, node: cst.BaseExpression, depth: int = 
                 found = True  # importlib.metadata.version("jax")
             return True
 
+    if isinstance(node, cst.Name) and ctx.qualified_name(node) in _JAX_VERSION_NAMES:
+        return True  # ``from jax._src.lib import version as jaxlib_version`` (jax-triton)
     if isinstance(node, cst.Name) and depth == 0:
         bound = _bound_once(ctx, node)
         return bound is not None and _reads_jax_version(ctx, bound, depth + 1)
@@ -729,11 +731,12 @@ def is_jax(qualified: Optional[str]) -> bool:
     return bool(qualified) and qualified.split(".", 1)[0] in ("jax", "jaxlib")
 
 
-def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
-    """A short description of the guard that selects ``node`` by jax release, if any."""
+def compatibility_guard(ctx: FileContext, node: cst.CSTNode, early_exits: bool = True) -> Optional[str]:
+    """A short description of the guard that selects ``node`` by jax release, if any;
+    without ``early_exits``, only the guards that enclose it (``if``, ``try``, ``and``)."""
     child = node
     for ancestor in ancestors(ctx, node):
-        if isinstance(ancestor, (cst.IndentedBlock, cst.Module)):
+        if early_exits and isinstance(ancestor, (cst.IndentedBlock, cst.Module)):
             early = _early_exit_guard(ctx, ancestor, child)
             if early is not None:
                 return early
@@ -756,6 +759,17 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
                 return f"`try: ... except {caught}`"
         child = ancestor
     return None
+
+
+def early_exit_only(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
+    """The early exit (``if <version test>: return ...`` earlier in a block) that alone
+    keeps ``node`` for other jax releases: no ``if``/``try`` around it does. Code after an
+    early exit is not inside a guard when read statement by statement, so such a site is
+    reported even where it is left as is."""
+    guard = compatibility_guard(ctx, node)
+    if guard is None or compatibility_guard(ctx, node, early_exits=False) is not None:
+        return None
+    return guard
 
 
 def serves_older_jax(ctx: FileContext, node: cst.CSTNode) -> bool:

@@ -591,6 +591,7 @@ from codemods.rules._shared import (
     compatibility_guard,
     dotted_names,
     drop_binding_if_unused,
+    early_exit_only,
     head_name,
     import_without,
     is_called,
@@ -3615,6 +3616,10 @@ class RemovedJaxApi(Rule):
                     return False
                 self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified)
                             else GUIDANCE.get(member, ""))
+        elif (exit_ := early_exit_only(self.ctx, node)) is not None:
+            self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {self._version()}; left as "
+                        f"is, as code for other jax releases: the {exit_} leaves it to them. Delete it with that "
+                        "test once they are no longer supported")
         return False
 
     def _typevar_constraint(self, node: cst.CSTNode) -> bool:

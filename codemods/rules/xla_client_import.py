@@ -46,7 +46,9 @@ Replacement (minimum jax 0.5.0; each is the very same object on jax 0.10.2)
     An import whose name nothing uses is removed. ``register_custom_call_target``,
     ``ops`` and ``Shape`` are left to ``register-custom-call-target`` and
     ``xla-translation-rule``. Every other attribute has no public replacement and is
-    reported as manual. For a target jax below 0.5.0 nothing is changed.
+    reported as manual, and so is ``jax.lib.xla_bridge`` read as a module object through
+    ``import jax`` (alpa's ``setattr(jax.lib.xla_bridge, "get_backend", patched)``). For a
+    target jax below 0.5.0 nothing is changed.
 
 What the kernel receives afterwards
     Nothing changes for any kernel: these are backend and error-type lookups. ``safe``.
@@ -271,9 +273,18 @@ class XlaClientImport(Rule):
         Decided once the whole module is visited (``leave_Module``): only then are the
         other rules' findings known."""
         parent = self.ctx.parents.get(node)
-        if not isinstance(parent, cst.Assign) or parent.value is not node or self._guarded(node, qual):
+        if isinstance(parent, cst.Assign) and parent.value is node:
+            if not self._guarded(node, qual):
+                self.aliases.append((parent, qual))
             return
-        self.aliases.append((parent, qual))
+        if isinstance(parent, cst.Attribute) and parent.value is node or qual == CLIENT_THROUGH_BRIDGE \
+                or self._guarded(node, qual):
+            return  # a member read through it is the finding (or another rule's)
+        if qual == "jax.lib.xla_bridge":
+            # ``setattr(jax.lib.xla_bridge, "get_backend", patched)`` (alpa): the module as a value.
+            self.report(node, Safety.MANUAL, f"`{qual}` was deleted in jax 0.9.0 and this reads the module itself: "
+                        "what it held is in jax.extend.backend (get_backend, backends); patching or passing the "
+                        "module has no public replacement")
 
     def leave_Module(self, original_node: cst.Module) -> None:
         consumed = self._consumed_nodes() if self.aliases else set()
