@@ -355,6 +355,7 @@ class NameResolver:
         self._exact: Optional[dict] = None
         self._ambiguous: dict[str, bool] = {}
         self._fallbacks_only: dict[str, bool] = {}
+        self._bodies: Optional[list[tuple[int, int, frozenset[str]]]] = None
         self._module_aliases: Optional[dict[str, str]] = None
 
     # -- queries -------------------------------------------------------------
@@ -558,30 +559,32 @@ class NameResolver:
         Empty when an import is inside a function or Python cannot parse the file."""
         if not all(b.top_level for b in self._by_local.get(name, ())):
             return []
+        return [(start, end) for start, end, declared in self._function_bodies() if name not in declared]
+
+    def _function_bodies(self) -> list[tuple[int, int, frozenset[str]]]:
+        """Byte span of each function body, with the names it (or a function inside it)
+        declares ``global``/``nonlocal``; read once per module with Python's parser."""
+        if self._bodies is not None:
+            return self._bodies
+        self._bodies = []
         try:
             tree = ast.parse(self.source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return []
+            return self._bodies
         starts = [0]
-        for i, byte in enumerate(self.source):
-            if byte == 0x0A:
-                starts.append(i + 1)
+        starts.extend(match.end() for match in re.finditer(rb"\n", self.source))
 
         def offset(line: int, col: int) -> int:
             return starts[line - 1] + col if line - 1 < len(starts) else len(self.source)
 
-        spans = []
         for node in ast.walk(tree):
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.body:
-                continue
-            declared = any(
-                isinstance(inner, (ast.Global, ast.Nonlocal)) and name in inner.names
-                for inner in ast.walk(node))
-            if declared:
-                continue
-            first = node.body[0]
-            spans.append((offset(first.lineno, first.col_offset), offset(node.end_lineno, node.end_col_offset)))
-        return spans
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+                declared = frozenset(name for inner in ast.walk(node) if isinstance(inner, (ast.Global, ast.Nonlocal))
+                                     for name in inner.names)
+                first = node.body[0]
+                self._bodies.append((offset(first.lineno, first.col_offset),
+                                     offset(node.end_lineno, node.end_col_offset), declared))
+        return self._bodies
 
     def _benign_site(self, start: int, end: int) -> bool:
         """An import line, a name between brackets and commas, or an import's fallback."""
