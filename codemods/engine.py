@@ -215,6 +215,17 @@ def _under(qualified: str, modules: Sequence[str]) -> bool:
     return any(qualified == m or qualified.startswith(m + ".") for m in modules)
 
 
+def _import_fails(binding) -> bool:
+    """The import statement itself fails on the installed jax: its module is gone, or it
+    takes a removed member from a module still there (``from jaxlib.xla_client import
+    ops``)."""
+    if _under(binding.qualified, GONE_MODULES):
+        return True
+    from codemods.rules._installed_jax import first_missing
+
+    return binding.from_module in STILL_IMPORTABLE and first_missing(binding.qualified) is not None
+
+
 def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> list[Finding]:
     """A manual finding on each import of a deleted module that manual sites still use.
 
@@ -256,7 +267,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
                 _report_kept(ctx, qual, binding.statement, users, f"when `{function.name.value}` runs")
                 reported.add(id(binding.statement))
                 added.append(ctx.findings[-1])
-            elif function is not None and ctx.options.every_rule and _under(qual, GONE_MODULES):
+            elif function is not None and ctx.options.every_rule and _import_fails(binding):
                 unmigrated = _uses_no_finding_covers(ctx, binding, rules, within=function)
                 if unmigrated:
                     _report_unmigrated_import(ctx, binding, unmigrated, rules, f"when `{function.name.value}` runs")
@@ -268,7 +279,7 @@ def _report_kept_imports(ctx: FileContext, rules: Sequence[type[Rule]] = ()) -> 
                 added.append(ctx.findings[-1])
             continue
         if not users:
-            if not ctx.options.every_rule or not _under(qual, GONE_MODULES):
+            if not ctx.options.every_rule or not _import_fails(binding):
                 continue
             unmigrated = _uses_no_finding_covers(ctx, binding, rules)
             if unmigrated:
