@@ -271,7 +271,8 @@ class XlaClientImport(Rule):
         """``xla_client = jax.lib.xla_client``: the same failure as the import it stands for.
 
         Decided once the whole module is visited (``leave_Module``): only then are the
-        other rules' findings known."""
+        other rules' findings known. ``jax.lib.xla_bridge`` read as an object otherwise
+        (passed, patched) is reported here and now: nothing replaces the module whole."""
         parent = self.ctx.parents.get(node)
         if isinstance(parent, cst.Assign) and parent.value is node:
             if not self._guarded(node, qual):
