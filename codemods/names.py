@@ -536,6 +536,14 @@ class NameResolver:
         dotted = get_full_name_for_node(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
         if len(imported) == 1 and dotted and self._only_fallbacks_rebind(dotted.partition(".")[0]):
             return self._absolutise(imported[0])
+        if len(imported) == len(names) == 2 and dotted:
+            # The private module and its public twin, both imported at module level (a
+            # local of the same name elsewhere sent resolution here): the last one holds.
+            head, _, rest = dotted.partition(".")
+            last = self._public_twin_last(self._by_local.get(head, []))
+            if last is not None and {self._absolutise(q) for q in imported} == {
+                    f"{b.qualified}.{rest}" if rest else b.qualified for b in self._by_local[head]}:
+                return f"{last}.{rest}" if rest else last
         return None
 
     def _only_fallbacks_rebind(self, name: str) -> bool:

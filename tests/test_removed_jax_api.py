@@ -464,6 +464,22 @@ def test_a_name_left_behind_an_early_exit_is_reported() -> None:
     assert "left as is" not in found[14]
 
 
+def test_a_local_elsewhere_does_not_hide_the_public_twin_imported_last() -> None:
+    """``from jax._src.interpreters import mlir`` then ``from jax.interpreters import mlir``
+    (jaxDecomp): functions see the public module. A function elsewhere binding a local
+    ``mlir`` sent resolution to scope analysis, which names both imports, and the rule's
+    ``mlir.aval_to_ir_type(aval)`` went neither rewritten nor reported (found by
+    benchmarks/fuzz.py)."""
+    source = (b"from jax._src.interpreters import mlir\nfrom jax.interpreters import mlir\n\n\n"
+              b"def lowering(ctx, a):\n    (aval_out,) = ctx.avals_out\n"
+              b"    return [mlir.hlo.ReshapeOp(mlir.aval_to_ir_type(aval_out), a).result]\n\n\n"
+              b"def other(factory):\n    mlir = factory()\n    return mlir.aval_to_ir_type(None)\n")
+    result = rewrite_source(source, "m.py", [])
+    assert b"mlir.aval_to_ir_type(ctx.module_context, aval_out)" in result.updated
+    assert b"    return mlir.aval_to_ir_type(None)\n" in result.updated
+    assert sorted((c.rule, c.line) for c in result.changes) == [("aval-to-ir-type", 7), ("stablehlo-custom-call-op", 7)]
+
+
 def test_maps_mesh_bound_with_as_stays_manual() -> None:
     source = (b"from jax.experimental import maps\n\n\ndef f(devices):\n"
               b"    with maps.mesh(devices, ('x',)) as nothing:\n        return nothing\n")
