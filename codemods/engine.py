@@ -1423,14 +1423,19 @@ def process_source(
     package: Optional[str] = None,
     keep: Optional[Keep] = None,
     passes: int = MAX_PASSES,
+    selected: Optional[Sequence[type[Rule]]] = None,
 ) -> FileResult:
     """Analyse and rewrite one file's bytes; never raises for bad input.
 
     ``keep`` selects which fixable changes are applied (see :func:`rewrite`). Where the
     rewrite exposes more changes (see :class:`_AnotherPass`), the rules run on it again,
     up to ``passes`` passes in all, and the file's result is the last pass's text with
-    every pass's changes, their lines those of ``source``.
+    every pass's changes, their lines those of ``source``. ``rules`` may be the ones the
+    source triggers among ``selected`` (all the run's rules, by default ``rules``): the
+    rewrite is checked with those of ``selected`` that it triggers, as a second run
+    would be (``hlo_const(x)`` becomes ``mlir.ir_constant(x)``, ir-constant's to check).
     """
+    selected = rules if selected is None else selected
     result = FileResult(path=path, original=source)
     ctx: Optional[FileContext] = None
     exposed: Optional[bytes] = None
@@ -1462,7 +1467,7 @@ def process_source(
                 ctx.release()
                 del new_module, index, spliced
                 try:
-                    _self_check(path, updated, rules, options, package, declined, reparsed, statements)
+                    _self_check(path, updated, selected, options, package, declined, reparsed, statements)
                 except _AnotherPass:
                     if linked or passes <= 1:
                         raise
@@ -1492,15 +1497,17 @@ def process_source(
     if exposed is not None and result.error is None:
         # (A pass whose own checks failed goes no further: the next would take its
         # invalid text for the original and accept it.)
-        return _next_pass(result, exposed, rules, options, package, passes - 1)
+        return _next_pass(result, exposed, selected, options, package, passes - 1)
     return result
 
 
 def _next_pass(result: FileResult, updated: bytes, rules, options: Options, package, passes: int) -> FileResult:
     """``result`` (whose rewrite ``updated`` exposed more changes) with the rules run
-    again on ``updated``: the changes this pass applied, then the next pass's, placed
-    on the lines of the original; the file is refused when the next pass fails."""
-    after = process_source(result.path, updated, rules, options, package, passes=passes)
+    again on ``updated`` (those of the run's ``rules`` it triggers): the changes this pass
+    applied, then the next pass's, placed on the lines of the original; the file is
+    refused when the next pass fails."""
+    after = process_source(result.path, updated, triggered(rules, updated), options, package, passes=passes,
+                           selected=rules)
     if after.error is not None or after.claims:
         result.error = after.error or "internal error, file not rewritten: a second pass links it to other files"
         return result
@@ -1749,7 +1756,7 @@ def process_candidate(path: str, source: bytes, rules: Sequence[type[Rule]], opt
     problem = text_problem(source)
     if problem:
         return FileResult(path=path, original=source, error=problem)
-    return process_source(path, source, chosen, options, package_of(path, source))
+    return process_source(path, source, chosen, options, package_of(path, source), selected=rules)
 
 
 # -- many files -------------------------------------------------------------------

@@ -16,7 +16,7 @@ from codemods import cli, engine
 from codemods.context import Options
 from codemods.rule import Rule, Safety
 from codemods.rules import select_rules
-from tests.helpers import TESTDATA
+from tests.helpers import TESTDATA, ccmigrate
 
 GOOD = os.path.join(TESTDATA, "bad", "good.py")
 TARGET = b"breaks_here"
@@ -306,3 +306,19 @@ def test_changes_a_rewrite_exposes_are_made_in_a_further_pass_with_their_origina
 def test_no_further_pass_is_run_for_a_rule_that_never_settles():
     result = engine.process_source("m.py", SOURCE, [NeverSettles], Options(), passes=1)
     assert result.updated is None and "a second pass would change the rewrite again" in result.error
+
+
+def test_a_rewrite_is_checked_by_the_rules_it_triggers_not_only_those_the_original_did(tmp_path) -> None:
+    """The command line gives a file only the rules its text triggers; the check of the
+    rewrite used the same list, so ``hlo_const(x)`` -> ``mlir.ir_constant(x)`` was never
+    shown to ir-constant, and a second ``apply`` wrapped ``x`` in ``np.asarray`` (found by
+    benchmarks/fuzz.py). Now the rewrite is checked, and if need be run again, with every
+    rule of the run that it triggers: one ``apply`` gives the fixed point."""
+    module = tmp_path / "m.py"
+    module.write_text("import numpy as np\nfrom jaxlib.hlo_helpers import hlo_const\n\n\n"
+                      "def _descriptor_operand(descriptor_array):\n    return hlo_const(descriptor_array)\n")
+    first = ccmigrate("apply", str(tmp_path))
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "    return mlir.ir_constant(np.asarray(descriptor_array))\n" in module.read_text()
+    again = ccmigrate("diff", str(tmp_path))
+    assert again.returncode == 0 and again.stdout == "" and "0 would be rewritten" in again.stderr
