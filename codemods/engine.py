@@ -8,10 +8,11 @@ It knows no rule by name. For each file:
    one tree in a single batched traversal, reporting findings and edits;
 3. accepted edits are applied innermost first in one transform, needed imports and
    helpers are added, manual findings optionally annotated;
-4. the new text is re-parsed and the rules are run on it again: a rewrite that does not
-   parse, or that a second pass would change again, is refused for that file, unless
-   the changes left are ones the rewrite exposed (see :class:`_AnotherPass`): then the
-   rules run on the rewrite, up to :data:`MAX_PASSES` passes.
+4. the new text is re-parsed and the rules it triggers are run on it again (also those
+   the original did not trigger): a rewrite that does not parse, or that a second pass
+   would change again, is refused for that file, unless the changes left are ones the
+   rewrite exposed (see :class:`_AnotherPass`): then the rules run on the rewrite, up to
+   :data:`MAX_PASSES` passes.
 
 Failures are isolated per file and come back as :class:`FileResult` errors.
 """
