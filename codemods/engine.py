@@ -1283,19 +1283,28 @@ def _is_dunder_assignment(stmt: cst.CSTNode) -> bool:
 def _is_import_guard(stmt: cst.CSTNode) -> bool:
     """``try: from . import ext`` / ``except ImportError: HAS_EXT = False`` (else/finally
     too): imports and the flags they set, nothing else."""
-    if not isinstance(stmt, cst.Try):
+    smalls = _try_smalls(stmt)
+    if smalls is None:
         return False
+    allowed = (cst.Import, cst.ImportFrom, cst.Pass, cst.Assign)
+    return all(isinstance(small, allowed) for small in smalls) and any(isinstance(small, (cst.Import, cst.ImportFrom))
+                                                                      for small in smalls)
+
+
+def _try_smalls(stmt: cst.CSTNode) -> Optional[list[cst.BaseSmallStatement]]:
+    """The small statements of every block of a ``try`` (body, handlers, else, finally);
+    ``None`` for anything else, or when a block holds a compound statement."""
+    if not isinstance(stmt, cst.Try):
+        return None
     blocks = [stmt.body, *(h.body for h in stmt.handlers)]
     blocks += [part.body for part in (stmt.orelse, stmt.finalbody) if part is not None]
     smalls = []
     for block in blocks:
         for line in block.body if isinstance(block, cst.IndentedBlock) else [block]:
             if not isinstance(line, cst.SimpleStatementLine):
-                return False
+                return None
             smalls.extend(line.body)
-    allowed = (cst.Import, cst.ImportFrom, cst.Pass, cst.Assign)
-    return all(isinstance(small, allowed) for small in smalls) and any(isinstance(small, (cst.Import, cst.ImportFrom))
-                                                                      for small in smalls)
+    return smalls
 
 
 def _alias_binding(alias: cst.ImportAlias) -> str:
@@ -1355,24 +1364,11 @@ def _drop_unread_additions(before: cst.Module, after: cst.Module, exported: froz
 
 def _only_pass(stmt: cst.CSTNode) -> bool:
     """``try: pass`` / ``except ImportError: pass``: every block holds only ``pass``."""
-    if not isinstance(stmt, cst.Try):
-        return False
-    blocks = [stmt.body, *(h.body for h in stmt.handlers)]
-    blocks += [part.body for part in (stmt.orelse, stmt.finalbody) if part is not None]
-    for block in blocks:
-        lines = block.body if isinstance(block, cst.IndentedBlock) else [block]
-        if not all(isinstance(line, cst.SimpleStatementLine) and all(isinstance(small, cst.Pass) for small in line.body)
-                   for line in lines):
-            return False
-    return True
+    smalls = _try_smalls(stmt)
+    return smalls is not None and all(isinstance(small, cst.Pass) for small in smalls)
 
 
-def _drop_emptied_guards(original: cst.Module, module: cst.Module) -> cst.Module:
-    """An import guard whose imports all went (``try: from jax.interpreters import mlir``
-    / ``except ImportError: from jax._src.interpreters import mlir`` once nothing reads
-    ``mlir``) is left as ``try: pass / except ImportError: pass`` by LibCST's import
-    removal: it does nothing, so it goes, with its comments. Only when the original module
-    had no such statement of its own (the author's are not this run's to tidy)."""
+def _has_only_pass_try(module: cst.Module) -> bool:
     class _Find(cst.CSTVisitor):
         def __init__(self) -> None:
             super().__init__()
@@ -1382,8 +1378,18 @@ def _drop_emptied_guards(original: cst.Module, module: cst.Module) -> cst.Module
             self.found = self.found or _only_pass(node)
 
     finder = _Find()
-    walk.read(original, finder)
-    if finder.found:
+    walk.read(module, finder)
+    return finder.found
+
+
+def _drop_emptied_guards(original: cst.Module, module: cst.Module) -> cst.Module:
+    """An import guard whose imports all went (``try: from jax.interpreters import mlir``
+    / ``except ImportError: from jax._src.interpreters import mlir`` once nothing reads
+    ``mlir``) is left as ``try: pass / except ImportError: pass`` by LibCST's import
+    removal: it does nothing, so it goes, with its comments. Only when the original module
+    had no such statement of its own (the author's are not this run's to tidy). A read-only
+    walk looks first: the transform runs only where there is one to drop."""
+    if not _has_only_pass_try(module) or _has_only_pass_try(original):
         return module
 
     class _Drop(cst.CSTTransformer):

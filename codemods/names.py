@@ -47,6 +47,12 @@ def _dotted(node: Optional[cst.BaseExpression]) -> str:
     return get_full_name_for_node(node) or "" if node is not None else ""
 
 
+def public_spelling(qualified: str) -> str:
+    """``jax._src.interpreters.mlir.x`` -> ``jax.interpreters.mlir.x``: the name a private
+    jax module's public twin gives it (anything else unchanged)."""
+    return qualified.replace("._src.", ".", 1)
+
+
 def resolve_relative(package: Optional[str], dots: int, module: str) -> str:
     """``from ..a import b`` in package ``p.q.r`` -> ``p.q.a``; unknown package keeps dots."""
     if not dots:
@@ -419,7 +425,7 @@ class NameResolver:
         if len(bindings) != 2 or not all(b.top_level for b in bindings):
             return None
         first, last = bindings
-        if first.qualified.replace("._src.", ".", 1) != last.qualified.replace("._src.", ".", 1):
+        if public_spelling(first.qualified) != public_spelling(last.qualified):
             return None
         direct = {id(small) for stmt in self.module.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body}
         if not all(id(b.statement) in direct for b in bindings):

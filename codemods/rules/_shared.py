@@ -761,17 +761,6 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode, early_exits: bool =
     return None
 
 
-def early_exit_only(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
-    """The early exit (``if <version test>: return ...`` earlier in a block) that alone
-    keeps ``node`` for other jax releases: no ``if``/``try`` around it does. Code after an
-    early exit is not inside a guard when read statement by statement, so such a site is
-    reported even where it is left as is."""
-    guard = compatibility_guard(ctx, node)
-    if guard is None or compatibility_guard(ctx, node, early_exits=False) is not None:
-        return None
-    return guard
-
-
 def serves_older_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
     """Whether a compatibility guard keeps ``node`` for releases that are not the target,
     so that it does not run (or its failure is caught) on the target: not the body of a

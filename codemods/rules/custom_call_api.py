@@ -219,7 +219,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
-from codemods.names import iter_statements, resolve_relative
+from codemods.names import iter_statements, public_spelling, resolve_relative
 from codemods.rule import IndexEntry, Rule, Safety
 from codemods.rules._crossmodule import (defining_file, is_private_module, package_files_parsed, package_files_reading,
                                          where_text)
@@ -515,7 +515,7 @@ class CustomCallApi(Rule):
             # jax._src.interpreters import mlir``: either way the same builder, and on a
             # jax with the public module (every release) the removed public name.
             candidates = self.ctx.qualified_names(func)
-            public = {q.replace("._src.", ".", 1) for q in candidates}
+            public = {public_spelling(q) for q in candidates}
             if len(public) == 1 and (only := next(iter(public))) in REMOVED_IN and only in candidates:
                 return only
         return None

@@ -591,7 +591,6 @@ from codemods.rules._shared import (
     compatibility_guard,
     dotted_names,
     drop_binding_if_unused,
-    early_exit_only,
     head_name,
     import_without,
     is_called,
@@ -3578,7 +3577,8 @@ class RemovedJaxApi(Rule):
                 and binding[1] != _OLD_CONFIG[:-1]:  # that import is moved, not reported
             return None  # the import itself is reported (``jax.xla_computation`` beside
             # ``from jax import xla_computation`` reads through ``jax``: reported here)
-        if not compatibility_guard(self.ctx, node):
+        guard = compatibility_guard(self.ctx, node)
+        if not guard:
             # A name jaxlib binds only with a GPU plugin is there where the code runs: its
             # annotation stays (reported below, with the plugin it waits for).
             owner = self._signature_annotation(node) if self.annotation and not self.call_rewrite(qualified) \
@@ -3616,9 +3616,11 @@ class RemovedJaxApi(Rule):
                     return False
                 self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified)
                             else GUIDANCE.get(member, ""))
-        elif (exit_ := early_exit_only(self.ctx, node)) is not None:
+        elif compatibility_guard(self.ctx, node, early_exits=False) is None:
+            # Only an early exit above it (``if <version test>: return ...``) keeps it:
+            # nothing encloses it, so a count reading statement by statement sees it.
             self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {self._version()}; left as "
-                        f"is, as code for other jax releases: the {exit_} leaves it to them. Delete it with that "
+                        f"is, as code for other jax releases: the {guard} leaves it to them. Delete it with that "
                         "test once they are no longer supported")
         return False
 
