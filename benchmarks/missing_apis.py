@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import copy
 import importlib
 import json
 import os
@@ -101,10 +102,22 @@ GUARD_KEYS = ("__version", "version_info", "hasattr(", "jax_version", "jaxlib_ve
               "xla_extension_version", "version('jax", "version('jaxlib")
 
 
+class _ConstantFStrings(ast.NodeTransformer):
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        if all(isinstance(v, ast.Constant) for v in node.values):
+            return ast.Constant("".join(v.value for v in node.values))
+        return node
+
+
+def _constant_fstrings(test: ast.expr) -> ast.expr:
+    """``version(f"jax")`` read as ``version("jax")``: an f-string without fields is a constant."""
+    return _ConstantFStrings().visit(copy.deepcopy(test))
+
+
 def _is_guard_test(test: ast.expr, flags: dict[str, ast.expr], depth: int = 0) -> bool:
     """A jax version or ``hasattr`` test, also through a module-level flag bound to one
     (``JAX_GE_0_8_2 = JAX_VERSION >= Version("0.8.2")``, ``JAX_VERSION = Version(version("jax"))``)."""
-    text = ast.unparse(test)
+    text = ast.unparse(_constant_fstrings(test))
     if any(key in text for key in GUARD_KEYS):
         return True
     if depth >= 3:

@@ -58,6 +58,19 @@ def test_references_behind_a_version_flag_do_not_count(tmp_path) -> None:
     assert missing_apis.scan(str(path)) == [(11, "jax.core.get_aval")]
 
 
+def test_an_fstring_without_fields_reads_as_its_text(tmp_path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        "from importlib.metadata import version\n"
+        "import jax\n"
+        "if version(f'jax') < '0.4.35':\n"
+        "    f = jax.core.get_aval\n"
+        "if version(f'{jax}') < '0.4.35':\n"
+        "    g = jax.core.get_aval\n"
+    )
+    assert missing_apis.scan(str(path)) == [(6, "jax.core.get_aval")]
+
+
 def test_a_parameter_or_local_hides_the_import_of_its_name(tmp_path) -> None:
     path = tmp_path / "m.py"
     path.write_text(

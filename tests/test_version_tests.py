@@ -37,6 +37,9 @@ def _value(test: str, target: tuple[int, ...]):
     ("_V > (0, 4, 23)", True),
     ("not _V > (0, 4, 23)", False),
     ("jax.__version_info__ > (0, 10)", True),  # (0, 10) is (0, 10, 0)
+    # An f-string without a replacement field, or literals side by side, is a constant.
+    ("version.parse(dist_version(f'jax')) >= version.parse(f'0.8.2')", True),
+    ("jax.__version__ < '0.4' '.16'", False),
 ])
 def test_version_tests_read_on_the_target(test, expected) -> None:
     assert _value(test, (0, 10, 2)) is expected
@@ -50,6 +53,7 @@ def test_version_tests_read_on_the_target(test, expected) -> None:
     "jax.__version_info__ >= (0, 4) and jax.config.x",
     "len(jax.__version__) > 3",
     "some_version >= (0, 4, 35)",
+    "dist_version(f'{name}') >= '0.10'",  # a computed name: not known to be jax
 ])
 def test_other_tests_are_not_read(test) -> None:
     assert _value(test, (0, 10, 2)) is None

@@ -514,12 +514,29 @@ _JAX_VERSION_NAMES = VERSION_STRINGS | {"jax.__version_info__", "jax.version._ve
                                         "jax._src.lib.version", "jaxlib.version.__version_info__"}
 
 
+def string_literal(node: cst.BaseExpression) -> Optional[str]:
+    """The text of a string literal with nothing computed in it: ``"jax"``, ``f"jax"`` (an
+    f-string without a replacement field is a constant), ``"ja" "x"``; else ``None``."""
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    if isinstance(node, cst.FormattedString):
+        if not all(isinstance(part, cst.FormattedStringText) for part in node.parts):
+            return None
+        # The parts' text as written: evaluate it as the plain string it would be.
+        return string_literal(cst.SimpleString(node.prefix.lower().replace("f", "") + node.start[len(node.prefix):]
+                                               + "".join(part.value.replace("{{", "{").replace("}}", "}")
+                                                         for part in node.parts) + node.end))
+    if isinstance(node, cst.ConcatenatedString):
+        left, right = string_literal(node.left), string_literal(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
 def version_string(node: cst.BaseExpression) -> Optional[str]:
-    """``"0.4.16"`` for a plain string literal of dotted numbers, else ``None``."""
-    if not isinstance(node, cst.SimpleString) or node.prefix.lower() not in ("", "u"):
-        return None
-    text = node.evaluated_value
-    return text if isinstance(text, str) and _VERSION_LITERAL.fullmatch(text) else None
+    """``"0.4.16"`` for a string literal of dotted numbers, else ``None``."""
+    text = string_literal(node)
+    return text if text is not None and _VERSION_LITERAL.fullmatch(text) else None
 
 
 def _version_literal(node: cst.BaseExpression) -> Optional[tuple[int, ...]]:
@@ -530,7 +547,7 @@ def _version_literal(node: cst.BaseExpression) -> Optional[tuple[int, ...]]:
     if text is not None:
         return tuple(int(p) for p in text.split("."))
     if isinstance(node, cst.Call) and len(node.args) == 1 and (get_full_name_for_node(node.func) or "").rsplit(".", 1)[-1] in _VERSION_PARSERS:
-        return _version_literal(node.args[0].value) if isinstance(node.args[0].value, cst.SimpleString) else None
+        return _version_literal(node.args[0].value) if version_string(node.args[0].value) is not None else None
     return None
 
 
@@ -558,7 +575,7 @@ def _reads_jax_version(ctx: FileContext, node: cst.BaseExpression, depth: int = 
             nonlocal found
             names = ((get_full_name_for_node(call.func) or "").rsplit(".", 1)[-1], ctx.qualified_name(call.func))
             if ("version" in names or "importlib.metadata.version" in names) and call.args and \
-                    isinstance(call.args[0].value, cst.SimpleString) and call.args[0].value.evaluated_value in ("jax", "jaxlib"):
+                    string_literal(call.args[0].value) in ("jax", "jaxlib"):
                 found = True  # importlib.metadata.version("jax")
             return True
 
