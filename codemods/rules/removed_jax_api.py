@@ -1072,6 +1072,9 @@ GUIDANCE = {
         "(what canonicalize_types=False asked for)"),
     "jax._src.api_util._shaped_abstractify_handlers": (
         "register the type's aval function in jax.core.pytype_aval_mappings, which jax reads for every argument"),
+    "jax._src.dtypes.python_scalar_dtypes": (
+        "private, renamed jax._src.dtypes.python_scalar_types_to_dtypes (the same table: Python scalar type "
+        "to the dtype jax gives its values)"),
     **{name: ("custom_transforms and its defjvp went in jax 0.2.12 (deprecated before): "
               "write the function as a jax.custom_jvp: decorate it with `@jax.custom_jvp` instead, and turn each "
               "`defjvp(f, rule, ...)` into `f.defjvps(rule, ...)`: each rule still takes (g, ans, *args)")
