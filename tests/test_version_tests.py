@@ -37,6 +37,7 @@ def _value(test: str, target: tuple[int, ...]):
     ("_V > (0, 4, 23)", True),
     ("not _V > (0, 4, 23)", False),
     ("jax.__version_info__ > (0, 10)", True),  # (0, 10) is (0, 10, 0)
+    ("jax.version.__version_info__ < (0, 4, 34)", False),  # jax-finufft
     # An f-string without a replacement field, or literals side by side, is a constant.
     ("version.parse(dist_version(f'jax')) >= version.parse(f'0.8.2')", True),
     ("jax.__version__ < '0.4' '.16'", False),

@@ -510,7 +510,7 @@ _VERSION_LITERAL = re.compile(r"\d+(\.\d+)+")
 _VERSION_PARSERS = ("parse", "Version", "LooseVersion", "StrictVersion", "parse_version", "_version_as_tuple")
 #: Qualified names of jax's and jaxlib's version strings.
 VERSION_STRINGS = frozenset({"jax.__version__", "jaxlib.__version__", "jax.version.__version__", "jaxlib.version.__version__"})
-_JAX_VERSION_NAMES = VERSION_STRINGS | {"jax.__version_info__", "jax.version._version", "jax.lib.version",
+_JAX_VERSION_NAMES = VERSION_STRINGS | {"jax.__version_info__", "jax.version.__version_info__", "jax.version._version", "jax.lib.version",
                                         "jax._src.lib.version", "jaxlib.version.__version_info__"}
 
 
@@ -776,6 +776,36 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode, early_exits: bool =
                 return f"`try: ... except {caught}`"
         child = ancestor
     return None
+
+
+def undecided_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
+    """The version or feature test around ``node`` whose outcome on the target is not read
+    (``if hasattr(jax, "ffi"):`` with ``jax.ffi`` there: the index takes a compiled module's
+    names as present, so presence is no proof), when nothing else keeps ``node`` from running
+    there: no enclosing ``try`` catches its failure and no test read with confidence skips
+    it. Such a site may run on the target, so leaving it unreported would hide a failure."""
+    child, found = node, None
+    for ancestor in ancestors(ctx, node):
+        if isinstance(ancestor, (cst.If, cst.IfExp)) and child is not ancestor.test:
+            if _version_looking(ctx, ancestor.test) and _tests_jax_release(ctx, ancestor.test):
+                taken = taken_on_target(ctx, ancestor, child)
+                if taken is False:
+                    return None
+                if taken is None and found is None:
+                    found = f"`if {guard_text(ctx, ancestor.test)}`"
+        elif isinstance(ancestor, cst.BooleanOperation) and child is ancestor.right:
+            test = ancestor.left
+            if _version_looking(ctx, test) and _tests_jax_release(ctx, test):
+                value = version_test_on_target(ctx, test)
+                conjunction = isinstance(ancestor.operator, cst.And)
+                if value is not None and value is not conjunction:
+                    return None
+                if value is None and found is None:
+                    found = f"`{guard_text(ctx, test)} {'and' if conjunction else 'or'} ...`"
+        elif isinstance(ancestor, cst.Try) and child is not ancestor.finalbody and _guard_exception(ancestor):
+            return None
+        child = ancestor
+    return found
 
 
 def serves_older_jax(ctx: FileContext, node: cst.CSTNode) -> bool:
