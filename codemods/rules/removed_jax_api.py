@@ -598,6 +598,7 @@ from codemods.rules._shared import (
     member_spelling,
     one_line,
     parent,
+    undecided_guard,
     version_text,
 )
 
@@ -3512,6 +3513,7 @@ class RemovedJaxApi(Rule):
         if value is not None and (self.missing(canonical) == canonical or canonical in _INSTANCE_ATTRIBUTES) \
                 and "." in (get_full_name_for_node(node) or ""):
             if compatibility_guard(self.ctx, node):
+                self._undecided(node, self.missing(canonical), f"{origin}: `{text}`")
                 return False
             text, origin, removed = value
             self._handle_chain(node.value)
@@ -3523,6 +3525,7 @@ class RemovedJaxApi(Rule):
         if entry is not None and entry.value is not None and "." in (get_full_name_for_node(node) or "") \
                 and not is_called(self.ctx, node) and self.missing(canonical) and not self.annotation:
             if compatibility_guard(self.ctx, node):
+                self._undecided(node, self.missing(canonical), "")
                 return False
             self._handle_chain(node.value)
             drop_binding_if_unused(self.ctx, head)
@@ -3536,6 +3539,7 @@ class RemovedJaxApi(Rule):
             # that went elsewhere than its module: ``prng.threefry_2x32`` of ``from jax._src
             # import prng``.)
             if compatibility_guard(self.ctx, node):
+                self._undecided(node, self.missing(qualified), f"the same object is {found[0]}")
                 return False
             new, entry = found
             alias = bool(entry.annotation_only) and not self.annotation and self._in_type_alias(node)
@@ -3619,6 +3623,8 @@ class RemovedJaxApi(Rule):
                     return False
                 self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified)
                             else GUIDANCE.get(member, ""))
+        elif self._undecided(node, gone, GUIDANCE.get(qualified, "")):
+            pass
         elif compatibility_guard(self.ctx, node, early_exits=False) is None:
             # Only an early exit above it (``if <version test>: return ...``) keeps it:
             # nothing encloses it, so a count reading statement by statement sees it.
@@ -3626,6 +3632,18 @@ class RemovedJaxApi(Rule):
                         f"is, as code for other jax releases: the {guard} leaves it to them. Delete it with that "
                         "test once they are no longer supported")
         return False
+
+    def _undecided(self, node: cst.CSTNode, gone: Optional[str], advice: str) -> bool:
+        """Report a missing name left inside a guard whose outcome on the target is not read
+        (``if hasattr(jax, "ffi"):``): that branch may well run there. True when reported."""
+        undecided = undecided_guard(self.ctx, node) if gone else None
+        if undecided is None:
+            return False
+        self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {self._version()}; left as "
+                    f"is inside {undecided}, whose outcome there is not read: where that branch runs, it fails"
+                    f"{f' ({advice})' if advice else ''}. Check the test; drop the branch with support for the "
+                    "releases it serves")
+        return True
 
     def _typevar_constraint(self, node: cst.CSTNode) -> bool:
         """``node`` is a constraint or the ``bound=`` of a ``typing.TypeVar(name, ...)``
