@@ -38,6 +38,7 @@ def _value(test: str, target: tuple[int, ...]):
     ("not _V > (0, 4, 23)", False),
     ("jax.__version_info__ > (0, 10)", True),  # (0, 10) is (0, 10, 0)
     ("jax.version.__version_info__ < (0, 4, 34)", False),  # jax-finufft
+    ("_V >= versiontuple('0.3.15')", True),  # mpi4jax's own parser of version strings
     # An f-string without a replacement field, or literals side by side, is a constant.
     ("version.parse(dist_version(f'jax')) >= version.parse(f'0.8.2')", True),
     ("jax.__version__ < '0.4' '.16'", False),
@@ -54,6 +55,7 @@ def test_version_tests_read_on_the_target(test, expected) -> None:
     "jax.__version_info__ >= (0, 4) and jax.config.x",
     "len(jax.__version__) > 3",
     "some_version >= (0, 4, 35)",
+    "_V >= major_of('0.3.15')",  # a helper that is not named for parsing versions
     "dist_version(f'{name}') >= '0.10'",  # a computed name: not known to be jax
 ])
 def test_other_tests_are_not_read(test) -> None:

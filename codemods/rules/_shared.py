@@ -539,6 +539,13 @@ def version_string(node: cst.BaseExpression) -> Optional[str]:
     return text if text is not None and _VERSION_LITERAL.fullmatch(text) else None
 
 
+def _version_parser(name: str) -> bool:
+    """A call that turns a version string into something ordered: packaging's, distutils',
+    jax's own, or a project's helper named for it (mpi4jax's ``versiontuple("0.3.15")``)."""
+    lowered = name.lower()
+    return name in _VERSION_PARSERS or "version" in lowered and ("tuple" in lowered or "parse" in lowered)
+
+
 def _version_literal(node: cst.BaseExpression) -> Optional[tuple[int, ...]]:
     """``(0, 4, 35)``, ``"0.4.35"`` or ``parse("0.4.35")`` as a tuple; ``None`` otherwise."""
     if isinstance(node, cst.Tuple) and node.elements and all(isinstance(e.value, cst.Integer) for e in node.elements):
@@ -546,7 +553,7 @@ def _version_literal(node: cst.BaseExpression) -> Optional[tuple[int, ...]]:
     text = version_string(node)
     if text is not None:
         return tuple(int(p) for p in text.split("."))
-    if isinstance(node, cst.Call) and len(node.args) == 1 and (get_full_name_for_node(node.func) or "").rsplit(".", 1)[-1] in _VERSION_PARSERS:
+    if isinstance(node, cst.Call) and len(node.args) == 1 and _version_parser((get_full_name_for_node(node.func) or "").rsplit(".", 1)[-1]):
         return _version_literal(node.args[0].value) if version_string(node.args[0].value) is not None else None
     return None
 
