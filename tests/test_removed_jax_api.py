@@ -470,7 +470,8 @@ def test_a_name_behind_a_test_whose_outcome_is_not_read_is_reported() -> None:
     there and its missing names were left unreported. A test read with confidence, or a
     try that catches the failure, still keeps its other branch silent."""
     source = (b"import jax\n\n\n"
-              b"def f(x):\n    if hasattr(jax, 'ffi'):\n        return jax.tree_map(abs, x), jax.core.pp_eqn_compact(x)\n"
+              b"def f(x):\n    if hasattr(jax, 'ffi'):\n"
+              b"        return jax.tree_map(abs, x), jax.core.pp_eqn_compact(x), jax.interpreters.batching.not_mapped\n"
               b"    return x\n\n\n"
               b"def g(x):\n    if jax.__version_info__ < (0, 4, 20):\n        return jax.core.pp_eqn_compact(x)\n"
               b"    try:\n        return jax.tree_map(abs, x) if hasattr(jax, 'ffi') else x\n"
@@ -478,9 +479,10 @@ def test_a_name_behind_a_test_whose_outcome_is_not_read_is_reported() -> None:
     result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
     assert result.updated is None  # nothing rewritten
     found = sorted((c.line, c.message) for c in result.changes)
-    assert [line for line, _ in found] == [6, 6] and all(c.safety == Safety.MANUAL for c in result.changes)
+    assert [line for line, _ in found] == [6, 6, 6] and all(c.safety == Safety.MANUAL for c in result.changes)
     assert all("left as is inside `if hasattr(jax, 'ffi')`, whose outcome there is not read" in m for _, m in found)
     assert any("(the same object is jax.tree_util.tree_map)" in m for _, m in found)
+    assert any("`not_mapped = None`: `None`)" in m for _, m in found)
 
 
 def test_a_local_elsewhere_does_not_hide_the_public_twin_imported_last() -> None:

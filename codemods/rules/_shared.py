@@ -510,8 +510,8 @@ _VERSION_LITERAL = re.compile(r"\d+(\.\d+)+")
 _VERSION_PARSERS = ("parse", "Version", "LooseVersion", "StrictVersion", "parse_version", "_version_as_tuple")
 #: Qualified names of jax's and jaxlib's version strings.
 VERSION_STRINGS = frozenset({"jax.__version__", "jaxlib.__version__", "jax.version.__version__", "jaxlib.version.__version__"})
-_JAX_VERSION_NAMES = VERSION_STRINGS | {"jax.__version_info__", "jax.version.__version_info__", "jax.version._version", "jax.lib.version",
-                                        "jax._src.lib.version", "jaxlib.version.__version_info__"}
+_JAX_VERSION_NAMES = VERSION_STRINGS | {"jax.__version_info__", "jax.version.__version_info__", "jax.version._version",
+                                        "jax.lib.version", "jax._src.lib.version", "jaxlib.version.__version_info__"}
 
 
 def string_literal(node: cst.BaseExpression) -> Optional[str]:

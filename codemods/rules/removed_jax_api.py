@@ -3516,7 +3516,7 @@ class RemovedJaxApi(Rule):
         if value is not None and (self.missing(canonical) == canonical or canonical in _INSTANCE_ATTRIBUTES) \
                 and "." in (get_full_name_for_node(node) or ""):
             if compatibility_guard(self.ctx, node):
-                self._undecided(node, self.missing(canonical), f"{origin}: `{text}`")
+                self._undecided(node, self.missing(canonical), f"{value[1]}: `{value[0]}`")
                 return False
             text, origin, removed = value
             self._handle_chain(node.value)
@@ -3626,9 +3626,8 @@ class RemovedJaxApi(Rule):
                     return False
                 self.manual(node, gone, "only its calls are rewritten" if self.call_rewrite(qualified)
                             else GUIDANCE.get(member, ""))
-        elif self._undecided(node, gone, GUIDANCE.get(qualified, "")):
-            pass
-        elif compatibility_guard(self.ctx, node, early_exits=False) is None:
+        elif not self._undecided(node, gone, GUIDANCE.get(qualified, "")) \
+                and compatibility_guard(self.ctx, node, early_exits=False) is None:
             # Only an early exit above it (``if <version test>: return ...``) keeps it:
             # nothing encloses it, so a count reading statement by statement sees it.
             self.report(node, Safety.MANUAL, f"{gone} does not exist in the installed jax {self._version()}; left as "
