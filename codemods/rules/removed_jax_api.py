@@ -1163,6 +1163,12 @@ OWNED = (
     "jax.experimental.host_callback",
     # jax-util defines its helpers in the module and reports the rest.
     "jax.util",
+    # effect-registries moves the sets of effects to jax._src.effects and reports the rest.
+    "jax._src.lax.control_flow.allowed_effects",
+    "jax._src.custom_derivatives.allowed_effects",
+    "jax.core.ordered_effects",
+    "jax._src.core.ordered_effects",
+    "jax._src.ad_checkpoint.remat_allowed_effects",
     # stablehlo-custom-call-op moves the dialect modules.
     "jax.interpreters.mlir.hlo",
     "jax._src.lib.mlir.dialects.mhlo",
