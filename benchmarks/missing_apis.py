@@ -126,11 +126,22 @@ def _is_guard_test(test: ast.expr, flags: dict[str, ast.expr], depth: int = 0) -
                for sub in ast.walk(test))
 
 
+def _module_level(body: list[ast.stmt]):
+    """Module-level statements, also those in module-level ``if``/``try`` blocks (a flag
+    bound once under ``if platform == "cpu":`` is still bound once)."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, ast.If):
+            yield from _module_level(stmt.body + stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            yield from _module_level(stmt.body + [s for h in stmt.handlers for s in h.body] + stmt.orelse + stmt.finalbody)
+
+
 def _module_flags(tree: ast.Module) -> dict[str, ast.expr]:
     """Module-level names bound once, to what."""
     bound: dict[str, ast.expr] = {}
     seen: set[str] = set()
-    for stmt in tree.body:
+    for stmt in _module_level(tree.body):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value else []
         for target in targets:
             if isinstance(target, ast.Name):

@@ -58,6 +58,19 @@ def test_references_behind_a_version_flag_do_not_count(tmp_path) -> None:
     assert missing_apis.scan(str(path)) == [(11, "jax.core.get_aval")]
 
 
+def test_a_flag_bound_once_in_a_module_level_block_is_read(tmp_path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        "import jax\n"
+        "platform = 'cpu'\n"
+        "if platform == 'cpu':\n"
+        "    JAX_OLD = jax.__version_info__ < (0, 4, 36)\n"
+        "f = jax.core.raise_to_shaped if JAX_OLD else None\n"
+        "g = jax.core.raise_to_shaped if platform else None\n"
+    )
+    assert missing_apis.scan(str(path)) == [(6, "jax.core.raise_to_shaped")]
+
+
 def test_an_fstring_without_fields_reads_as_its_text(tmp_path) -> None:
     path = tmp_path / "m.py"
     path.write_text(
