@@ -73,11 +73,11 @@ def test_an_enum_member_is_registered_by_its_type_only_as_an_unsafe_fix() -> Non
         source = fh.read()
     safe = rewrite_source(source, "m.py", ["--select", "effect-registries"])
     assert safe.updated is None
-    assert [c.safety for c in safe.changes] == [Safety.MANUAL] * 4
-    assert "with --unsafe-fixes it becomes effects.ordered_effects.add_type(type(DebugEffect.ORDERED_PRINT))" \
-        in safe.changes[0].message
+    assert [(c.safety, c.applied) for c in safe.changes] == [(Safety.UNSAFE, False)] * 3 + [(Safety.MANUAL, False)]
+    assert "registering type(DebugEffect.ORDERED_PRINT) admits every value of that type" in safe.changes[0].message
     unsafe = rewrite_source(source, "m.py", ["--select", "effect-registries", "--unsafe-fixes"])
-    assert [c.safety for c in unsafe.changes] == [Safety.UNSAFE] * 3 + [Safety.MANUAL]
+    assert [(c.safety, c.applied) for c in unsafe.changes] == [(Safety.UNSAFE, True)] * 3 + [(Safety.MANUAL, False)]
+    assert b"effects.ordered_effects.add_type(type(DebugEffect.ORDERED_PRINT))" in unsafe.updated
     assert "this one as effects.control_flow_allowed_effects" in unsafe.changes[3].message
 
 

@@ -30,8 +30,8 @@ Replacement
       (``effect = MPIEffect()``, or ``MPIEffect()`` in the call): registering the class
       admits what the set admitted, the one value the module makes;
     * **unsafe** otherwise (``DebugEffect.PRINT`` of an enum, a string, a value from
-      elsewhere): ``type(value)`` admits every value of that type, more than the one the set
-      held. With ``--unsafe-fixes`` it is written ``add_type(type(value))``;
+      elsewhere): ``add_type(type(value))`` admits every value of that type, more than the
+      one the set held;
     * any other use of a registry that is gone (read, iterated, ``remove``) is reported as
       manual with the registry it became; so is a site inside a compatibility guard.
 
@@ -129,18 +129,14 @@ class EffectRegistries(Rule):
             spelled = member_spelling(self.ctx, "jax._src", "effects")
             return cst.parse_expression(f"{spelled}.{new}.add_type({type_text})")
 
-        if cls is not None or self.ctx.options.unsafe_fixes:
-            drop_binding_if_unused(self.ctx, head)
+        drop_binding_if_unused(self.ctx, head)
         if cls is not None:
             self.report(call, Safety.SAFE, f"{registry}.add({code}): {CHANGED}; `{code}` is the one {cls} this module "
                         f"makes, so registering {cls} admits what the set admitted", edit, kernel_receives=KERNEL)
-        elif self.ctx.options.unsafe_fixes:
-            self.report(call, Safety.UNSAFE, f"{registry}.add({code}): {CHANGED}; registering type({code}) admits every "
-                        "value of that type, more than the one the set held", edit, kernel_receives=KERNEL)
         else:
-            self.report(call, Safety.MANUAL, f"{registry}.add({code}): {CHANGED}; with --unsafe-fixes it becomes "
-                        f"effects.{new}.add_type(type({code})), which admits every value of that type (more than the "
-                        "one the set held): register the effect's own class if it has one")
+            self.report(call, Safety.UNSAFE, f"{registry}.add({code}): {CHANGED}; registering type({code}) admits every "
+                        "value of that type, more than the one the set held (register the effect's own class if it "
+                        "has one)", edit, kernel_receives=KERNEL)
         return False
 
     def _class_made_here(self, value: cst.BaseExpression) -> Optional[str]:
