@@ -88,3 +88,16 @@ def test_a_guarded_registration_is_reported_and_kept() -> None:
     assert result.updated is None
     assert [(c.line, c.safety) for c in result.changes] == [(10, Safety.MANUAL)]
     assert "inside the compatibility guard `if jax < 0.4.0`" in result.changes[0].message
+
+
+@pytest.mark.parametrize("value, safety", [
+    ("E()", Safety.SAFE),
+    ("effect", Safety.SAFE),
+    ("other", Safety.UNSAFE),  # bound twice: which instance is registered is not known here
+    ("F()", Safety.UNSAFE),  # a class of another module
+])
+def test_only_an_instance_of_a_class_of_the_module_is_safe(value, safety) -> None:
+    source = (b"from jax.interpreters import mlir\nfrom m2 import F\n\n\nclass E:\n    pass\n\n\n"
+              b"effect = E()\nother = E()\nother = F()\n" + f"mlir.lowerable_effects.add({value})\n".encode())
+    result = rewrite_source(source, "m.py", ["--select", "effect-registries"])
+    assert [c.safety for c in result.changes] == [safety]

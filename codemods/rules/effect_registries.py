@@ -66,7 +66,6 @@ from typing import Optional
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from codemods import walk
 from codemods.rule import Rule, Safety
 from codemods.rules._installed_jax import first_missing
 from codemods.rules._shared import compatibility_guard, drop_binding_if_unused, member_spelling
@@ -141,100 +140,12 @@ class EffectRegistries(Rule):
 
     def _class_made_here(self, value: cst.BaseExpression) -> Optional[str]:
         """The class of this module whose instance ``value`` is: ``MPIEffect()``, or a name
-        bound once, at module level, to such a call."""
+        bound once to such a call (``effect = MPIEffect()``)."""
         if isinstance(value, cst.Name):
-            bound = [stmt for stmt in self._module_statements()
-                     if isinstance(stmt, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == value.value
-                                                              for t in stmt.targets)]
-            if len(bound) != 1 or len(bound[0].targets) != 1 or not self._bound_once(value.value):
-                return None
-            value = bound[0].value
+            value = self.ctx.value_bound_once(value)
         if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
             return None
-        name = value.func.value
-        classes = [stmt for stmt in self._lines() if isinstance(stmt, cst.ClassDef) and stmt.name.value == name]
-        return name if len(classes) == 1 and self._bound_once(name) else None
-
-    def _bound_once(self, name: str) -> bool:
-        """Nothing else in the file binds ``name``: no other assignment, parameter, loop or
-        ``with`` target, import, function or class of that name, anywhere."""
-        count = 0
-
-        class _Bindings(cst.CSTVisitor):
-            def _target(self, target: cst.CSTNode) -> None:
-                nonlocal count
-                for sub in _names_in(target):
-                    count += sub == name
-
-            def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-                self._target(node.target)
-
-            def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-                self._target(node.target)
-
-            def visit_AugAssign(self, node: cst.AugAssign) -> None:
-                self._target(node.target)
-
-            def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-                self._target(node.target)
-
-            def visit_For(self, node: cst.For) -> None:
-                self._target(node.target)
-
-            def visit_CompFor(self, node: cst.CompFor) -> None:
-                self._target(node.target)
-
-            def visit_AsName(self, node: cst.AsName) -> None:
-                self._target(node.name)
-
-            def visit_Param(self, node: cst.Param) -> None:
-                self._target(node.name)
-
-            def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-                self._target(node.name)
-
-            def visit_ClassDef(self, node: cst.ClassDef) -> None:
-                self._target(node.name)
-
-            def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-                nonlocal count
-                if node.asname is None:
-                    count += (get_full_name_for_node(node.name) or "").split(".")[0] == name
-
-            def visit_Global(self, node: cst.Global) -> None:
-                nonlocal count
-                count += 2 * any(n.name.value == name for n in node.names)  # assigned elsewhere
-
-        walk.read(self.ctx.module, _Bindings())
-        return count == 1
-
-
-    def _module_statements(self) -> list[cst.BaseSmallStatement]:
-        """The small statements of the module, also inside module-level ``if``/``try``."""
-        return [small for line in self._lines() if isinstance(line, cst.SimpleStatementLine) for small in line.body]
-
-    def _lines(self):
-        """Statements at module level, and in module-level ``if``/``else``/``try`` blocks."""
-        pending = list(self.ctx.module.body)
-        while pending:
-            stmt = pending.pop(0)
-            yield stmt
-            if isinstance(stmt, (cst.If, cst.Try)):
-                for block in (stmt.body, getattr(stmt, "orelse", None), *getattr(stmt, "handlers", ())):
-                    if isinstance(block, (cst.Else, cst.ExceptHandler)):
-                        block = block.body
-                    if isinstance(block, cst.If):
-                        pending.append(block)
-                    elif isinstance(block, cst.IndentedBlock):
-                        pending.extend(block.body)
-
-
-def _names_in(target: cst.CSTNode) -> list[str]:
-    """The names a binding target binds (``a``, ``(a, b)``, ``[a, *b]``)."""
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for element in target.elements for n in _names_in(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _names_in(target.value)
-    return []
+        scope = self.ctx.scope_of(value.func)
+        bindings = list(scope[value.func.value]) if scope is not None else []
+        defined = len(bindings) == 1 and isinstance(getattr(bindings[0], "node", None), cst.ClassDef)
+        return value.func.value if defined else None
