@@ -1073,9 +1073,6 @@ GUIDANCE = {
         "(what canonicalize_types=False asked for)"),
     "jax._src.api_util._shaped_abstractify_handlers": (
         "register the type's aval function in jax.core.pytype_aval_mappings, which jax reads for every argument"),
-    "jax._src.lax.control_flow.allowed_effects": (
-        "effects are registered by type now: jax._src.effects.control_flow_allowed_effects.add_type(EffectClass) "
-        "(private); likewise lowerable_effects, a set of types with add_type where it was a set of instances"),
     "jax._src.dtypes.python_scalar_dtypes": (
         "private, renamed jax._src.dtypes.python_scalar_types_to_dtypes (the same table: Python scalar type "
         "to the dtype jax gives its values)"),
