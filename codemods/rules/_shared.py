@@ -755,19 +755,22 @@ def is_jax(qualified: Optional[str]) -> bool:
     return bool(qualified) and qualified.split(".", 1)[0] in ("jax", "jaxlib")
 
 
-def compatibility_guard(ctx: FileContext, node: cst.CSTNode, early_exits: bool = True) -> Optional[str]:
-    """A short description of the guard that selects ``node`` by jax release, if any;
-    without ``early_exits``, only the guards that enclose it (``if``, ``try``, ``and``)."""
+def _enclosing_guards(ctx: FileContext, node: cst.CSTNode, early_exits: bool):
+    """``(description, outcome)`` of each guard that selects ``node`` by jax release,
+    innermost first: ``False`` where the target skips it (a test read with confidence, a
+    ``try`` that catches its failure, an early exit), ``None`` where the test's outcome on
+    the target is not read. A test the target passes through is ordinary code."""
     child = node
     for ancestor in ancestors(ctx, node):
         if early_exits and isinstance(ancestor, (cst.IndentedBlock, cst.Module)):
             early = _early_exit_guard(ctx, ancestor, child)
             if early is not None:
-                return early
+                yield early, False
         if isinstance(ancestor, (cst.If, cst.IfExp)) and child is not ancestor.test:
-            if _version_looking(ctx, ancestor.test) and _tests_jax_release(ctx, ancestor.test) \
-                    and not taken_on_target(ctx, ancestor, child):
-                return f"`if {guard_text(ctx, ancestor.test)}`"
+            if _version_looking(ctx, ancestor.test) and _tests_jax_release(ctx, ancestor.test):
+                taken = taken_on_target(ctx, ancestor, child)
+                if not taken:
+                    yield f"`if {guard_text(ctx, ancestor.test)}`", taken
         elif isinstance(ancestor, cst.BooleanOperation) and child is ancestor.right:
             # ``hasattr(jax, "pxla") and isinstance(x, jax.pxla.ShardedDeviceArray)``: the
             # right side runs only when the test on the left lets it.
@@ -776,13 +779,19 @@ def compatibility_guard(ctx: FileContext, node: cst.CSTNode, early_exits: bool =
                 value = version_test_on_target(ctx, test)
                 conjunction = isinstance(ancestor.operator, cst.And)
                 if value is None or value is not conjunction:
-                    return f"`{guard_text(ctx, test)} {'and' if conjunction else 'or'} ...`"
+                    yield f"`{guard_text(ctx, test)} {'and' if conjunction else 'or'} ...`", \
+                        None if value is None else False
         elif isinstance(ancestor, cst.Try) and child is not ancestor.finalbody:
             caught = _guard_exception(ancestor)
             if caught:
-                return f"`try: ... except {caught}`"
+                yield f"`try: ... except {caught}`", False
         child = ancestor
-    return None
+
+
+def compatibility_guard(ctx: FileContext, node: cst.CSTNode, early_exits: bool = True) -> Optional[str]:
+    """A short description of the guard that selects ``node`` by jax release, if any;
+    without ``early_exits``, only the guards that enclose it (``if``, ``try``, ``and``)."""
+    return next((text for text, _ in _enclosing_guards(ctx, node, early_exits)), None)
 
 
 def undecided_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
@@ -791,27 +800,11 @@ def undecided_guard(ctx: FileContext, node: cst.CSTNode) -> Optional[str]:
     names as present, so presence is no proof), when nothing else keeps ``node`` from running
     there: no enclosing ``try`` catches its failure and no test read with confidence skips
     it. Such a site may run on the target, so leaving it unreported would hide a failure."""
-    child, found = node, None
-    for ancestor in ancestors(ctx, node):
-        if isinstance(ancestor, (cst.If, cst.IfExp)) and child is not ancestor.test:
-            if _version_looking(ctx, ancestor.test) and _tests_jax_release(ctx, ancestor.test):
-                taken = taken_on_target(ctx, ancestor, child)
-                if taken is False:
-                    return None
-                if taken is None and found is None:
-                    found = f"`if {guard_text(ctx, ancestor.test)}`"
-        elif isinstance(ancestor, cst.BooleanOperation) and child is ancestor.right:
-            test = ancestor.left
-            if _version_looking(ctx, test) and _tests_jax_release(ctx, test):
-                value = version_test_on_target(ctx, test)
-                conjunction = isinstance(ancestor.operator, cst.And)
-                if value is not None and value is not conjunction:
-                    return None
-                if value is None and found is None:
-                    found = f"`{guard_text(ctx, test)} {'and' if conjunction else 'or'} ...`"
-        elif isinstance(ancestor, cst.Try) and child is not ancestor.finalbody and _guard_exception(ancestor):
+    found = None
+    for text, outcome in _enclosing_guards(ctx, node, early_exits=False):
+        if outcome is False:
             return None
-        child = ancestor
+        found = found or text
     return found
 
 

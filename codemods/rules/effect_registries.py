@@ -108,14 +108,15 @@ class EffectRegistries(Rule):
         adds = isinstance(up, cst.Attribute) and up.value is node and up.attr.value == "add" \
             and isinstance(call, cst.Call) and call.func is up and len(call.args) == 1 \
             and not call.args[0].star and call.args[0].keyword is None
+        gone = first_missing(registry) is not None
         guard = compatibility_guard(self.ctx, node)
         if guard is not None:
-            if adds or first_missing(registry) is not None:
+            if adds or gone:
                 self.report(node, Safety.MANUAL, f"{CHANGED}; `{registry}` is inside the compatibility guard {guard} "
                             f"and left as is: on the releases without it, use effects.{new}.add_type(EffectClass)")
             return False
         if not adds:
-            if first_missing(registry) is not None:
+            if gone:
                 self.report(node, Safety.MANUAL, f"{registry} is gone: {CHANGED}, this one as effects.{new} (from "
                             "jax._src import effects), which holds effect types: add_type(EffectClass), "
                             "contains(effect)")
@@ -124,7 +125,6 @@ class EffectRegistries(Rule):
         cls = self._class_made_here(value)
         code = self.ctx.module.code_for_node(value)
         type_text = cls if cls is not None else f"type({code})"
-
         head = (get_full_name_for_node(node) or "").split(".")[0]
 
         def edit(_updated: cst.CSTNode) -> cst.CSTNode:
