@@ -540,7 +540,9 @@ Left alone
     Sites inside compatibility guards (``try``/``except ImportError``, version tests,
     ``hasattr``, also on the left of ``and``/``or``, and flags bound once to a version
     test, ``JAX_GE_0_8_2 = JAX_VERSION >= Version("0.8.2")``); a test read on the target
-    leaves only the branch the target does not take.
+    leaves only the branch the target does not take. A missing name behind a test whose
+    outcome on the target is not read (``if hasattr(jax, "ffi"):``, the name being compiled)
+    is left too, but reported manual: that branch may run there and fail.
 
 What the kernel receives afterwards
     Unchanged: none of these names is a custom call or its configuration.
