@@ -154,7 +154,7 @@ ORIGINS = {
     "jax.experimental.pallas.triton.TritonCompilerParams": "jax._src.pallas.triton.core.CompilerParams",
 }
 #: Not the same object by construction; why each is equivalent is in the rule's docstring.
-FORWARDERS = {"jax._src.dtypes.bit_width", "jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.api.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
+FORWARDERS = {"jax._src.dtypes.bit_width", "jax._src.state.primitives.pp_ref", "jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.api.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
               "jax.interpreters.mlir.func_dialect", "jax.ops.index", "jax.interpreters.pxla.ShardedDeviceArray"}
 
 
@@ -180,6 +180,21 @@ def test_every_move_is_gone_here_and_names_the_same_object() -> None:
                 assert isinstance(wrapped, _resolve("jax._src.linear_util.WrappedFun")) and wrapped.f is f
                 continue
             assert moved is _resolve(origin), legacy
+
+
+def test_renamed_ref_colouring_prints_a_document_as_the_old_one_did() -> None:
+    """jax 0.4.x: ``pp_ref = partial(pp.color, intensity=pp.Intensity.NORMAL,
+    foreground=pp.Color.GREEN)`` (read in its source); the rename formats a document alike."""
+    from functools import partial
+
+    from jax._src import pretty_printer as pp
+
+    old = partial(pp.color, intensity=pp.Intensity.NORMAL, foreground=pp.Color.GREEN)
+    new = _resolve(rule.MOVED["jax._src.state.primitives.pp_ref"].new)
+    doc = pp.concat([pp.text("x"), pp.text("["), pp.text("0"), pp.text("]")])
+    assert new(doc).format(use_color=False) == old(doc).format(use_color=False) == "x[0]"
+    coloured = new(doc).format(use_color=True)
+    assert coloured == old(doc).format(use_color=True) and coloured != "x[0]" and "x[0]" in coloured
 
 
 def test_every_rewritten_helper_is_gone_here() -> None:

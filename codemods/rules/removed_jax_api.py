@@ -129,6 +129,8 @@ Moved names (safe: the same object under another name)
     ``jax._src.dtypes.bit_width``                    ``jax._src.dtypes.itemsize_bits`` (renamed;  0.10.0   0.10.0
                                                      the same computation, which now rejects
                                                      ``None``)
+    ``jax._src.state.primitives.pp_ref``             ``...primitives.pp_ref_var`` (renamed;       0.4.28   0.4.28
+                                                     the same ``partial(pp.color, ...)``)
     ===============================================  ==========================================  =======  ======
 
     ``isinstance(x, PositionalSharding)`` (``jax.sharding``'s, removed in 0.7.0 after its
@@ -863,6 +865,11 @@ MOVED: dict[str, Move] = _Moves({
     # computation (it now raises for ``None`` rather than reading it as a dtype).
     "jax._src.dtypes.bit_width": Move("jax._src.dtypes.itemsize_bits", (0, 10, 0), "0.10.0",
                                       note="the same function renamed"),
+    # jax/_src/state/primitives.py: the colouring of a ref in a printed jaxpr, ``pp_ref =
+    # partial(pp.color, intensity=NORMAL, foreground=GREEN)`` (early Pallas printed its
+    # loads and stores with it), renamed ``pp_ref_var`` beside the new ``pp_ref_transforms``.
+    "jax._src.state.primitives.pp_ref": Move("jax._src.state.primitives.pp_ref_var", (0, 4, 28), "0.4.28 or earlier",
+                                             note="the same colouring of a document, renamed"),
     f"{PALLAS}.tpu.TPUMemorySpace": Move(f"{PALLAS}.tpu.MemorySpace", (0, 6, 2), "0.8.1"),
     f"{PALLAS}.tpu.TPUMemorySpace.ANY": Move(f"{PALLAS}.ANY", (0, 7, 2), "0.10.0"),
     f"{PALLAS}.tpu.ANY": Move(f"{PALLAS}.ANY", (0, 7, 2), "0.10.0"),
@@ -1075,6 +1082,15 @@ GUIDANCE = {
         "(what canonicalize_types=False asked for)"),
     "jax._src.api_util._shaped_abstractify_handlers": (
         "register the type's aval function in jax.core.pytype_aval_mappings, which jax reads for every argument"),
+    "jax.numpy.lax_numpy": ("jax.numpy's implementation module went private (jax._src.numpy.lax_numpy, whose "
+                            "helpers change without notice): call the public jax.numpy function instead "
+                            "(for `_unique1d(x, return_index, return_inverse, return_counts)`, jax.numpy.unique(x, "
+                            "return_index=..., return_inverse=..., return_counts=...), which flattens x alike)"),
+    "jax.google": ("a path of Google's internal build of jax, never in the public package: use the public module "
+                   "it stands for (its hlo_helpers is jaxlib's hlo_helpers, removed in jax 0.8.0: a custom call is "
+                   "now built with jax.ffi.ffi_lowering or jax.ffi.build_ffi_lowering_function)"),
+    "jax.ipu": ("a module of Graphcore's IPU build of jax (jax-ipu), not of jax: the code runs only on that "
+                "build; on jax itself lower the op with jax.ffi"),
     "jax._src.dtypes.python_scalar_dtypes": (
         "private, renamed jax._src.dtypes.python_scalar_types_to_dtypes (the same table: Python scalar type "
         "to the dtype jax gives its values)"),
