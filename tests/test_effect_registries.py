@@ -73,8 +73,11 @@ def test_an_enum_member_is_registered_by_its_type_only_as_an_unsafe_fix() -> Non
         source = fh.read()
     safe = rewrite_source(source, "m.py", ["--select", "effect-registries"])
     assert safe.updated is None
-    assert [(c.safety, c.applied) for c in safe.changes] == [(Safety.UNSAFE, False)] * 3 + [(Safety.MANUAL, False)]
-    assert "registering type(DebugEffect.ORDERED_PRINT) admits every value of that type" in safe.changes[0].message
+    # Without --unsafe-fixes the sites stay: manual findings that name the fix on offer
+    # (every reference left to a gone registry is in the report as manual).
+    assert [(c.safety, c.applied) for c in safe.changes] == [(Safety.MANUAL, False)] * 4
+    assert "registering type(DebugEffect.ORDERED_PRINT) would admit every value of that type" in safe.changes[0].message
+    assert "`add_type(type(DebugEffect.ORDERED_PRINT))` is applied with --unsafe-fixes" in safe.changes[0].message
     unsafe = rewrite_source(source, "m.py", ["--select", "effect-registries", "--unsafe-fixes"])
     assert [(c.safety, c.applied) for c in unsafe.changes] == [(Safety.UNSAFE, True)] * 3 + [(Safety.MANUAL, False)]
     assert b"effects.ordered_effects.add_type(type(DebugEffect.ORDERED_PRINT))" in unsafe.updated
@@ -99,5 +102,8 @@ def test_a_guarded_registration_is_reported_and_kept() -> None:
 def test_only_an_instance_of_a_class_of_the_module_is_safe(value, safety) -> None:
     source = (b"from jax.interpreters import mlir\nfrom m2 import F\n\n\nclass E:\n    pass\n\n\n"
               b"effect = E()\nother = E()\nother = F()\n" + f"mlir.lowerable_effects.add({value})\n".encode())
-    result = rewrite_source(source, "m.py", ["--select", "effect-registries"])
-    assert [c.safety for c in result.changes] == [safety]
+    result = rewrite_source(source, "m.py", ["--select", "effect-registries", "--unsafe-fixes"])
+    assert [(c.safety, c.applied) for c in result.changes] == [(safety, True)]
+    default = rewrite_source(source, "m.py", ["--select", "effect-registries"])
+    assert [(c.safety, c.applied) for c in default.changes] == [
+        (Safety.SAFE, True) if safety is Safety.SAFE else (Safety.MANUAL, False)]

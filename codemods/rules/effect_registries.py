@@ -31,7 +31,8 @@ Replacement
       admits what the set admitted, the one value the module makes;
     * **unsafe** otherwise (``DebugEffect.PRINT`` of an enum, a string, a value from
       elsewhere): ``add_type(type(value))`` admits every value of that type, more than the
-      one the set held;
+      one the set held. Without ``--unsafe-fixes`` the site is reported as manual, naming
+      that fix: the registry it reads is gone either way;
     * any other use of a registry that is gone (read, iterated, ``remove``) is reported as
       manual with the registry it became; so is a site inside a compatibility guard.
 
@@ -131,6 +132,12 @@ class EffectRegistries(Rule):
             spelled = member_spelling(self.ctx, "jax._src", "effects")
             return cst.parse_expression(f"{spelled}.{new}.add_type({type_text})")
 
+        if cls is None and not self.ctx.options.unsafe_fixes:
+            # Not applied: the gone registry stays, a manual finding naming the fix on offer.
+            self.report(call, Safety.MANUAL, f"{registry}.add({code}): {CHANGED}; registering type({code}) would "
+                        "admit every value of that type, more than the one the set held (register the effect's own "
+                        f"class if it has one; `add_type(type({code}))` is applied with --unsafe-fixes)")
+            return False
         drop_binding_if_unused(self.ctx, head)
         if cls is not None:
             self.report(call, Safety.SAFE, f"{registry}.add({code}): {CHANGED}; `{code}` is the one {cls} this module "
