@@ -607,6 +607,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
                 module = _drop_unread_additions(before, module, frozenset(b.local for b in ctx.names.imports if b.top_level))
                 module = _keep_after_prelude_code(before, module)
                 module = _into_import_guard(before, module)
+                module = _into_importing_branch(before, module)
             removals = ctx.codemod_context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY)
             if removals:
                 before = module
@@ -897,6 +898,108 @@ def _into_import_guard(before: cst.Module, after: cst.Module) -> cst.Module:
     inner[last + 1:last + 1] = [stmt.with_changes(leading_lines=[]) for stmt in added]
     body[index] = guard.with_changes(body=guard.body.with_changes(body=inner))
     return after.with_changes(body=body)
+
+
+def _branches(stmt: cst.If) -> list[cst.BaseSuite]:
+    """The blocks of an ``if``/``elif``/``else`` chain, in order."""
+    blocks: list[cst.BaseSuite] = [stmt.body]
+    orelse = stmt.orelse
+    while isinstance(orelse, cst.If):
+        blocks.append(orelse.body)
+        orelse = orelse.orelse
+    if orelse is not None:
+        blocks.append(orelse.body)
+    return blocks
+
+
+def _tests(stmt: cst.If) -> list[cst.BaseExpression]:
+    tests = [stmt.test]
+    orelse = stmt.orelse
+    while isinstance(orelse, cst.If):
+        tests.append(orelse.test)
+        orelse = orelse.orelse
+    return tests
+
+
+def _into_importing_branch(before: cst.Module, after: cst.Module) -> cst.Module:
+    """Move a ``from m import name`` LibCST added at the top into the one branch of a
+    module-level ``if`` that reads ``name``, when that branch imports what it needs itself.
+
+    ``if jax.__version_info__ >= (0, 4, 14): from ... import ir_constant; p =
+    jax.core.Primitive("p")`` (else: the code for older releases): the new ``from
+    jax.extend.core import Primitive`` goes after the branch's own imports, so the module
+    still imports on the releases the other branch serves, as it did. Nothing moves when
+    the name is read anywhere else (another branch, a test, ``__all__``), or when the
+    branch imports nothing before its first use of the name."""
+    def keys(stmt: cst.CSTNode):
+        for small in stmt.body:
+            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                source = cst.Module([]).code_for_node(small.module) if small.module else ""
+                for alias in small.names:
+                    yield (len(small.relative), source, alias.evaluated_name, alias.evaluated_alias)
+            elif isinstance(small, cst.Import):
+                for alias in small.names:
+                    yield (0, "", alias.evaluated_name, alias.evaluated_alias)
+
+    old = {key for stmt in before.body if import_line(stmt) for key in keys(stmt)}
+    added = [i for i, stmt in enumerate(after.body)
+             if import_line(stmt) and all(isinstance(small, cst.ImportFrom) for small in stmt.body)
+             and not any(key in old for key in keys(stmt))]
+    if not added:
+        return after
+    text = after.code
+    body = list(after.body)
+    moves: dict[int, tuple[int, int, int]] = {}  # added index -> (if index, branch, position)
+    for i in added:
+        names = {_alias_binding(alias) for small in body[i].body for alias in small.names}
+        if any(f"'{name}'" in text or f'"{name}"' in text for name in names):
+            continue
+        users = [j for j, stmt in enumerate(body) if j != i and names & walk.names_in(stmt)]
+        if len(users) != 1 or not isinstance(body[users[0]], cst.If) or users[0] < i:
+            continue
+        chain = body[users[0]]
+        if any(names & walk.names_in(test) or "TYPE_CHECKING" in cst.Module([]).code_for_node(test)
+               for test in _tests(chain)):
+            continue
+        reading = [k for k, block in enumerate(_branches(chain)) if names & walk.names_in(block)]
+        if len(reading) != 1 or not isinstance(_branches(chain)[reading[0]], cst.IndentedBlock):
+            continue
+        inner = _branches(chain)[reading[0]].body
+        first = next(k for k, stmt in enumerate(inner) if names & walk.names_in(stmt))
+        last = max((k for k, stmt in enumerate(inner[:first]) if import_line(stmt)), default=None)
+        if last is not None:
+            moves[i] = (users[0], reading[0], last + 1)
+    if not moves:
+        return after
+    for i, (j, branch, position) in sorted(moves.items(), key=lambda item: -item[1][2]):
+        chain = body[j]
+        blocks = _branches(chain)
+        block = blocks[branch]
+        inner = list(block.body)
+        inner.insert(position, body[i].with_changes(leading_lines=[]))
+        body[j] = _with_branch(chain, branch, block.with_changes(body=inner))
+    # Blank lines above a moved import go to the statement that follows it.
+    kept = []
+    carried: list = []
+    for i, stmt in enumerate(body):
+        if i in moves:
+            carried = carried or list(stmt.leading_lines)
+            continue
+        if carried and i - 1 in moves and not list(stmt.leading_lines):
+            stmt = stmt.with_changes(leading_lines=carried)
+        carried = []
+        kept.append(stmt)
+    return after.with_changes(body=kept)
+
+
+def _with_branch(chain: cst.If, index: int, block: cst.BaseSuite) -> cst.If:
+    if index == 0:
+        return chain.with_changes(body=block)
+    orelse = chain.orelse
+    if isinstance(orelse, cst.If):
+        return chain.with_changes(orelse=_with_branch(orelse, index - 1, block))
+    assert isinstance(orelse, cst.Else) and index == 1
+    return chain.with_changes(orelse=orelse.with_changes(body=block))
 
 
 def _no_blank_top(original: cst.Module, module: cst.Module) -> cst.Module:

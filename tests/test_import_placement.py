@@ -392,3 +392,65 @@ def test_a_guard_emptied_by_import_removal_goes_but_not_one_the_author_wrote() -
     own = "try:\n    pass\nexcept ImportError:\n    pass\n"
     out = rewrite_source((own + guard + call).encode(), "/tmp/module.py", ["--select", "custom-call-api"]).updated.decode()
     assert out.count("try:\n    pass\nexcept ImportError:\n    pass\n") == 2
+
+
+# -- a name the rewrite needs only in one branch of a module-level `if` ---------------------
+
+VERSION_BRANCHES = textwrap.dedent('''\
+    import jax
+    import numpy as np
+
+    if jax.__version_info__ >= (0, 4, 14):
+        from jax.interpreters.mlir import ir_constant as _const
+
+        p = jax.core.Primitive("p")
+    else:
+        from jax.interpreters.mlir import ir_constants as _const
+
+        p = None
+''')
+
+
+def _core_primitive(source: str) -> str:
+    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "core-primitive"])
+    assert result.error is None, result.error
+    assert result.updated is not None
+    return result.updated.decode()
+
+
+def test_import_for_one_branch_goes_after_that_branchs_imports(monkeypatch) -> None:
+    out = _core_primitive(VERSION_BRANCHES)
+    assert out == VERSION_BRANCHES.replace(
+        "ir_constant as _const\n", "ir_constant as _const\n    from jax.extend.core import Primitive\n").replace(
+        'jax.core.Primitive("p")', 'Primitive("p")')
+    import jax
+
+    assert _run_module(out)["p"].name == "p"  # the installed jax takes the branch
+    # On a release the other branch serves, without jax.extend.core, the module still imports:
+    # at the top the new import would fail there.
+    monkeypatch.setattr(jax, "__version_info__", (0, 4, 0))
+    monkeypatch.setitem(sys.modules, "jax.extend.core", None)
+    assert _run_module(out)["p"] is None
+    with pytest.raises(ImportError):
+        _run_module("from jax.extend.core import Primitive\n" + out)
+
+
+def _run_module(source: str) -> dict:
+    namespace: dict = {"__name__": "branch_case"}
+    exec(compile(source, "branch_case.py", "exec"), namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("source", [
+    # read in both branches
+    VERSION_BRANCHES.replace("p = None", 'p = jax.core.Primitive("q")'),
+    # the branch imports nothing before it reads the name
+    VERSION_BRANCHES.replace('    from jax.interpreters.mlir import ir_constant as _const\n\n', ""),
+    # read outside the `if` too
+    VERSION_BRANCHES + '\nq = jax.core.Primitive("q")\n',
+    # exported by name
+    '__all__ = ["Primitive"]\n' + VERSION_BRANCHES,
+], ids=["both-branches", "no-import-in-branch", "read-outside", "exported"])
+def test_import_stays_at_the_top_unless_one_importing_branch_alone_reads_it(source: str) -> None:
+    out = _core_primitive(source)
+    assert "\nfrom jax.extend.core import Primitive\n" in out and "    from jax.extend.core" not in out
