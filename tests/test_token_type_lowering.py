@@ -28,6 +28,7 @@ from jax.extend.mlir import ir  # noqa: E402
 from jax.extend.mlir.dialects import stablehlo  # noqa: E402
 from jax.interpreters import mlir  # noqa: E402
 
+from codemods.rule import Safety  # noqa: E402
 from tests.helpers import TESTDATA, rewrite_source  # noqa: E402
 from tests.test_api_rules_lowering import hlo_helpers_custom_call, read  # noqa: E402
 
@@ -158,3 +159,27 @@ def test_migrated_text_holds_no_list_spelling(migrated_source):
     text = migrated_source.decode()
     assert "*token_type()" not in text and "token_type()[0]" not in text
     assert "result_types=[token_type()]" in text
+
+
+WALRUS = (b"from jax.interpreters import mlir\n\n\n"
+          b"def layouts(ctx):\n"
+          b"    (token := mlir.token_type()[0])\n"
+          b"    (types := mlir.token_type())\n"
+          b"    return token, [*types], (other := mlir.token_type())\n")
+
+
+def test_a_walrus_statement_is_read_as_the_assignment_it_is():
+    """``(t := token_type())`` alone on its line binds like ``t = token_type()``: its reads
+    decide, so the first pass's own output (``(token := token_type())`` from ``[0]``) is
+    not reported again on a second pass. A walrus whose value is used elsewhere is not
+    an assignment alone: that one stays manual."""
+    result = rewrite_source(WALRUS, "m.py", ["--select", "token-type"])
+    assert result.error is None, result.error
+    assert result.updated.decode().splitlines()[4:7] == [
+        "    (token := mlir.token_type())",
+        "    (types := [mlir.token_type()])",
+        "    return token, [*types], (other := mlir.token_type())",
+    ]
+    assert [(c.line, c.safety) for c in result.changes] == [(5, Safety.SAFE), (6, Safety.SAFE), (7, Safety.MANUAL)]
+    again = rewrite_source(result.updated, "m.py", ["--select", "token-type"])
+    assert again.updated is None and [(c.line, c.safety) for c in again.changes] == [(7, Safety.MANUAL)]

@@ -139,7 +139,7 @@ class TokenType(Rule):
                             lambda updated, name=unpacked: updated.with_changes(target=name), kernel_receives=KERNEL)
                 return
             why = "the value is unpacked"
-        elif kind == LIST and isinstance(up, cst.Assign):
+        elif kind == LIST and isinstance(up, (cst.Assign, cst.NamedExpr)):
             kind, why, module_level = self.assigned(node, up)
             if module_level:
                 safety = Safety.UNSAFE
@@ -220,17 +220,21 @@ class TokenType(Rule):
             return LIST if isinstance(other, (cst.List, cst.ListComp)) else OTHER
         if isinstance(up, cst.Assign) and up.value is value and isinstance(value, cst.Call):
             return LIST  # decided by the reads of the name (``assigned``)
+        if isinstance(up, cst.NamedExpr) and up.value is value and isinstance(value, cst.Call) \
+                and isinstance(self.ctx.parents.get(up), cst.Expr):
+            return LIST  # ``(token := token_type())`` as a statement: an assignment
         return OTHER
 
-    def assigned(self, node: cst.Call, stmt: cst.Assign) -> tuple[Optional[str], str, bool]:
-        """``x = token_type()``: a list use when ``x`` is bound once and every read of it
-        is one (handing it on to another call is neutral); None when it is never read."""
-        if len(stmt.targets) != 1:
+    def assigned(self, node: cst.Call, stmt: cst.Assign | cst.NamedExpr) -> tuple[Optional[str], str, bool]:
+        """``x = token_type()`` (or ``(x := token_type())`` as a statement): a list use when
+        ``x`` is bound once and every read of it is one (handing it on to another call is
+        neutral); None when it is never read."""
+        if isinstance(stmt, cst.Assign) and len(stmt.targets) != 1:
             return OTHER, "the value is assigned to several targets", False
-        if not isinstance(stmt.targets[0].target, cst.Name):
-            stored = short(self.ctx.module.code_for_node(stmt.targets[0].target), 40)
+        target = stmt.target if isinstance(stmt, cst.NamedExpr) else stmt.targets[0].target
+        if not isinstance(target, cst.Name):
+            stored = short(self.ctx.module.code_for_node(target), 40)
             return OTHER, f"the value is stored in `{stored}`, whose reads this rule does not follow", False
-        target = stmt.targets[0].target
         scope = self.ctx.scope_of(target)
         module_level = isinstance(scope, GlobalScope)
         if module_level:
