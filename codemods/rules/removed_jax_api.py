@@ -1061,6 +1061,17 @@ GUIDANCE = {
        for name in ("new_main", "new_base_main", "new_sublevel", "cur_sublevel", "MainTrace", "Sublevel",
                     # their names until jax 0.2.0 renamed them (``trace.master`` became ``trace.main``)
                     "new_master", "new_base_master", "MasterTrace")},
+    "jax.interpreters.ad.replace_float0s": (
+        "it gave the tangent, or zeros like the primal where the tangent's dtype was float0: write "
+        "`jnp.zeros_like(primal) if jax.dtypes.result_type(tangent) == jax.dtypes.float0 else tangent`"),
+    "jax.interpreters.ad.recast_to_float0": (
+        "it gave a symbolic zero where the primal's tangent dtype is float0 (integer and boolean primals), the "
+        "tangent otherwise: `ad.Zero(jax.typeof(primal).to_tangent_aval())` in that case"),
+    "jax.core.as_named_shape": ("named shapes went in jax 0.4.31: a shape is a plain tuple of dimensions, "
+                                "so pass the shape itself (tuple(shape))"),
+    "jax.interpreters.xla.xops": ("it was the XlaBuilder's op module (xla_client.ops), removed in jax 0.6.0: "
+                                  "build the op in an MLIR lowering rule with "
+                                  "jax.extend.mlir.dialects.stablehlo"),
     "jax.interpreters.partial_eval.trace_to_jaxpr_final": (
         "jax.make_jaxpr(f)(*args) gives the closed jaxpr; the internal equivalent is "
         "jax.interpreters.partial_eval.trace_to_jaxpr_dynamic(wrapped_fun, in_avals)"),
