@@ -900,25 +900,16 @@ def _into_import_guard(before: cst.Module, after: cst.Module) -> cst.Module:
     return after.with_changes(body=body)
 
 
-def _branches(stmt: cst.If) -> list[cst.BaseSuite]:
-    """The blocks of an ``if``/``elif``/``else`` chain, in order."""
-    blocks: list[cst.BaseSuite] = [stmt.body]
-    orelse = stmt.orelse
-    while isinstance(orelse, cst.If):
-        blocks.append(orelse.body)
-        orelse = orelse.orelse
-    if orelse is not None:
-        blocks.append(orelse.body)
-    return blocks
-
-
-def _tests(stmt: cst.If) -> list[cst.BaseExpression]:
-    tests = [stmt.test]
-    orelse = stmt.orelse
-    while isinstance(orelse, cst.If):
-        tests.append(orelse.test)
-        orelse = orelse.orelse
-    return tests
+def _chain(stmt: cst.If) -> list[tuple[Optional[cst.BaseExpression], cst.BaseSuite]]:
+    """The tests and blocks of an ``if``/``elif``/``else`` chain, in order (``else`` has no test)."""
+    links: list[tuple[Optional[cst.BaseExpression], cst.BaseSuite]] = []
+    link: Optional[cst.CSTNode] = stmt
+    while isinstance(link, cst.If):
+        links.append((link.test, link.body))
+        link = link.orelse
+    if link is not None:
+        links.append((None, link.body))
+    return links
 
 
 def _into_importing_branch(before: cst.Module, after: cst.Module) -> cst.Module:
@@ -957,14 +948,14 @@ def _into_importing_branch(before: cst.Module, after: cst.Module) -> cst.Module:
         users = [j for j, stmt in enumerate(body) if j != i and names & walk.names_in(stmt)]
         if len(users) != 1 or not isinstance(body[users[0]], cst.If) or users[0] < i:
             continue
-        chain = body[users[0]]
-        if any(names & walk.names_in(test) or "TYPE_CHECKING" in cst.Module([]).code_for_node(test)
-               for test in _tests(chain)):
+        links = _chain(body[users[0]])
+        if any(test is not None and (names & walk.names_in(test) or "TYPE_CHECKING" in cst.Module([]).code_for_node(test))
+               for test, _block in links):
             continue
-        reading = [k for k, block in enumerate(_branches(chain)) if names & walk.names_in(block)]
-        if len(reading) != 1 or not isinstance(_branches(chain)[reading[0]], cst.IndentedBlock):
+        reading = [k for k, (_test, block) in enumerate(links) if names & walk.names_in(block)]
+        if len(reading) != 1 or not isinstance(links[reading[0]][1], cst.IndentedBlock):
             continue
-        inner = _branches(chain)[reading[0]].body
+        inner = links[reading[0]][1].body
         first = next(k for k, stmt in enumerate(inner) if names & walk.names_in(stmt))
         last = max((k for k, stmt in enumerate(inner[:first]) if import_line(stmt)), default=None)
         if last is not None:
@@ -972,12 +963,10 @@ def _into_importing_branch(before: cst.Module, after: cst.Module) -> cst.Module:
     if not moves:
         return after
     for i, (j, branch, position) in sorted(moves.items(), key=lambda item: -item[1][2]):
-        chain = body[j]
-        blocks = _branches(chain)
-        block = blocks[branch]
+        block = _chain(body[j])[branch][1]
         inner = list(block.body)
         inner.insert(position, body[i].with_changes(leading_lines=[]))
-        body[j] = _with_branch(chain, branch, block.with_changes(body=inner))
+        body[j] = _with_branch(body[j], branch, block.with_changes(body=inner))
     # Blank lines above a moved import go to the statement that follows it.
     kept = []
     carried: list = []
