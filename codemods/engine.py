@@ -934,7 +934,8 @@ def _into_importing_branch(before: cst.Module, after: cst.Module) -> cst.Module:
 
     old = {key for stmt in before.body if import_line(stmt) for key in keys(stmt)}
     added = [i for i, stmt in enumerate(after.body)
-             if import_line(stmt) and all(isinstance(small, cst.ImportFrom) for small in stmt.body)
+             if import_line(stmt) and all(isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar)
+                                          for small in stmt.body)
              and not any(key in old for key in keys(stmt))]
     if not added:
         return after

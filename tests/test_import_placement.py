@@ -435,6 +435,12 @@ def test_import_for_one_branch_goes_after_that_branchs_imports(monkeypatch) -> N
         _run_module("from jax.extend.core import Primitive\n" + out)
 
 
+def test_a_star_import_beside_the_added_one_is_no_added_import() -> None:
+    out = _core_primitive("from math import *\n" + VERSION_BRANCHES)
+    assert out.startswith("from math import *\nimport jax\n")
+    assert "ir_constant as _const\n    from jax.extend.core import Primitive\n" in out
+
+
 def _run_module(source: str) -> dict:
     namespace: dict = {"__name__": "branch_case"}
     exec(compile(source, "branch_case.py", "exec"), namespace)
