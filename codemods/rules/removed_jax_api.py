@@ -1067,7 +1067,7 @@ GUIDANCE = {
     "jax.interpreters.ad.recast_to_float0": (
         "it gave a symbolic zero where the primal's tangent dtype is float0 (integer and boolean primals), the "
         "tangent otherwise: `ad.Zero(jax.typeof(primal).to_tangent_aval())` in that case"),
-    "jax.core.as_named_shape": ("named shapes went in jax 0.4.31: a shape is a plain tuple of dimensions, "
+    "jax.core.as_named_shape": ("named shapes went with xmap (gone by jax 0.5.0): a shape is a plain tuple of dimensions, "
                                 "so pass the shape itself (tuple(shape))"),
     "jax.interpreters.xla.xops": ("it was the XlaBuilder's op module (xla_client.ops), removed in jax 0.6.0: "
                                   "build the op in an MLIR lowering rule with "
