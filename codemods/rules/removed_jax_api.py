@@ -1063,7 +1063,7 @@ GUIDANCE = {
                     "new_master", "new_base_master", "MasterTrace")},
     "jax.interpreters.ad.replace_float0s": (
         "it gave the tangent, or zeros like the primal where the tangent's dtype was float0: write "
-        "`jnp.zeros_like(primal) if jax.dtypes.result_type(tangent) == jax.dtypes.float0 else tangent`"),
+        "`jnp.zeros_like(primal) if tangent.dtype == jax.dtypes.float0 else tangent`"),
     "jax.interpreters.ad.recast_to_float0": (
         "it gave a symbolic zero where the primal's tangent dtype is float0 (integer and boolean primals), the "
         "tangent otherwise: `ad.Zero(jax.typeof(primal).to_tangent_aval())` in that case"),
