@@ -208,6 +208,9 @@ class FileContext:
         #: ``(module, obj, asname)`` for module level, ``(..., function)`` for an import
         #: that goes inside ``function``.
         self._pending_imports: set[tuple] = set()
+        #: An import statement inside a block (an ``if`` branch, a function) that an edit
+        #: split -> the imports of the names it moved, to go right after it.
+        self.beside_imports: dict[cst.CSTNode, list[tuple[str, Optional[str], Optional[str]]]] = {}
         #: The node whose edit the engine is applying (where the names it asks for go).
         self.site: Optional[cst.CSTNode] = None
         self._lazy: dict[frozenset, bool] = {}
@@ -361,6 +364,8 @@ class FileContext:
         """Import ``module`` (or ``obj`` from it) for a use at ``site`` (by default the node
         whose edit is being applied): at module level, or inside the function that holds
         the site when the module imports that package only inside functions."""
+        if site is None and self._beside(module, obj, asname):
+            return
         home = self._import_home(module, site if site is not None else self.site)
         key: tuple = (module, obj, asname) if home is None else (module, obj, asname, home)
         # Rules prepare an edit's names before reporting it: the finding reported next owns them.
@@ -372,6 +377,28 @@ class FileContext:
             from libcst.codemod.visitors import AddImportsVisitor
 
             AddImportsVisitor.add_needed_import(self.codemod_context, module, obj, asname)
+
+    def _beside(self, module: str, obj: Optional[str], asname: Optional[str]) -> bool:
+        """While the engine applies an edit of an import statement inside a block
+        (``if jax_version >= ...: from jax.core import Tracer, Token``), a name it moves
+        is imported right after that statement, in the same block: at the top of the
+        module the new import would run on every release, also those the block is not
+        for. ``False`` where the usual placement applies."""
+        site = self.site
+        if not isinstance(site, (cst.Import, cst.ImportFrom)):
+            return False
+        line = self.parents.get(site)
+        if not isinstance(line, cst.SimpleStatementLine) or isinstance(self.parents.get(line), cst.Module):
+            return False
+        local = asname or (obj if obj is not None else module.split(".")[0])
+        qualified = module if obj is None else f"{module}.{obj}"
+        if (module, obj, asname) in self._pending_imports or any(
+                b.top_level and b.local == local and b.qualified == qualified for b in self.names.imports):
+            return True  # the module already imports it for every block
+        wanted = self.beside_imports.setdefault(line, [])
+        if (module, obj, asname) not in wanted:
+            wanted.append((module, obj, asname))
+        return True
 
     def function_imports(self, function: cst.FunctionDef) -> list[tuple[str, Optional[str], Optional[str]]]:
         """The imports to add inside ``function`` (an original node), sorted."""

@@ -581,6 +581,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
     saved_exported = set(ctx.exported_helpers)
     saved_pending = set(ctx._pending_imports)
     saved_dotted = set(ctx.dotted_removals)
+    ctx.beside_imports = {}
     try:
         if len(chosen) < len(fixable) and had_context:
             _drop_declined_imports(ctx, fixable, chosen)
@@ -630,6 +631,7 @@ def _apply_edits(ctx: FileContext, edits: dict, notes: dict, chosen: list[Findin
         ctx.exported_helpers = saved_exported
         ctx._pending_imports = saved_pending
         ctx.dotted_removals = saved_dotted
+        ctx.beside_imports = {}
     return module, apply.removed
 
 
@@ -1194,6 +1196,9 @@ class _Apply(cst.CSTTransformer):
             # ``import jax.core; import jax.xla`` with the last statement removed: no
             # dangling ``;`` after the one left.
             node = node.with_changes(body=[*node.body[:-1], node.body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
+        beside = self.ctx.beside_imports.pop(original_node, None) if isinstance(original_node, cst.SimpleStatementLine) else None
+        if beside:
+            node = self._with_imports_after(original_node, node, beside)
         # A removed definition takes its comments along (they describe it); a removed simple
         # statement leaves them to the next one (``# Enable x64`` above a config import).
         if isinstance(original_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and (
@@ -1218,6 +1223,33 @@ class _Apply(cst.CSTTransformer):
             if wanted:
                 node = _add_function_imports(node, original_node, wanted, self.ctx.import_position(original_node))
         return node
+
+
+    def _with_imports_after(self, original: cst.SimpleStatementLine, node, wanted):
+        """``node`` followed by the imports an edit of it moved out (grouped by module, in
+        the order asked); they take its place, and its leading lines, when it is gone."""
+        groups: dict[tuple[str, bool], list[tuple[Optional[str], Optional[str]]]] = {}
+        for module, obj, asname in wanted:
+            groups.setdefault((module, obj is None), []).append((obj, asname))
+        def alias(name: str, bound: str, asname: Optional[str]) -> cst.ImportAlias:
+            # ``as`` only where it binds another name than the import would.
+            return cst.ImportAlias(name=cst.parse_expression(name),
+                                   asname=cst.AsName(name=cst.Name(asname)) if asname and asname != bound else None)
+
+        lines = []
+        for (module, plain), names in groups.items():
+            if plain:
+                small = cst.Import(names=[alias(module, module.split(".")[0], asname) for _obj, asname in names])
+            else:
+                small = cst.ImportFrom(module=cst.parse_expression(module),
+                                       names=[alias(obj, obj, asname) for obj, asname in names])
+            lines.append(cst.SimpleStatementLine(body=[small]))
+        if isinstance(node, cst.SimpleStatementLine) and node.body:
+            lines.insert(0, node)
+        else:
+            lines[0] = lines[0].with_changes(leading_lines=original.leading_lines)
+        self.flattened[original] = len(lines)
+        return cst.FlattenSentinel(lines) if len(lines) > 1 else lines[0]
 
 
 def _blank_first(stmt: cst.CSTNode) -> bool:

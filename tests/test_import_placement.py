@@ -460,3 +460,61 @@ def _run_module(source: str) -> dict:
 def test_import_stays_at_the_top_unless_one_importing_branch_alone_reads_it(source: str) -> None:
     out = _core_primitive(source)
     assert "\nfrom jax.extend.core import Primitive\n" in out and "    from jax.extend.core" not in out
+
+
+# -- a name moved out of an import statement inside a block ---------------------------------
+
+SPLIT_IN_BRANCH = textwrap.dedent('''\
+    import jax
+
+    if jax.__version_info__ >= (0, 2, 26):
+        from jax.core import Tracer, Token
+    else:
+        from jax.core import Tracer
+        from jax.interpreters.xla import Token
+
+
+    def kinds():
+        from jax.core import Token as T, Tracer
+        return T, Tracer
+''')
+
+
+def _removed_jax_api(source: str) -> str:
+    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "removed-jax-api"])
+    assert result.error is None, result.error
+    assert result.updated is not None
+    return result.updated.decode()
+
+
+def test_a_name_moved_out_of_an_import_in_a_block_is_imported_right_after_it(monkeypatch) -> None:
+    """mpi4jax's jax_compat shape: the branch the target takes keeps its own imports, and
+    the module still imports where the other branch runs (no module-level import of
+    jax.extend.core, which older releases lack)."""
+    import types
+
+    import jax
+    from jax.extend import core as extend_core
+
+    out = _removed_jax_api(SPLIT_IN_BRANCH)
+    assert out == SPLIT_IN_BRANCH.replace(
+        "    from jax.core import Tracer, Token\n",
+        "    from jax.core import Tracer\n    from jax.extend.core import Token\n").replace(
+        "    from jax.core import Token as T, Tracer\n",
+        "    from jax.core import Tracer\n    from jax.extend.core import Token as T\n")
+    namespace = _run_module(out)
+    assert namespace["Token"] is extend_core.Token and namespace["kinds"]()[0] is extend_core.Token
+    # Where the other branch runs (an old release: its own Token, no jax.extend.core).
+    old_xla = types.ModuleType("jax.interpreters.xla")
+    old_xla.Token = object()
+    monkeypatch.setattr(jax, "__version_info__", (0, 2, 0))
+    monkeypatch.setitem(sys.modules, "jax.extend.core", None)
+    monkeypatch.setitem(sys.modules, "jax.interpreters.xla", old_xla)
+    assert _run_module(out)["Token"] is old_xla.Token
+
+
+def test_a_name_the_module_already_imports_at_the_top_is_not_imported_again() -> None:
+    source = "from jax.extend.core import Token\n" + SPLIT_IN_BRANCH
+    out = _removed_jax_api(source)
+    assert "    from jax.core import Tracer\nelse:" in out  # nothing added to the branch
+    assert out.count("from jax.extend.core import Token\n") == 1
