@@ -1224,13 +1224,13 @@ class _Apply(cst.CSTTransformer):
                 node = _add_function_imports(node, original_node, wanted, self.ctx.import_position(original_node))
         return node
 
-
     def _with_imports_after(self, original: cst.SimpleStatementLine, node, wanted):
         """``node`` followed by the imports an edit of it moved out (grouped by module, in
         the order asked); they take its place, and its leading lines, when it is gone."""
         groups: dict[tuple[str, bool], list[tuple[Optional[str], Optional[str]]]] = {}
         for module, obj, asname in wanted:
             groups.setdefault((module, obj is None), []).append((obj, asname))
+
         def alias(name: str, bound: str, asname: Optional[str]) -> cst.ImportAlias:
             # ``as`` only where it binds another name than the import would.
             return cst.ImportAlias(name=cst.parse_expression(name),
