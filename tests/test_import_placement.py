@@ -25,8 +25,8 @@ ENV_FIRST = textwrap.dedent('''\
 ''')
 
 
-def _rewrite(source: str) -> str:
-    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "register-custom-call-target"])
+def _rewrite(source: str, rule: str = "register-custom-call-target") -> str:
+    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", rule])
     assert result.error is None, result.error
     assert result.updated is not None
     return result.updated.decode()
@@ -411,15 +411,8 @@ VERSION_BRANCHES = textwrap.dedent('''\
 ''')
 
 
-def _core_primitive(source: str) -> str:
-    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "core-primitive"])
-    assert result.error is None, result.error
-    assert result.updated is not None
-    return result.updated.decode()
-
-
 def test_import_for_one_branch_goes_after_that_branchs_imports(monkeypatch) -> None:
-    out = _core_primitive(VERSION_BRANCHES)
+    out = _rewrite(VERSION_BRANCHES, "core-primitive")
     assert out == VERSION_BRANCHES.replace(
         "ir_constant as _const\n", "ir_constant as _const\n    from jax.extend.core import Primitive\n").replace(
         'jax.core.Primitive("p")', 'Primitive("p")')
@@ -436,7 +429,7 @@ def test_import_for_one_branch_goes_after_that_branchs_imports(monkeypatch) -> N
 
 
 def test_a_star_import_beside_the_added_one_is_no_added_import() -> None:
-    out = _core_primitive("from math import *\n" + VERSION_BRANCHES)
+    out = _rewrite("from math import *\n" + VERSION_BRANCHES, "core-primitive")
     assert out.startswith("from math import *\nimport jax\n")
     assert "ir_constant as _const\n    from jax.extend.core import Primitive\n" in out
 
@@ -458,7 +451,7 @@ def _run_module(source: str) -> dict:
     '__all__ = ["Primitive"]\n' + VERSION_BRANCHES,
 ], ids=["both-branches", "no-import-in-branch", "read-outside", "exported"])
 def test_import_stays_at_the_top_unless_one_importing_branch_alone_reads_it(source: str) -> None:
-    out = _core_primitive(source)
+    out = _rewrite(source, "core-primitive")
     assert "\nfrom jax.extend.core import Primitive\n" in out and "    from jax.extend.core" not in out
 
 
@@ -480,13 +473,6 @@ SPLIT_IN_BRANCH = textwrap.dedent('''\
 ''')
 
 
-def _removed_jax_api(source: str) -> str:
-    result = rewrite_source(source.encode(), "/tmp/module.py", ["--select", "removed-jax-api"])
-    assert result.error is None, result.error
-    assert result.updated is not None
-    return result.updated.decode()
-
-
 def test_a_name_moved_out_of_an_import_in_a_block_is_imported_right_after_it(monkeypatch) -> None:
     """mpi4jax's jax_compat shape: the branch the target takes keeps its own imports, and
     the module still imports where the other branch runs (no module-level import of
@@ -496,7 +482,7 @@ def test_a_name_moved_out_of_an_import_in_a_block_is_imported_right_after_it(mon
     import jax
     from jax.extend import core as extend_core
 
-    out = _removed_jax_api(SPLIT_IN_BRANCH)
+    out = _rewrite(SPLIT_IN_BRANCH, "removed-jax-api")
     assert out == SPLIT_IN_BRANCH.replace(
         "    from jax.core import Tracer, Token\n",
         "    from jax.core import Tracer\n    from jax.extend.core import Token\n").replace(
@@ -515,6 +501,6 @@ def test_a_name_moved_out_of_an_import_in_a_block_is_imported_right_after_it(mon
 
 def test_a_name_the_module_already_imports_at_the_top_is_not_imported_again() -> None:
     source = "from jax.extend.core import Token\n" + SPLIT_IN_BRANCH
-    out = _removed_jax_api(source)
+    out = _rewrite(source, "removed-jax-api")
     assert "    from jax.core import Tracer\nelse:" in out  # nothing added to the branch
     assert out.count("from jax.extend.core import Token\n") == 1
