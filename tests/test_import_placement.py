@@ -411,6 +411,12 @@ VERSION_BRANCHES = textwrap.dedent('''\
 ''')
 
 
+def _run_module(source: str) -> dict:
+    namespace: dict = {"__name__": "branch_case"}
+    exec(compile(source, "branch_case.py", "exec"), namespace)
+    return namespace
+
+
 def test_import_for_one_branch_goes_after_that_branchs_imports(monkeypatch) -> None:
     out = _rewrite(VERSION_BRANCHES, "core-primitive")
     assert out == VERSION_BRANCHES.replace(
@@ -432,12 +438,6 @@ def test_a_star_import_beside_the_added_one_is_no_added_import() -> None:
     out = _rewrite("from math import *\n" + VERSION_BRANCHES, "core-primitive")
     assert out.startswith("from math import *\nimport jax\n")
     assert "ir_constant as _const\n    from jax.extend.core import Primitive\n" in out
-
-
-def _run_module(source: str) -> dict:
-    namespace: dict = {"__name__": "branch_case"}
-    exec(compile(source, "branch_case.py", "exec"), namespace)
-    return namespace
 
 
 @pytest.mark.parametrize("source", [
