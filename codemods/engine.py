@@ -924,21 +924,11 @@ def _into_importing_branch(before: cst.Module, after: cst.Module) -> cst.Module:
     still imports on the releases the other branch serves, as it did. Nothing moves when
     the name is read anywhere else (another branch, a test, ``__all__``), or when the
     branch imports nothing before its first use of the name."""
-    def keys(stmt: cst.CSTNode):
-        for small in stmt.body:
-            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                source = cst.Module([]).code_for_node(small.module) if small.module else ""
-                for alias in small.names:
-                    yield (len(small.relative), source, alias.evaluated_name, alias.evaluated_alias)
-            elif isinstance(small, cst.Import):
-                for alias in small.names:
-                    yield (0, "", alias.evaluated_name, alias.evaluated_alias)
-
-    old = {key for stmt in before.body if import_line(stmt) for key in keys(stmt)}
+    old = {key for _alias, key in _import_aliases(before.body)}
     added = [i for i, stmt in enumerate(after.body)
              if import_line(stmt) and all(isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar)
                                           for small in stmt.body)
-             and not any(key in old for key in keys(stmt))]
+             and not any(key in old for _alias, key in _import_aliases([stmt]))]
     if not added:
         return after
     text = after.code
@@ -1438,6 +1428,19 @@ def _alias_binding(alias: cst.ImportAlias) -> str:
     return (get_full_name_for_node(alias.name) or "").split(".")[0]
 
 
+def _import_aliases(statements: Sequence[cst.CSTNode]):
+    """Each alias of the import lines among ``statements`` (star imports name none), with
+    a key that tells one import from another across two versions of a module."""
+    for stmt in statements:
+        if import_line(stmt):
+            for small in stmt.body:
+                if not isinstance(small.names, cst.ImportStar):
+                    source = cst.Module([]).code_for_node(small.module) if isinstance(small, cst.ImportFrom) and small.module else ""
+                    for alias in small.names:
+                        yield alias, (len(getattr(small, "relative", ())), source, alias.evaluated_name,
+                                      alias.evaluated_alias)
+
+
 def _drop_unread_additions(before: cst.Module, after: cst.Module, exported: frozenset[str] = frozenset()) -> cst.Module:
     """Module-level imports an edit asked for that nothing in the new text reads: an
     outer edit rebuilt the code an inner one had rewritten (a translation registration
@@ -1446,18 +1449,8 @@ def _drop_unread_additions(before: cst.Module, after: cst.Module, exported: froz
     except one binding a name the module's own imports bound (``exported``): it stands
     for the moved import, which another module may import from this one
     (``from .compat import ShapedArray``)."""
-    def aliases(module: cst.Module):
-        for stmt in module.body:
-            if import_line(stmt):
-                for small in stmt.body:
-                    if not isinstance(small.names, cst.ImportStar):
-                        source = cst.Module([]).code_for_node(small.module) if isinstance(small, cst.ImportFrom) and small.module else ""
-                        for alias in small.names:
-                            yield alias, (len(getattr(small, "relative", ())), source, alias.evaluated_name,
-                                          alias.evaluated_alias)
-
-    before_keys = {key for _alias, key in aliases(before)}
-    added = [alias for alias, key in aliases(after) if key not in before_keys]
+    before_keys = {key for _alias, key in _import_aliases(before.body)}
+    added = [alias for alias, key in _import_aliases(after.body) if key not in before_keys]
     if not added:
         return after
     read = walk.reads_in(after)
