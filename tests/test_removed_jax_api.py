@@ -66,6 +66,14 @@ ORIGINS = {
         "Jaxpr", "ClosedJaxpr", "JaxprEqn", "Literal", "Var", "jaxpr_as_fun", "call_p", "closed_call_p",
         "ConcretizationTypeError", "mapped_aval", "unmapped_aval", "AbstractToken", "TraceTag",
         "call_impl", "subjaxprs", "set_current_trace", "take_current_trace")},
+    # Deprecated in jax 0.10.0, removed in 0.11.0: jax/core.py forwarded jax._src.core's.
+    **{f"jax.core.{n}": f"jax._src.core.{n}" for n in (
+        "CallPrimitive", "DebugInfo", "DropVar", "Effect", "Effects", "InconclusiveDimensionOperation",
+        "JaxprTypeError", "check_jaxpr", "concrete_or_error", "find_top_trace", "gensym", "get_opaque_trace_state",
+        "jaxprs_in_params", "new_jaxpr_eqn", "no_effects", "primal_dtype_to_tangent_dtype", "valid_jaxtype",
+        "abstract_token")},
+    **{f"jax.core.{n}_DO_NOT_USE": f"jax._src.core.{n}" for n in (
+        "nonempty_axis_env", "unsafe_am_i_under_a_jit", "unsafe_am_i_under_a_vmap", "unsafe_get_axis_names")},
     # jax/__init__.py up to 0.2.20: ``from .api import partial`` (api.py: ``from functools import partial``).
     "jax.partial": "functools.partial",
     # jax/__init__.py (0.4.13: deprecated): ``from jax.interpreters import pxla``.
@@ -158,11 +166,31 @@ FORWARDERS = {"jax._src.dtypes.bit_width", "jax._src.state.primitives.pp_ref", "
               "jax.interpreters.mlir.func_dialect", "jax.ops.index", "jax.interpreters.pxla.ShardedDeviceArray"}
 
 
-def test_every_move_is_gone_here_and_names_the_same_object() -> None:
-    for legacy in rule.MOVED:
-        # ``jax.config`` is the config object now, no longer a module to import from.
-        assert rule.first_missing(legacy) or legacy == "jax.config.config", f"{legacy} still exists: nothing to move"
+def _deprecated_here(legacy: str) -> bool:
+    """``legacy`` still resolves on the installed jax, with jax's DeprecationWarning."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _resolve(legacy)
+    return any(issubclass(w.category, DeprecationWarning) for w in caught)
+
+
+def test_every_move_is_gone_or_deprecated_here_and_names_the_same_object() -> None:
+    installed = rule.installed_version()
     for legacy, entry in rule.MOVED.items():
+        # ``jax.config`` is the config object now, no longer a module to import from.
+        if rule.first_missing(legacy) or legacy == "jax.config.config":
+            continue
+        # Deprecated here, removed by a later release (jax.core.new_jaxpr_eqn: 0.11.0).
+        removed = tuple(int(p) for p in entry.removed.split(".")) if entry.removed[:1].isdigit() else ()
+        assert removed > installed and _deprecated_here(legacy), f"{legacy} still exists: nothing to move"
+    for legacy, entry in rule.MOVED.items():
+        if entry.since > installed:
+            # A home only later releases have (jax.ffi.abstract_token, 0.11.0): the legacy
+            # name is still the origin's object here; the new one was read off 0.11.0 and 0.12.1.
+            assert _resolve(legacy) is _resolve(ORIGINS[legacy]), legacy
+            continue
         new = _resolve(entry.new)
         if legacy in FORWARDERS or entry.unsafe:
             continue
@@ -1511,3 +1539,57 @@ def test_a_star_import_of_a_removed_module_is_reported_even_one_another_rule_own
         (2, "jax-extend-ffi", Safety.MANUAL, "`from jax.extend.ffi import *`: import the names you use from jax.ffi"),
     ], reported
     assert "a star import of it names nothing a rule could follow" in result.changes[0].message
+
+
+def test_jax_core_names_deprecated_in_0_10_move_to_the_homes_their_warnings_name(tmp_path) -> None:
+    """jax 0.10.0 deprecated these jax.core names ("Use jax.extend.core.X", "Use
+    jax.errors.X") and 0.11.0 removed them: rewritten on a 0.10 target as well, the module
+    imports with no deprecation left but abstract_token's (no public home before 0.11.0)."""
+    import warnings
+
+    result = _run("core_deprecated_names.py")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = _load(result, tmp_path, "core_deprecated_names")
+    deprecated = {str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)}
+    # (jax warns of a deprecated name once per process: a subset, whatever ran before.)
+    assert deprecated <= {"jax.core.abstract_token is deprecated."}
+    src_core = importlib.import_module("jax._src.core")
+    assert issubclass(module.OrderedIOEffect, src_core.Effect)
+    assert module.barrier_abstract_eval(None) == (src_core.abstract_token, {module.ordered_io})
+    aval, effects = module.pure_abstract_eval(np.zeros((2, 3), np.float32))
+    assert (aval.shape, effects) == ((2, 3), src_core.no_effects)
+    assert module.is_jax_value(np.float32(1)) and not module.is_jax_value(object())
+    jaxpr = jax.make_jaxpr(lambda x: (x + 1, x * 2))(1.0).jaxpr
+    eqns = module.drop_unused(jaxpr, set(jaxpr.outvars[:1]))
+    assert [type(v).__name__ for e in eqns for v in e.outvars] == ["Var", "DropVar"]
+    assert len(result.changes) == 6 and all(c.safety is Safety.SAFE for c in result.changes)
+    assert sum("is deprecated (removed in jax 0.11.0)" in c.message for c in result.changes) == 4
+
+
+@pytest.mark.parametrize("target, token_home, call_impl", [
+    ("0.10.2", "from jax.core import abstract_token", "from jax.extend.core import call_impl"),
+    # jax 0.11.0 made the token public in jax.ffi: the move goes on to it.
+    ("0.11", "from jax.ffi import abstract_token", "from jax.extend.core import call_impl"),
+    # jax 0.12.0 removed call_impl from jax.extend.core too: no move for that target.
+    ("0.12", "from jax.ffi import abstract_token", None),
+])
+def test_a_move_follows_its_new_home_as_later_releases_moved_or_removed_it(target, token_home, call_impl) -> None:
+    source = (b"from jax.abstract_arrays import abstract_token\nfrom jax import core\n\n"
+              b"TOKEN = abstract_token\nIMPL = core.call_impl\n")
+    updated = rewrite_source(source, "m.py", ["--select", "removed-jax-api", "--target-jax", target]).updated.decode()
+    assert token_home in updated.splitlines()
+    if call_impl is None:
+        assert "IMPL = core.call_impl" in updated and "call_impl" not in updated.split("IMPL")[0]
+    else:
+        assert call_impl in updated.splitlines() and "IMPL = call_impl" in updated
+
+
+def test_no_move_goes_to_a_home_the_installed_target_lacks(monkeypatch) -> None:
+    """Were the installed jax (the target) to lack a move's new home, the name is left and
+    reported missing rather than moved to a name that fails there as well."""
+    present = rule.first_missing
+    monkeypatch.setattr(rule, "first_missing",
+                        lambda q, *a: "jax.extend.core.new_jaxpr_eqn" if q == "jax.extend.core.new_jaxpr_eqn" else present(q, *a))
+    result = rewrite_source(b"from jax import core\nEQN = core.new_jaxpr_eqn\n", "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None or b"core.new_jaxpr_eqn" in result.updated

@@ -5,7 +5,11 @@ Each entry below was read in jax's changelog or in the deprecation message of th
 release that removed the name, and checked against jax 0.10.2: the replacement imports,
 and for a move it is the very object the legacy name served in its last release
 (``tests/test_removed_jax_api.py`` compares them). "since" is the first jax release
-that has the replacement; for an older ``--target-jax`` the site is left alone.
+that has the replacement; for an older ``--target-jax`` the site is left alone. The
+entries removed in 0.11.0 were read off jax 0.11.0 and 0.12.1 (Python 3.12 and newer
+only: on Python 3.11, jax stops at 0.10.2): a move whose new home a later release
+removed in turn goes on to the home the target has, or stops where the target has none
+(``until``), and no move is made to a name the installed jax (the target) lacks.
 
 Moved names (safe: the same object under another name)
     ===============================================  ==========================================  =======  ======
@@ -59,8 +63,20 @@ Moved names (safe: the same object under another name)
     ``jax.experimental.pjit.with_sharding_           ``jax.lax.with_sharding_constraint``        <=0.4.24 any
     constraint``
     ``jax.core.AbstractToken`` ``TraceTag``          ``jax.extend.core.*``                       0.10.0   0.10.0
-    ``call_impl`` ``subjaxprs``
-    ``set_current_trace`` ``take_current_trace``
+    ``call_impl`` ``subjaxprs``                      (``call_impl`` only for a target before
+    ``set_current_trace`` ``take_current_trace``     0.12.0, which removed it there too)
+    ``jax.core.Effect`` ``Effects`` ``DebugInfo``    ``jax.extend.core.*`` (deprecated in        0.11.0   0.10.0
+    ``DropVar`` ``new_jaxpr_eqn`` ``no_effects``     0.10.0 with "Use jax.extend.core.X";
+    ``check_jaxpr`` ``concrete_or_error``            rewritten there on a 0.10 target too;
+    ``find_top_trace`` ``gensym`` ``valid_jaxtype``  ``CallPrimitive`` before 0.12.0 only)
+    ``get_opaque_trace_state`` ``jaxprs_in_params``
+    ``primal_dtype_to_tangent_dtype``
+    ``CallPrimitive``, the ``*_DO_NOT_USE`` three
+    ``jax.core.InconclusiveDimensionOperation``      ``jax.errors.*``                            0.11.0   0.10.0
+    ``JaxprTypeError``
+    ``jax.core.abstract_token``                      ``jax.ffi.abstract_token`` (the same        0.11.0   0.11.0
+                                                     singleton; a move to jax.core's goes on
+                                                     there for such a target)
     ``jax.linear_util`` (module, and its members)    ``jax.extend.linear_util``                  0.4.24   0.4.16
     ``jax.ad.JVPTracer`` ``Zero`` ``defjvp``         ``jax.interpreters.ad.*`` (``jax.ad`` was   0.4.14   any
     ``primitive_jvps`` (...: ``AD_MEMBERS``)         that module; jax 0.10 reuses the name for a
@@ -628,6 +644,9 @@ class Move:
     note: str = ""
     #: Set when the new name is only presumably what was meant: the change is unsafe.
     unsafe: str = ""
+    #: The release that removed ``new`` in turn, with no further home: from it on the site
+    #: has no move (``jax.extend.core.call_impl``, gone in 0.12.0).
+    until: Optional[tuple[int, ...]] = None
 
 
 #: jax._src.numpy.util's helpers that lost their leading underscore in jax 0.4.7.
@@ -763,7 +782,24 @@ MOVED: dict[str, Move] = _Moves({
     "jax.core.get_type": Move("jax.typeof", (0, 6, 0), "0.7.0"),
     **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 9, 0), "0.10.0") for n in ("mapped_aval", "unmapped_aval")},
     **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 10, 0), "0.10.0") for n in (
-        "AbstractToken", "TraceTag", "call_impl", "subjaxprs", "set_current_trace", "take_current_trace")},
+        "AbstractToken", "TraceTag", "subjaxprs", "set_current_trace", "take_current_trace")},
+    # jax 0.12.0 removed call_impl (and CallPrimitive) from jax.extend.core too.
+    "jax.core.call_impl": Move("jax.extend.core.call_impl", (0, 10, 0), "0.10.0", until=(0, 12, 0)),
+    # Deprecated in 0.10.0 ("Use jax.extend.core.X" / "Use jax.errors.X", jax/core.py),
+    # removed in 0.11.0; the replacements are the same objects and appeared in 0.10.0
+    # (none of them is in 0.9.2's jax.extend.core). The three _DO_NOT_USE names were
+    # deprecated with no successor named, but jax.extend.core exports the same functions.
+    **{f"jax.core.{n}": Move(f"jax.extend.core.{n}", (0, 10, 0), "0.11.0") for n in (
+        "DebugInfo", "DropVar", "Effect", "Effects", "check_jaxpr", "concrete_or_error", "find_top_trace", "gensym",
+        "get_opaque_trace_state", "jaxprs_in_params", "new_jaxpr_eqn", "no_effects", "primal_dtype_to_tangent_dtype",
+        "valid_jaxtype", "nonempty_axis_env_DO_NOT_USE", "unsafe_am_i_under_a_jit_DO_NOT_USE",
+        "unsafe_am_i_under_a_vmap_DO_NOT_USE", "unsafe_get_axis_names_DO_NOT_USE")},
+    "jax.core.CallPrimitive": Move("jax.extend.core.CallPrimitive", (0, 10, 0), "0.11.0", until=(0, 12, 0)),
+    **{f"jax.core.{n}": Move(f"jax.errors.{n}", (0, 10, 0), "0.11.0") for n in (
+        "InconclusiveDimensionOperation", "JaxprTypeError")},
+    # The singleton is public again from 0.11.0, in jax.ffi (jax._src.core's object, as
+    # jax.core's was); a move to jax.core.abstract_token goes on there on such a target.
+    "jax.core.abstract_token": Move("jax.ffi.abstract_token", (0, 11, 0), "0.11.0"),
     # Both served jax.checkpoint (jax.remat, which the removal message names, is another function).
     **{f"jax.ad_checkpoint.{n}": Move("jax.checkpoint", ANY, "0.10.0") for n in ("checkpoint", "remat")},
     **{f"jax.core.{n}": Move(f"jax.errors.{n}", ANY, "0.4.24 or earlier") for n in (
@@ -984,7 +1020,7 @@ GUIDANCE = {
     "jax.core.Shape": "it was an alias of a sequence of dimensions: annotate with Sequence[int] or tuple[int, ...]",
     "jax.core.concrete_aval": "use jax.typeof",
     "jax.interpreters.xla.canonicalize_dtype": "it canonicalized values, not dtypes: jax.dtypes.canonicalize_dtype "
-                                               "for a dtype, jax.core.valid_jaxtype to check a value",
+                                               "for a dtype, jax.extend.core.valid_jaxtype to check a value",
     "jax.interpreters.xla.pytype_aval_mappings": "jax.core.pytype_aval_mappings in most cases",
     "jax.interpreters.xla.xb": "use jax.extend.backend",
     "jax.xla_computation": "use jax.jit(f).lower(*args).compiler_ir('hlo')",
@@ -2385,8 +2421,19 @@ class RemovedJaxApi(Rule):
         if entry is not None and entry.module and new in MOVED and not MOVED[new].module:
             # ``jax.batching.Array``: the module moved, and the member has moved on since.
             entry, new = MOVED[new], MOVED[new].new
-        if entry is None or tuple(self.ctx.options.target_jax) < entry.since:
+        target = tuple(self.ctx.options.target_jax)
+        if entry is None or target < entry.since or entry.until is not None and target >= entry.until:
             return None
+        for _ in range(len(MOVED)):
+            # ``jax.abstract_arrays.abstract_token`` -> ``jax.core.abstract_token``, which on a
+            # target from 0.11.0 on has moved on to ``jax.ffi``: the name the target has.
+            further = MOVED.get(new) if "." in new else None
+            if further is None or further.module or further.unsafe or further.annotation_only \
+                    or target < further.since or further.until is not None and target >= further.until:
+                break
+            new = further.new
+        if self.check_all and first_missing(new) is not None:
+            return None  # the installed jax (the target) lacks the new home too: reported as missing
         return new, entry
 
     @staticmethod
@@ -2397,6 +2444,15 @@ class RemovedJaxApi(Rule):
             if candidate.module and legacy.startswith(module + "."):
                 return candidate.new + legacy[len(module):]
         return legacy
+
+    def _gone_since(self, legacy: str, entry: Move) -> str:
+        """How ``legacy`` left jax: removed, never there, or (still on the installed target)
+        deprecated, with the release that removes it (``jax.core.new_jaxpr_eqn`` on 0.10.2)."""
+        if not entry.removed:
+            return "never existed"
+        if self.check_all and first_missing(legacy) is None:
+            return f"is deprecated (removed in jax {entry.removed})"
+        return f"was removed in jax {entry.removed}"
 
     def moved(self, legacy: str) -> Optional[str]:
         found = self.move_for(legacy)
@@ -3607,7 +3663,7 @@ class RemovedJaxApi(Rule):
                         "before Python 3.10, so the alias only ever served annotations)")
             elif entry.annotation_only and not self.annotation:
                 same = f"beside jax.core.Tracer in this tuple of types, {new} matches what the pair matched"
-            gone_since = f"was removed in jax {entry.removed}" if entry.removed else "never existed"
+            gone_since = self._gone_since(qualified, entry)
             self.report(node, Safety.SAFE, f"{qualified} {gone_since}; {same}", edit,
                         kernel_receives="unchanged (the same objects)")
             return False
