@@ -46,6 +46,19 @@ def installed_jax() -> tuple[int, ...]:
         return Options().target_jax
 
 
+def beyond_installed(target: tuple[int, ...]) -> Optional[str]:
+    """A one-line notice when ``target`` is newer than the installed jax: what the rules
+    know of removed names comes from the installed jax's source, so names a later release
+    removed are left as they are (``None`` when the target is the installed jax or older)."""
+    installed = installed_jax()
+    if tuple(target) <= tuple(installed):
+        return None
+    shown = ".".join(map(str, target))
+    return (f"ccmigrate: --target-jax {shown} is newer than the installed jax {'.'.join(map(str, installed))}: "
+            f"names removed after it are not known here and are left as they are; run ccmigrate where jax "
+            f"{shown} is installed (jax 0.11 and newer need Python 3.12 or newer)")
+
+
 def parse_version(text: str) -> tuple[int, ...]:
     parts = []
     for piece in text.split(".")[:3]:
@@ -230,6 +243,9 @@ def migrate(args: argparse.Namespace) -> int:
         annotate=chosen.annotate,
         every_rule=len(rules) == len(all_rules()),
     )
+    notice = beyond_installed(options.target_jax)
+    if notice:
+        print(notice, file=sys.stderr)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     applying = args.command == "apply"
     writing = applying or args.command == "review"

@@ -158,3 +158,15 @@ def test_parallel_and_serial_runs_agree(tmp_path, jobs):
     assert [line for line in result.stdout.splitlines() if line.startswith("--- ")] == [
         f"--- {tmp_path / f'm{i}.py'}" for i in (1, 3, 5)
     ]
+
+
+def test_a_target_newer_than_the_installed_jax_is_said_once_and_the_run_goes_on(tmp_path):
+    """What is removed is read off the installed jax: a later target (jax 0.11 and newer
+    need Python 3.12) cannot be checked here, and the run says so on one line."""
+    _write(tmp_path / "m.py", b"from jax.abstract_arrays import abstract_token\nTOKEN = abstract_token\n")
+    later = ccmigrate("diff", "--target-jax", "99.1", str(tmp_path / "m.py"))
+    notices = [line for line in later.stderr.splitlines() if "is newer than the installed jax" in line]
+    assert len(notices) == 1 and notices[0].startswith("ccmigrate: --target-jax 99.1.0 is newer than the installed jax ")
+    assert later.returncode == 1 and "+from jax.ffi import abstract_token" in later.stdout
+    here = ccmigrate("diff", str(tmp_path / "m.py"))
+    assert "is newer than the installed jax" not in here.stderr
