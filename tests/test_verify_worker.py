@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+from codemods.verify import worker as worker_module
 from tests.helpers import ROOT
 
 MODULE = '''
@@ -79,8 +80,11 @@ def test_lowerings_share_a_context_and_renew_it(tmp_path):
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     # Each module: a public function lowered for two platforms, its custom call built each time.
     assert out["results"] == [[["cpu", None, [f"ctx_target{n}"]], ["cuda", None, [f"ctx_target{n}"]]] for n in range(4)]
-    # Eight lowerings, three to a context (each listed by where it was first handed out).
-    assert out["contexts"] == [0, 0, 0, 3, 3, 3, 6, 6]
+    # Eight lowerings, three to a context (each listed by where it was first handed out);
+    # a jax that shares contexts itself (0.12: ten lowerings to one) is left to do so.
+    from jax._src.interpreters import mlir
+
+    assert out["contexts"] == ([0] * 8 if worker_module.jax_reuses_contexts(mlir) else [0, 0, 0, 3, 3, 3, 6, 6])
 
 
 SHADOW_SCRIPT = '''

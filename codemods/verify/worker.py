@@ -42,6 +42,12 @@ ERROR_CHARS = 400
 #: (loading every dialect) costs more than lowering a small module; a context keeps
 #: every type and attribute it ever uniqued, so it is renewed now and then.
 CONTEXT_REUSE = 64
+
+
+def jax_reuses_contexts(mlir_private) -> bool:
+    """jax 0.12 hands out one MLIR context per thread for several lowerings itself
+    (``_thread_local_context`` in its mlir module): the worker then leaves it alone."""
+    return hasattr(mlir_private, "_thread_local_context")
 NON_ARRAY_ANNOTATIONS = frozenset({"int", "float", "str", "bool", "bytes", "dict", "list", "tuple", "Callable", "type"})
 #: What jax chains to an error as its ``__cause__`` only to show a traceback.
 JAX_TRACEBACK_NOTES = frozenset({"UnfilteredStackTrace", "JaxStackTraceBeforeTransformation"})
@@ -169,8 +175,9 @@ class Worker:
         self.mlir_private.register_lowering = register_lowering
         self.mlir_public.register_lowering = register_lowering
 
-        # jax makes a context for every module it lowers; the modules lowered here are
-        # dropped as soon as their custom calls are recorded, so they can share one.
+        # jax up to 0.11 makes a context for every module it lowers; the modules lowered
+        # here are dropped as soon as their custom calls are recorded, so they can share
+        # one. jax 0.12 reuses a context per thread itself (ten lowerings each), as here.
         real_make_context = self.mlir_private.make_ir_context
 
         @functools.wraps(real_make_context)
@@ -181,7 +188,8 @@ class Worker:
             worker._context_uses += 1
             return worker._context
 
-        self.mlir_private.make_ir_context = make_ir_context
+        if not jax_reuses_contexts(self.mlir_private):
+            self.mlir_private.make_ir_context = make_ir_context
 
         real_register_target = ffi_private.register_ffi_target
 
