@@ -162,7 +162,7 @@ ORIGINS = {
     "jax.experimental.pallas.triton.TritonCompilerParams": "jax._src.pallas.triton.core.CompilerParams",
 }
 #: Not the same object by construction; why each is equivalent is in the rule's docstring.
-FORWARDERS = {"jax._src.dtypes.bit_width", "jax._src.state.primitives.pp_ref", "jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.api.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
+FORWARDERS = {"jax._src.dtypes.bit_width", "jax._src.state.primitives.pp_ref", "jax._src.state.ShapedArrayRef", "jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.api.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",
               "jax.interpreters.mlir.func_dialect", "jax.ops.index", "jax.interpreters.pxla.ShardedDeviceArray"}
 
 
@@ -1591,3 +1591,18 @@ def test_no_move_goes_to_a_home_the_installed_target_lacks(monkeypatch) -> None:
                         lambda q, *a: "jax.extend.core.new_jaxpr_eqn" if q == "jax.extend.core.new_jaxpr_eqn" else present(q, *a))
     result = rewrite_source(b"from jax import core\nEQN = core.new_jaxpr_eqn\n", "m.py", ["--select", "removed-jax-api"])
     assert result.updated is None or b"core.new_jaxpr_eqn" in result.updated
+
+
+def test_a_ref_aval_type_test_names_the_renamed_class_and_a_call_stays_manual(tmp_path) -> None:
+    """jax 0.4.6 renamed ShapedArrayRef(shape, dtype) to AbstractRef(inner_aval): a type test
+    or an annotation moves as it is (what jax-triton did), a call is made another way."""
+    result = _run("shaped_array_ref.py")
+    module = _load(result, tmp_path, "shaped_array_ref")
+    abstract_ref = _resolve("jax._src.state.AbstractRef")
+    ref = abstract_ref(jax.core.ShapedArray((4,), np.int32))
+    assert module.get_type_id(ref) == "*i32" and module.get_type_id(jax.core.ShapedArray((2,), np.float32)) == "*fp32"
+    assert module.ref_dtype(ref) == np.int32
+    manual = [c for c in result.changes if c.safety is Safety.MANUAL]
+    assert [c.line for c in manual] == [23]
+    assert "ShapedArrayRef(shape, dtype) is AbstractRef(jax.core.ShapedArray(shape, dtype))" in manual[0].message
+    assert sum("in this isinstance test" in c.message for c in result.changes) == 1

@@ -147,6 +147,10 @@ Moved names (safe: the same object under another name)
                                                      ``None``)
     ``jax._src.state.primitives.pp_ref``             ``...primitives.pp_ref_var`` (renamed;       0.4.28   0.4.28
                                                      the same ``partial(pp.color, ...)``)
+    ``jax._src.state.ShapedArrayRef`` in an          ``jax._src.state.AbstractRef`` (the aval of   0.4.6    0.4.6
+    ``isinstance`` test or an annotation             a Ref, renamed; a call ``ShapedArrayRef(
+                                                     shape, dtype)`` is reported: it is now
+                                                     ``AbstractRef(ShapedArray(shape, dtype))``)
     ===============================================  ==========================================  =======  ======
 
     ``isinstance(x, PositionalSharding)`` (``jax.sharding``'s, removed in 0.7.0 after its
@@ -640,6 +644,9 @@ class Move:
     #: Also safe as an element of a tuple of types that holds ``jax.core.Tracer``: what
     #: the old name matched plus tracers is what the new one matches.
     beside_tracer: bool = False
+    #: Also safe as the class an ``isinstance`` test names (alone or in its tuple): the
+    #: new class is what the old one stood for, though it is made another way.
+    type_test: bool = False
     #: Why the new name is equivalent, when it is not literally the same object.
     note: str = ""
     #: Set when the new name is only presumably what was meant: the change is unsafe.
@@ -819,6 +826,14 @@ MOVED: dict[str, Move] = _Moves({
                                                      "without notice; a batching rule (batching.primitive_batchers) "
                                                      "or a jax.core.Tracer check needs none")
        for n in ("BatchTracer", "BatchTrace")},
+    # jax 0.4.6 renamed the aval of a Ref (early Pallas, jax-triton): ShapedArrayRef(shape,
+    # dtype) became AbstractRef(inner_aval), the same role, so a type test or annotation
+    # moves as it is (jax-triton's own migration did so); a call is made another way.
+    "jax._src.state.ShapedArrayRef": Move(
+        "jax._src.state.AbstractRef", (0, 4, 6), "0.4.6", type_test=True,
+        note="the aval of a Ref, renamed; private, as the old name was",
+        annotation_only=("the aval of a Ref is the private jax._src.state.AbstractRef now, made from the aval it "
+                         "wraps: ShapedArrayRef(shape, dtype) is AbstractRef(jax.core.ShapedArray(shape, dtype))")),
     "jax.nn.normalize": Move("jax.nn.standardize", ANY, "0.4.36"),
     "jax.numpy.round_": Move("jax.numpy.round", ANY, "0.6.0"),
     "jax.numpy.row_stack": Move("jax.numpy.vstack", ANY, "0.4.24 or earlier"),
@@ -1145,7 +1160,6 @@ GUIDANCE = {
               "write the function as a jax.custom_jvp: decorate it with `@jax.custom_jvp` instead, and turn each "
               "`defjvp(f, rule, ...)` into `f.defjvps(rule, ...)`: each rule still takes (g, ans, *args)")
        for name in ("jax.custom_transforms", "jax.defjvp", "jax.api.custom_transforms", "jax.api.defjvp")},
-    "jax._src.state.ShapedArrayRef": "the aval of a Ref is jax._src.state.types.AbstractRef now (private)",
     **{f"jax.interpreters.batching.{name}": (
         f"no public replacement: the class lives on privately as jax._src.interpreters.batching.{name}, which a "
         "vmap-tracer test can import knowing it may change without notice; prefer a batching rule "
@@ -2832,6 +2846,7 @@ class RemovedJaxApi(Rule):
             return False
         return bool(uses.names) and all(in_annotation or self._in_type_alias(name)
                                         or (entry.beside_tracer and self._beside_tracer(name))
+                                        or (entry.type_test and self._isinstance_test(name) is not None)
                                         for name, in_annotation in uses.names)
 
     def _in_type_alias(self, node: cst.CSTNode) -> bool:
@@ -3634,7 +3649,8 @@ class RemovedJaxApi(Rule):
                 return False
             new, entry = found
             alias = bool(entry.annotation_only) and not self.annotation and self._in_type_alias(node)
-            if entry.annotation_only and not self.annotation and not alias \
+            type_test = entry.type_test and not self.annotation and self._isinstance_test(node) is not None
+            if entry.annotation_only and not self.annotation and not alias and not type_test \
                     and not (entry.beside_tracer and self._beside_tracer(node)):
                 if self.check_all:
                     self.manual(node, qualified, f"{new} in annotations; {entry.annotation_only}")
@@ -3644,6 +3660,10 @@ class RemovedJaxApi(Rule):
 
             def edit(_updated: cst.CSTNode) -> cst.CSTNode:
                 if (new_module, new_name) in self.aliased:
+                    for binding in self.ctx.names.imports:
+                        if binding.qualified == new_module and binding.from_module is not None and binding.top_level \
+                                and not self.ctx.names._maybe_rebound(binding.local):
+                            return cst.parse_expression(f"{binding.local}.{new_name}")  # ``state.AbstractRef``
                     self.ctx.add_import(new_module)
                     return cst.parse_expression(new)
                 return cst.parse_expression(self._through_moved_module(new_module, new_name)
@@ -3661,6 +3681,8 @@ class RemovedJaxApi(Rule):
             if alias:
                 same = (f"{new}, which subsumes it, in this type alias (a typing.Union, which isinstance refused "
                         "before Python 3.10, so the alias only ever served annotations)")
+            elif type_test:
+                same = f"{new} ({entry.note}) in this isinstance test"
             elif entry.annotation_only and not self.annotation:
                 same = f"beside jax.core.Tracer in this tuple of types, {new} matches what the pair matched"
             gone_since = self._gone_since(qualified, entry)
