@@ -1606,3 +1606,19 @@ def test_a_ref_aval_type_test_names_the_renamed_class_and_a_call_stays_manual(tm
     assert [c.line for c in manual] == [23]
     assert "ShapedArrayRef(shape, dtype) is AbstractRef(jax.core.ShapedArray(shape, dtype))" in manual[0].message
     assert sum("in this isinstance test" in c.message for c in result.changes) == 1
+
+
+def test_canonicalize_shape_is_offered_from_jax_private_core_only_as_an_unsafe_fix(tmp_path) -> None:
+    """jax.core.canonicalize_shape went (0.4.31) with no successor named; jax._src.core keeps
+    the very function: an unsafe fix, a manual finding naming it otherwise."""
+    source = b"from jax import core\n\n\ndef spec_shape(shape):\n    return core.canonicalize_shape(shape)\n"
+    plain = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert plain.updated in (None, source)
+    assert [(c.safety, "it would become jax._src.core.canonicalize_shape" in c.message) for c in plain.changes] == [
+        (Safety.MANUAL, True)]
+    fixed = rewrite_source(source, "m.py", ["--select", "removed-jax-api", "--unsafe-fixes"])
+    assert [c.safety for c in fixed.changes] == [Safety.UNSAFE]
+    module = _load(fixed, tmp_path, "spec_shape")
+    assert module.spec_shape([2, np.int64(3)]) == (2, 3)
+    with pytest.raises(TypeError):
+        module.spec_shape([2.5])

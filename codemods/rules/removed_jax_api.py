@@ -147,6 +147,8 @@ Moved names (safe: the same object under another name)
                                                      ``None``)
     ``jax._src.state.primitives.pp_ref``             ``...primitives.pp_ref_var`` (renamed;       0.4.28   0.4.28
                                                      the same ``partial(pp.color, ...)``)
+    ``jax.core.canonicalize_shape`` (unsafe:         ``jax._src.core.canonicalize_shape`` (the   0.4.31   0.4.0
+    deprecated with no successor named)              same function, private)
     ``jax._src.state.ShapedArrayRef`` in an          ``jax._src.state.AbstractRef`` (the aval of   0.4.6    0.4.6
     ``isinstance`` test or an annotation             a Ref, renamed; a call ``ShapedArrayRef(
                                                      shape, dtype)`` is reported: it is now
@@ -834,6 +836,12 @@ MOVED: dict[str, Move] = _Moves({
         note="the aval of a Ref, renamed; private, as the old name was",
         annotation_only=("the aval of a Ref is the private jax._src.state.AbstractRef now, made from the aval it "
                          "wraps: ShapedArrayRef(shape, dtype) is AbstractRef(jax.core.ShapedArray(shape, dtype))")),
+    # Deprecated on Dec 15, 2023 with no successor named, finalized on 2024-06-24 (jax/core.py
+    # had imported jax._src.core's canonicalize_shape as _deprecated_canonicalize_shape).
+    "jax.core.canonicalize_shape": Move(
+        "jax._src.core.canonicalize_shape", (0, 4, 0), "0.4.31",
+        unsafe="the same function, but from jax's private jax._src, which may change without notice; for a "
+               "concrete shape, tuple(operator.index(d) for d in shape) is what it returned"),
     "jax.nn.normalize": Move("jax.nn.standardize", ANY, "0.4.36"),
     "jax.numpy.round_": Move("jax.numpy.round", ANY, "0.6.0"),
     "jax.numpy.row_stack": Move("jax.numpy.vstack", ANY, "0.4.24 or earlier"),
@@ -1034,6 +1042,10 @@ GUIDANCE = {
                                       "returned as (out, vjp)",
     "jax.core.Shape": "it was an alias of a sequence of dimensions: annotate with Sequence[int] or tuple[int, ...]",
     "jax.core.concrete_aval": "use jax.typeof",
+    # What the deprecation messages of Dec 2023 / Jan 2024 said (removed in 0.4.31).
+    "jax.core.dimension_as_value": "use jnp.array(d)",
+    **{f"jax.core.{n}": "compare the dimensions with ==" for n in ("definitely_equal", "symbolic_equal_dim")},
+    "jax.core.non_negative_dim": "use jax.core.max_dim(d, 0)",
     "jax.interpreters.xla.canonicalize_dtype": "it canonicalized values, not dtypes: jax.dtypes.canonicalize_dtype "
                                                "for a dtype, jax.extend.core.valid_jaxtype to check a value",
     "jax.interpreters.xla.pytype_aval_mappings": "jax.core.pytype_aval_mappings in most cases",
@@ -3033,7 +3045,7 @@ class RemovedJaxApi(Rule):
                 continue
             if found is not None and found[1].unsafe:
                 if self.check_all:
-                    reports.append((qualified, f"{found[1].unsafe}: import that instead"))
+                    reports.append((qualified, f"import {found[0]} instead: {found[1].unsafe}"))
                 continue
             if found is not None:
                 if local != found[0].rpartition(".")[2]:
