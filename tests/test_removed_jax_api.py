@@ -160,6 +160,12 @@ ORIGINS = {
         *rule.PALLAS_ATOMICS, "max_contiguous")},
     "jax.experimental.pallas.gpu": "jax.experimental.pallas.triton",
     "jax.experimental.pallas.triton.TritonCompilerParams": "jax._src.pallas.triton.core.CompilerParams",
+    # Deprecated in jax 0.10 (pltpu's forwarding table, pl's for dot), removed in 0.11/0.12.
+    "jax.experimental.pallas.tpu.semaphore": "jax._src.pallas.core.semaphore",
+    **{f"jax.experimental.pallas.tpu.{n}": f"jax._src.pallas.primitives.{n}" for n in (
+        "DeviceIdType", "semaphore_read", "semaphore_signal", "semaphore_wait")},
+    "jax.experimental.pallas.tpu.HOST": "jax._src.pallas.core.MemorySpace.HOST",
+    "jax.experimental.pallas.dot": "jax._src.pallas.primitives.dot",
 }
 #: Not the same object by construction; why each is equivalent is in the rule's docstring.
 FORWARDERS = {"jax._src.dtypes.bit_width", "jax._src.state.primitives.pp_ref", "jax._src.state.ShapedArrayRef", "jax.tree_multimap", "jax.tree_util.tree_multimap", "jax.api.tree_multimap", "jax.config.config", "jax.xla", "jax.linear_util",

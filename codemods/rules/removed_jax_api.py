@@ -137,6 +137,10 @@ Moved names (safe: the same object under another name)
     ``pltpu.ANY``, ``pltpu.TPUMemorySpace.ANY``      ``pl.ANY`` (``jax.experimental.pallas``;    0.10.0   0.7.2
                                                      the same member from 0.7.2)
     ``pltpu.delay``                                  ``pl.delay``                                0.10.0   0.10.0
+    ``pltpu.semaphore`` ``DeviceIdType``             ``pl.*`` (deprecated in 0.10 with "use       0.11.0   0.6.2
+    ``semaphore_read`` ``_signal`` ``_wait``         pl.X instead")
+    ``pltpu.HOST``                                   ``pl.HOST``                                 0.12.0   0.7.2
+    ``pl.dot``                                       ``jax.experimental.pallas.triton.dot``       0.12.0   0.10.2
     ``pltpu.run_scoped`` ``CostEstimate``            ``pl.run_scoped`` ``CostEstimate``          0.4.35   0.4.35
     ``pl.atomic_add`` (and the other atomics),       ``jax.experimental.pallas.triton.*``        0.10.0   0.7.1,
     ``pl.max_contiguous``                            (Triton-only primitives)                             0.8.1
@@ -939,6 +943,15 @@ MOVED: dict[str, Move] = _Moves({
     f"{PALLAS}.max_contiguous": Move(f"{PALLAS}.triton.max_contiguous", (0, 8, 1), "0.10.0 (after 0.8.0)"),
     f"{PALLAS}.gpu": Move(f"{PALLAS}.triton", (0, 4, 34), "0.6.1", module=True),
     f"{PALLAS}.triton.TritonCompilerParams": Move(f"{PALLAS}.triton.CompilerParams", (0, 6, 2), "0.8.1"),
+    # Deprecated in 0.10 ("pltpu.X is deprecated, use pl.X instead"; Mar and Jun 2026), the
+    # same objects; removed in 0.11.0 (the semaphores) and 0.12.0 (HOST). pl has had the
+    # semaphores since 0.6.2 or before and HOST since 0.7.2.
+    **{f"{PALLAS}.tpu.{n}": Move(f"{PALLAS}.{n}", (0, 6, 2), "0.11.0") for n in (
+        "semaphore", "DeviceIdType", "semaphore_read", "semaphore_signal", "semaphore_wait")},
+    f"{PALLAS}.tpu.HOST": Move(f"{PALLAS}.HOST", (0, 7, 2), "0.12.0"),
+    # "jax.experimental.pallas.dot was moved to jax.experimental.pallas.triton" (0.10.2, the
+    # same function; removed from pl in 0.12.0).
+    f"{PALLAS}.dot": Move(f"{PALLAS}.triton.dot", (0, 10, 2), "0.12.0"),
 })
 @lru_cache(maxsize=None)
 def _config_option_exists(option: str) -> bool:
