@@ -97,7 +97,11 @@ def package_of(path: str, source: Optional[bytes] = None) -> Optional[str]:
     while True:
         name = os.path.basename(directory)
         regular = os.path.isfile(os.path.join(directory, "__init__.py"))
-        if not regular and (len(parts) >= needed or not name.isidentifier()):
+        # A project's own ``jax`` subpackage (TransformerEngine's ``transformer_engine/jax``)
+        # under a directory without ``__init__.py`` is not jax: named from its parent too,
+        # else its ``from ..util import x`` would read as jax's own ``jax.util``.
+        shadows_jax = bool(parts) and parts[-1] in ("jax", "jaxlib") and name.isidentifier()
+        if not regular and not shadows_jax and (len(parts) >= needed or not name.isidentifier()):
             break
         if not regular and chain is None:
             chain = len(parts)

@@ -817,3 +817,26 @@ def test_a_primitive_named_like_the_builder_reads_no_reexport(tmp_path) -> None:
         done = ccmigrate("apply", "-q", str(tmp_path))
         assert done.returncode == 0, done.stderr
         assert "custom_call" in (folder / "flash.py").read_text(), reader
+
+
+def test_a_projects_own_jax_subpackage_is_not_read_as_jax(tmp_path) -> None:
+    """TransformerEngine's ``transformer_engine/jax`` in a checkout whose top folder has no
+    ``__init__.py`` (a namespace package, or a snapshot): its ``from ..util import
+    is_hip_extension`` is the project's module, not jax's ``jax.util``, so nothing reports
+    it as a removed jax name, and --annotate's self-check holds (a second pass used to add a
+    second TODO)."""
+    from codemods.engine import package_of
+
+    pkg = tmp_path / "transformer_engine" / "jax"
+    (pkg / "cpp_extensions").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "util.py").write_text("def is_hip_extension():\n    return False\n")
+    (pkg / "cpp_extensions" / "__init__.py").write_text("")
+    misc = pkg / "cpp_extensions" / "misc.py"
+    misc.write_text("import jax\nfrom ..util import is_hip_extension\n\n\n"
+                    "def platform():\n    return 'rocm' if is_hip_extension() else jax.default_backend()\n")
+    assert package_of(str(misc)) == "transformer_engine.jax.cpp_extensions"
+    assert package_of(str(pkg / "util.py")) == "transformer_engine.jax"
+    done = ccmigrate("diff", "--annotate", "--output-format", "json", str(tmp_path / "transformer_engine"))
+    assert done.returncode == 0, done.stderr
+    assert [c for f in json.loads(done.stdout)["files"] for c in f["changes"]] == []
