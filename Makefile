@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-nightly test-pre-commit test-compat bench clean
+.PHONY: venv demo test test-nightly test-pre-commit test-compat test-compat-latest bench clean
 
 venv: $(STAMP)
 
@@ -29,6 +29,15 @@ test-pre-commit: $(STAMP)
 # .compat/jax-<version> environments on first use, about 1.5 minutes once they exist).
 test-compat: $(STAMP)
 	$(BIN)/python tests/compat/run_compat.py
+
+# The same comparison with the rewrites made and lowered under the newest jax, in
+# .compat/latest: jax 0.11 and newer need Python 3.12 or newer (PY_LATEST names one).
+PY_LATEST ?= python3.12
+LATEST := .compat/latest
+test-compat-latest: $(STAMP)
+	test -x $(LATEST)/bin/python || $(PY_LATEST) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install -q --upgrade -e '.[dev]' jax jaxlib
+	$(LATEST)/bin/python tests/compat/run_compat.py
 
 # Thousands of generated sites instead of a couple of hundred (property tests), then
 # every rule fixture under every mutation kind plus stacked random kinds, the compat
