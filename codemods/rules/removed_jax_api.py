@@ -2463,10 +2463,12 @@ class RemovedJaxApi(Rule):
         target = tuple(self.ctx.options.target_jax)
         if entry is None or target < entry.since or entry.until is not None and target >= entry.until:
             return None
-        for _ in range(len(MOVED)):
+        seen = {legacy}
+        while new not in seen:
             # ``jax.abstract_arrays.abstract_token`` -> ``jax.core.abstract_token``, which on a
             # target from 0.11.0 on has moved on to ``jax.ffi``: the name the target has.
-            further = MOVED.get(new) if "." in new else None
+            seen.add(new)
+            further = MOVED.get(new)
             if further is None or further.module or further.unsafe or further.annotation_only \
                     or target < further.since or further.until is not None and target >= further.until:
                 break

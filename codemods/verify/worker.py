@@ -42,17 +42,17 @@ ERROR_CHARS = 400
 #: (loading every dialect) costs more than lowering a small module; a context keeps
 #: every type and attribute it ever uniqued, so it is renewed now and then.
 CONTEXT_REUSE = 64
+NON_ARRAY_ANNOTATIONS = frozenset({"int", "float", "str", "bool", "bytes", "dict", "list", "tuple", "Callable", "type"})
+#: What jax chains to an error as its ``__cause__`` only to show a traceback.
+JAX_TRACEBACK_NOTES = frozenset({"UnfilteredStackTrace", "JaxStackTraceBeforeTransformation"})
+#: What a probe passes a required parameter annotated with one of these (``eps: float``).
+SCALAR_PROBES = {"float": 0.5, "int": 1, "bool": False}
 
 
 def jax_reuses_contexts(mlir_private) -> bool:
     """jax 0.12 hands out one MLIR context per thread for several lowerings itself
     (``_thread_local_context`` in its mlir module): the worker then leaves it alone."""
     return hasattr(mlir_private, "_thread_local_context")
-NON_ARRAY_ANNOTATIONS = frozenset({"int", "float", "str", "bool", "bytes", "dict", "list", "tuple", "Callable", "type"})
-#: What jax chains to an error as its ``__cause__`` only to show a traceback.
-JAX_TRACEBACK_NOTES = frozenset({"UnfilteredStackTrace", "JaxStackTraceBeforeTransformation"})
-#: What a probe passes a required parameter annotated with one of these (``eps: float``).
-SCALAR_PROBES = {"float": 0.5, "int": 1, "bool": False}
 
 
 def one_line(exc: BaseException) -> str:
