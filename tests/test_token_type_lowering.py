@@ -183,3 +183,21 @@ def test_a_walrus_statement_is_read_as_the_assignment_it_is():
     assert [(c.line, c.safety) for c in result.changes] == [(5, Safety.SAFE), (6, Safety.SAFE), (7, Safety.MANUAL)]
     again = rewrite_source(result.updated, "m.py", ["--select", "token-type"])
     assert again.updated is None and [(c.line, c.safety) for c in again.changes] == [(7, Safety.MANUAL)]
+
+
+def test_a_name_bound_by_token_type_each_time_is_read_as_one_binding() -> None:
+    """``tok = token_type()`` written twice (a branch, or a repeated line) gives the same
+    value each time: the reads decide for both, and a second pass over the rewrite of the
+    unpacked form finds nothing more (with --annotate it used to add TODOs: "bound more
+    than once")."""
+    unpacked = (b"from jax.interpreters.mlir import token_type\n\n\ndef rule(ctx, x):\n"
+                b"    tok, = token_type()\n    if x:\n        tok, = token_type()\n    return tok, x\n")
+    first = rewrite_source(unpacked, "m.py", ["--annotate"])
+    assert first.updated.count(b"tok = token_type()") == 2 and b"TODO" not in first.updated
+    again = rewrite_source(first.updated, "m.py", ["--annotate"])
+    assert again.updated in (None, first.updated) and again.changes == []
+    as_list = (b"from jax.interpreters.mlir import token_type\n\n\ndef rule(ctx, x):\n"
+               b"    tok = token_type()\n    if x:\n        tok = token_type()\n    return list(tok)\n")
+    wrapped = rewrite_source(as_list, "m.py", [])
+    assert wrapped.updated.count(b"tok = [token_type()]") == 2
+    assert [c.safety for c in wrapped.changes] == [Safety.SAFE, Safety.SAFE]

@@ -241,9 +241,11 @@ class TokenType(Rule):
             # Other functions read a module-level name too; the cut-down analysis leaves them out.
             scope = self.ctx.scopes.get(target)
         bindings = list(scope.assignments[target.value]) if scope is not None else []
-        if len(bindings) != 1 or getattr(bindings[0], "node", None) is not target:
+        if not any(getattr(b, "node", None) is target for b in bindings) \
+                or len(bindings) != 1 and not all(self._binds_the_call(b, node) for b in bindings):
+            # (Bound only by ``x = token_type()`` each time, every read sees what each gives.)
             return OTHER, f"`{target.value}` is bound more than once", False
-        reads = [access.node for access in bindings[0].references]
+        reads = list({id(access.node): access.node for b in bindings for access in b.references}.values())
         kinds = []
         for read in reads:
             if not isinstance(read, cst.Name):
@@ -260,6 +262,16 @@ class TokenType(Rule):
         if LIST not in kinds:
             return OTHER, f"`{target.value}` is only handed on to other calls", False
         return LIST, f"`{target.value}` is read as the list it was", module_level
+
+    def _binds_the_call(self, binding, call: cst.Call) -> bool:
+        """``binding`` is ``name = f()`` (a statement of one target), ``f`` the function
+        ``call`` calls (``tok = token_type()`` written twice in a rule)."""
+        name = getattr(binding, "node", None)
+        target = self.ctx.parents.get(name) if isinstance(name, cst.Name) else None
+        assign = self.ctx.parents.get(target) if isinstance(target, cst.AssignTarget) else None
+        return (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.value, cst.Call)
+                and not assign.value.args and self.ctx.qualified_name(assign.value.func) is not None
+                and self.ctx.qualified_name(assign.value.func) == self.ctx.qualified_name(call.func))
 
     def describe(self, node: cst.CSTNode, up: Optional[cst.CSTNode], plain: bool = False) -> str:
         """What a use is, in the words of a report."""
