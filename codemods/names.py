@@ -360,8 +360,9 @@ class NameResolver:
             self._by_local.setdefault(binding.local, []).append(binding)
         self._exact: Optional[dict] = None
         self._ambiguous: dict[str, bool] = {}
-        self._fallbacks_only: dict[str, bool] = {}
+        self._fallbacks_only: dict[tuple[str, bool], bool] = {}
         self._bodies: Optional[list[tuple[int, int, frozenset[str]]]] = None
+        self._classes: list[tuple[int, int]] = []
         self._module_aliases: Optional[dict[str, str]] = None
 
     # -- queries -------------------------------------------------------------
@@ -540,7 +541,11 @@ class NameResolver:
         if len(imported) == 1 and len(names) == 1:
             return self._absolutise(imported[0])
         dotted = get_full_name_for_node(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
-        if len(imported) == 1 and dotted and self._only_fallbacks_rebind(dotted.partition(".")[0]):
+        # The other meaning scope analysis found is a module-level one (``xla`` bound by
+        # a fallback), not a class's own (``A.xla``): what classes bind is not it.
+        module_level = dotted is not None and all(
+            q.name == dotted for q in names if q.source != QualifiedNameSource.IMPORT)
+        if len(imported) == 1 and dotted and self._only_fallbacks_rebind(dotted.partition(".")[0], module_level):
             return self._absolutise(imported[0])
         if len(imported) == len(names) == 2 and dotted:
             # The private module and its public twin, both imported at module level (a
@@ -552,18 +557,25 @@ class NameResolver:
                 return f"{last}.{rest}" if rest else last
         return None
 
-    def _only_fallbacks_rebind(self, name: str) -> bool:
+    def _only_fallbacks_rebind(self, name: str, outside_classes: bool = False) -> bool:
         """Every place besides its imports that may bind ``name`` is an optional import's
         fallback (``except ImportError: jax = None``) or a name between brackets and commas
         (``hasattr(jax, "pxla")`` reads like a parameter list): scope analysis counts the
-        fallback as a second meaning, but it runs only where the import failed."""
-        known = self._fallbacks_only.get(name)
+        fallback as a second meaning, but it runs only where the import failed. With
+        ``outside_classes``, for a node no class body encloses, what a class body binds
+        (envpool's method ``def xla(self)``) is that class's attribute and does not count."""
+        known = self._fallbacks_only.get((name, outside_classes))
         if known is None:
-            local = self._function_locals(name)
-            known = self._fallbacks_only[name] = all(
+            local = self._function_locals(name) + (self._class_bodies() if outside_classes else [])
+            known = self._fallbacks_only[(name, outside_classes)] = all(
                 self._benign_site(start, end) or any(a <= start < b for a, b in local)
                 for start, end in rebinding_sites(self.source, name))
         return known
+
+    def _class_bodies(self) -> list[tuple[int, int]]:
+        """Byte span of each class body (read with the function bodies)."""
+        self._function_bodies()
+        return self._classes
 
     def _function_locals(self, name: str) -> list[tuple[int, int]]:
         """Byte spans of the function bodies where binding ``name`` makes a local of
@@ -581,6 +593,7 @@ class NameResolver:
         if self._bodies is not None:
             return self._bodies
         self._bodies = []
+        self._classes = []
         try:
             tree = ast.parse(self.source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -598,6 +611,9 @@ class NameResolver:
                 first = node.body[0]
                 self._bodies.append((offset(first.lineno, first.col_offset),
                                      offset(node.end_lineno, node.end_col_offset), declared))
+            elif isinstance(node, ast.ClassDef) and node.body:
+                first = node.body[0]
+                self._classes.append((offset(first.lineno, first.col_offset), offset(node.end_lineno, node.end_col_offset)))
         return self._bodies
 
     def _benign_site(self, start: int, end: int) -> bool:

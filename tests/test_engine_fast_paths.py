@@ -290,6 +290,23 @@ def test_module_with_match_and_walrus_resolves_names_without_the_exact_tier():
     assert resolver._maybe_rebound("n") and not resolver._maybe_rebound("mlir")
 
 
+def test_an_optional_import_read_in_a_method_beside_a_method_of_its_name_is_the_import():
+    """envpool's shape with an optional import: ``try: from jax.interpreters import xla /
+    except ImportError: xla = None`` and a method ``def xla(self)``; a read of ``xla`` in
+    another method is the import (a class body's names do not reach its methods), one in
+    the class body itself is the method."""
+    source = (b"try:\n    from jax.interpreters import xla\nexcept ImportError:\n    xla = None\n\n\n"
+              b"class Env:\n    def xla(self):\n        return 1\n\n"
+              b"    def setup(self, p, rule):\n        xla.backend_specific_translations['cpu'][p] = rule\n\n"
+              b"    own = xla\n")
+    module = cst.parse_module(source)
+    resolver = NameResolver(MetadataWrapper(module, unsafe_skip_copy=True), source)
+    table = next(n for n in _nodes(module, (cst.Attribute,)) if n.attr.value == "backend_specific_translations")
+    assert resolver.qualified_name(table) == "jax.interpreters.xla.backend_specific_translations"
+    own = module.body[1].body.body[-1].body[0].value  # ``own = xla`` in the class body
+    assert resolver.qualified_name(own) is None
+
+
 def test_libcst_adapter_applies_the_engine_edits():
     for path, source in _sources():
         expected = rewrite_source(source, path, ["--select", "backend-config"])
