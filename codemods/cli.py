@@ -46,11 +46,10 @@ def installed_jax() -> tuple[int, ...]:
         return Options().target_jax
 
 
-def beyond_installed(target: tuple[int, ...]) -> Optional[str]:
-    """A one-line notice when ``target`` is newer than the installed jax: what the rules
+def beyond_installed(target: tuple[int, ...], installed: tuple[int, ...]) -> Optional[str]:
+    """A one-line notice when ``target`` is newer than the ``installed`` jax: what the rules
     know of removed names comes from the installed jax's source, so names a later release
     removed are left as they are (``None`` when the target is the installed jax or older)."""
-    installed = installed_jax()
     if tuple(target) <= tuple(installed):
         return None
     shown = ".".join(map(str, target))
@@ -237,13 +236,14 @@ def migrate(args: argparse.Namespace) -> int:
     except (config.ConfigError, ValueError) as exc:
         print(f"ccmigrate: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    installed = installed_jax()
     options = Options(
-        target_jax=chosen.target_jax or installed_jax(),
+        target_jax=chosen.target_jax or installed,
         unsafe_fixes=chosen.unsafe_fixes,
         annotate=chosen.annotate,
         every_rule=len(rules) == len(all_rules()),
     )
-    notice = beyond_installed(options.target_jax)
+    notice = beyond_installed(options.target_jax, installed)
     if notice:
         print(notice, file=sys.stderr)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)

@@ -573,7 +573,7 @@ class NameResolver:
         return known
 
     def _class_bodies(self) -> list[tuple[int, int]]:
-        """Byte span of each class body (read with the function bodies)."""
+        """Byte span of each class body (:meth:`_function_bodies` reads both in one parse)."""
         self._function_bodies()
         return self._classes
 

@@ -269,9 +269,11 @@ class TokenType(Rule):
         name = getattr(binding, "node", None)
         target = self.ctx.parents.get(name) if isinstance(name, cst.Name) else None
         assign = self.ctx.parents.get(target) if isinstance(target, cst.AssignTarget) else None
-        return (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.value, cst.Call)
-                and not assign.value.args and self.ctx.qualified_name(assign.value.func) is not None
-                and self.ctx.qualified_name(assign.value.func) == self.ctx.qualified_name(call.func))
+        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.value, cst.Call)
+                and not assign.value.args):
+            return False
+        called = self.ctx.qualified_name(assign.value.func)
+        return called is not None and called == self.ctx.qualified_name(call.func)
 
     def describe(self, node: cst.CSTNode, up: Optional[cst.CSTNode], plain: bool = False) -> str:
         """What a use is, in the words of a report."""
