@@ -17,8 +17,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python testdata/demo/run_demo.py
 
+# The suite runs in TEST_JOBS processes (pytest-xdist): CI has 2 cores; TEST_JOBS=0
+# runs it in this process alone (what a debugger or `pytest -x` wants).
+TEST_JOBS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS)
 
 # End-to-end check of .pre-commit-hooks.yaml: pre-commit builds the hook's own
 # environment (jax, jaxlib from the package index), so it takes minutes.
