@@ -1044,6 +1044,26 @@ def test_the_aval_helper_may_import_shapedarray_itself() -> None:
     assert "abstract_eval_fn(*[jax.core.ShapedArray(shape.shape, shape.dtype) for shape in input_shapes])" in result.updated.decode()
 
 
+def test_a_reused_shape_name_and_a_tuple_of_the_star_operands_are_the_bridge_as_before() -> None:
+    """BrainPy's numba bridge: ``shapes = [Shape.array_shape(*a) for a in zip(...)]`` then
+    ``shapes = Shape.tuple_shape(shapes)`` under the same name, and ``operands=tuple(ins)``.
+    The binding that reaches the custom call is the tuple shape, so its one-result tuple
+    stays a tuple (the kernel finds its outputs through the tuple's table), and the
+    operands are ``*ins``: the rewrite is the one the fixture's own spelling gets, which
+    tests/test_rewrite_lowering.py runs under jit."""
+    with open(os.path.join(FOLDER, "python_kernel_bridge.py")) as fh:
+        source = fh.read()
+    reused = (source.replace("    xla_output_shape = xla_client.Shape.tuple_shape(xla_output_shapes)\n",
+                             "    xla_output_shapes = xla_client.Shape.tuple_shape(xla_output_shapes)\n")
+              .replace("shape_with_layout=xla_output_shape,", "shape_with_layout=xla_output_shapes,")
+              .replace("operands=args,", "operands=tuple(args),"))
+    assert reused.count("xla_output_shapes = ") == 2 and "operands=tuple(args)" in reused
+    result = rewrite_source(reused.encode(), "m.py")
+    assert not [c.message for c in result.changes if c.safety is Safety.MANUAL]
+    with open(os.path.join(FOLDER, "python_kernel_bridge.expected.py")) as fh:
+        assert result.updated.decode() == fh.read()
+
+
 def test_a_module_guarding_its_import_and_importing_again_in_a_rule_is_still_read() -> None:
     """``try: from jax.interpreters import xla`` / ``except ImportError: xla = None`` at module
     level and the same import again inside the rule (found by the fuzzer): the module's

@@ -2345,6 +2345,10 @@ def {AVAL_HELPER}(value):
         # Operands and the avals they need.
         operands_expr = values["operands"]
         ctx_name = plan.ctx_name
+        # ``operands=tuple(ins)`` (BrainPy): the same operands as ``*ins``, in order.
+        wrapped = _sequence_call(operands_expr, scan.bindings)
+        if wrapped and isinstance(wrapped[0], cst.Name) and wrapped[0].value == star:
+            operands_expr = wrapped[0]
         if isinstance(operands_expr, cst.Name) and operands_expr.value == star and not operand_params:
             aval_codes, aligned = None, True
         else:
@@ -2708,10 +2712,7 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
         """What ``shape`` is bound to once in the rule (itself when not a name); without a
         scan of the rule, ``shape`` as written."""
         if isinstance(shape, cst.Name) and scan is not None:
-            values = scan.values.get(shape.value, [])
-            if len(values) != 1 or shape.value in scan.rebound:
-                return None
-            return values[0]
+            return scan.reaching_value(shape.value, shape)
         return shape
 
     def _dead_shape_binding(self, scan: "_FunctionScan", shape: cst.BaseExpression, function: cst.FunctionDef):
@@ -3849,6 +3850,22 @@ class _FunctionScan(cst.CSTVisitor):
         before = [kind for index, kind, _ in bindings if index < use]
         return before[-1] if before else "ambiguous"
 
+    def reaching_value(self, name: str, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
+        """The value of the binding of ``name`` that reaches ``node``: the one binding, or of
+        several in the rule's own statements the last before ``node``'s (``shapes = [...]``
+        then ``shapes = Shape.tuple_shape(shapes)``); None when that is not known."""
+        values = self.values.get(name, [])
+        if not values or name in self.rebound:
+            return None
+        if len(values) == 1:
+            return values[0]
+        bindings = self.bindings[name]
+        if not all(top for _, _, top in bindings) or len({index for index, _, _ in bindings}) != len(bindings):
+            return None
+        use = self._top_index(node)
+        before = [value for (index, _, _), value in zip(bindings, values) if index < use]
+        return before[-1] if before else None
+
     def shape_kind(self, node: cst.BaseExpression, at: cst.CSTNode) -> Optional[str]:
         if isinstance(node, cst.Name):
             kind = self.reaching(node.value, at)
@@ -4311,7 +4328,9 @@ class _FunctionScan(cst.CSTVisitor):
         value = args[0].value
         if isinstance(value, cst.Call):
             return isinstance(value.func, (cst.Name, cst.Attribute)) and self.rule.row_major_helper(value.func) is not None
-        return isinstance(value, cst.Name) and self._bound_to(value.value, "rowmajor_seq")
+        # ``shapes = Shape.tuple_shape(shapes)`` (BrainPy) reuses the name: the binding
+        # that reaches the call is the one that counts.
+        return isinstance(value, cst.Name) and self.reaching(value.value, call) == "rowmajor_seq"
 
     def _rowmajor_use(self, node: cst.Name) -> bool:
         """A read of row-major shapes that only feeds a custom call's layouts: as one, or
