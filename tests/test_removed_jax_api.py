@@ -1628,3 +1628,18 @@ def test_canonicalize_shape_is_offered_from_jax_private_core_only_as_an_unsafe_f
     assert module.spec_shape([2, np.int64(3)]) == (2, 3)
     with pytest.raises(TypeError):
         module.spec_shape([2.5])
+
+
+def test_a_handler_after_a_try_that_touches_no_jax_is_ordinary_code() -> None:
+    """``except ImportError:`` after a try importing the project's own module runs on any jax
+    that lacks that module: its jax spelling is migrated. After a try importing jax it is
+    the fallback for other jax releases, left alone."""
+    own = "try:\n    import my_ext\nexcept ImportError:\n    from jax.config import config\n"
+    result = rewrite_source(own.encode(), "m.py", ["--select", "removed-jax-api"])
+    assert result.updated.decode() == own.replace("from jax.config import config", "from jax import config")
+    for body in ("pass", "x = 1"):
+        dead = own.replace("import my_ext", body)
+        assert rewrite_source(dead.encode(), "m.py", ["--select", "removed-jax-api"]).updated is not None
+    guarded = "try:\n    from jax import config\nexcept ImportError:\n    from jax.config import config\n"
+    result = rewrite_source(guarded.encode(), "m.py", ["--select", "removed-jax-api"])
+    assert result.updated is None and result.changes == []

@@ -783,7 +783,10 @@ def _enclosing_guards(ctx: FileContext, node: cst.CSTNode, early_exits: bool):
                         None if value is None else False
         elif isinstance(ancestor, cst.Try) and child is not ancestor.finalbody:
             caught = _guard_exception(ancestor)
-            if caught:
+            # A handler (or ``else``) chooses between jax releases only when what the try
+            # runs first touches jax: ``try: import my_ext / except ImportError: from
+            # jax.config import config`` runs its handler on any jax that lacks my_ext.
+            if caught and (child is ancestor.body or _mentions_jax(ctx, ancestor.body)):
                 yield f"`try: ... except {caught}`", False
         child = ancestor
 
