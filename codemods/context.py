@@ -1036,5 +1036,5 @@ def _is_read(parent: cst.CSTNode, name: cst.Name) -> bool:
     if isinstance(parent, cst.Arg):
         return parent.value is name
     return not isinstance(
-        parent, (cst.ImportAlias, cst.AsName, cst.FunctionDef, cst.ClassDef, cst.Param, cst.Global, cst.Nonlocal, cst.Decorator)
+        parent, (cst.ImportAlias, cst.AsName, cst.FunctionDef, cst.ClassDef, cst.Param, cst.Global, cst.Nonlocal, cst.NameItem, cst.Decorator)
     ) or isinstance(parent, cst.Decorator) and parent.decorator is name

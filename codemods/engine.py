@@ -424,9 +424,16 @@ def _uses_no_finding_covers(ctx: FileContext, binding, rules: Sequence[type[Rule
 
 
 class _OutsideImports(cst.CSTVisitor):
-    """A visitor that skips import statements (they spell names, they do not use them)."""
+    """A visitor that skips import statements and ``global``/``nonlocal`` declarations
+    (they spell names, they do not use them)."""
 
     def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_Global(self, node: cst.Global) -> bool:
+        return False
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> bool:
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:

@@ -83,3 +83,23 @@ def test_the_unused_import_goes_with_every_rule():
     result = rewrite_source(open(path, "rb").read(), path)
     assert result.updated is not None and b"import jax.experimental.host_callback" not in result.updated
     assert not [c for c in result.changes if not c.applied], result.changes
+
+
+def test_a_global_declaration_is_no_use_of_the_name_it_declares():
+    """``global CallbackFlavor, id_tap`` in a function declares the names, it reads
+    neither: with it, the same rewrite and the same report as without, and --annotate's
+    second pass agrees with the first (a declaration once counted as a use kept the import
+    on one pass and not the next)."""
+    path = os.path.join(FIXTURES, "flavors.py")
+    source = open(path).read()
+    declared = source.replace("def double(x):\n", "def double(x):\n    global CallbackFlavor, call\n") \
+        .replace("def debug_tap(x, tap):\n", "def debug_tap(x, tap):\n    global CallbackFlavor, id_tap\n")
+    assert declared.count("global ") == 2
+    plain = rewrite_source(source.encode(), path)
+    result = rewrite_source(declared.encode(), path)
+    assert result.updated.decode().replace("    global CallbackFlavor, call\n", "").replace(
+        "    global CallbackFlavor, id_tap\n", "") == plain.updated.decode()
+    # (The two declarations move what follows down two lines.)
+    assert sorted(c.message.replace("line 23", "line 21") for c in result.changes) == sorted(c.message for c in plain.changes)
+    annotated = rewrite_source(declared.encode(), path, ["--annotate"])
+    assert annotated.error is None and annotated.updated is not None

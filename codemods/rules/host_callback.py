@@ -189,6 +189,8 @@ class HostCallback(Rule):
         if not self.active or self.import_depth or node in self.handled:
             return
         up = self.ctx.parents.get(node)
+        if isinstance(up, cst.NameItem):
+            return  # ``global id_tap`` declares the name, it does not use it
         if isinstance(up, cst.Attribute) and up.value is node:
             return  # the longer chain is the reference
         if isinstance(up, cst.Call) and up.func is node:
