@@ -1153,3 +1153,20 @@ def make(prim, handle):
     assert call.safety is Safety.MANUAL
     assert ("`translation`, the function it is in, builds XLA ops on an XlaBuilder but is registered with "
             "mlir.register_lowering (line 12)") in call.message, call.message
+
+
+def test_a_builder_rule_handing_its_operand_back_lowers_to_that_operand(tmp_path) -> None:
+    """tessellate-ipu's no-op CPU/GPU rule ``return xc``: the lowering rule returns ``[xc]``,
+    the primitive lowers to nothing of its own (the function returns its argument) and
+    runs; a builder rule returning a primitive parameter stays manual."""
+    import jax
+
+    module = _rewritten_module(tmp_path, "passthrough_builder_rule.py")
+    text = str(lower_entry(module, "compat_entry"))
+    assert "custom_call" not in text and "return %arg0" in text, text
+    function, args = module.compat_entry()
+    np.testing.assert_array_equal(np.asarray(jax.jit(function)(*args)), args[0])
+    with open(os.path.join(FOLDER, "passthrough_builder_rule.py")) as fh:
+        source = fh.read().replace("    return xc\n", "    return tiles\n")
+    result = rewrite_source(source.encode(), "m.py", ["--select", "xla-translation-rule"])
+    assert result.updated is None and any(c.safety is Safety.MANUAL for c in result.changes)

@@ -251,7 +251,10 @@ Replacement (minimum jax 0.5.0)
     values (``tuple``, ``zip``, ``len``...) or a function of this module or method of the
     rule's class satisfying the same, transitively. Anything else (a helper from another
     module, a method inherited from a base class, a read of ``avals_in``) stays manual.
-    Builder rules of this kind stay manual too: their single result would need wrapping.
+    A builder rule of this kind stays manual (its single result would need wrapping), except
+    one whose body is only ``return x`` of an operand (a no-op on the backends that need
+    none, tessellate-ipu's CPU/GPU rules): it returns ``[x]``, the one result jax made of
+    the op.
 
     A rule registered as ``partial(rule, name, ...)`` keeps its leading bound parameters
     and the partial. A registration inside a local decorator (``def register(prim): def
@@ -1842,6 +1845,16 @@ class XlaTranslationRule(Rule):
         elementwise = self._elementwise_return(function, form, operand_params, star)
         if elementwise is not None:
             return self._plan_elementwise(plan, function, form, elementwise, operand_params)
+        handed_back = _sole_return(function)
+        if form == "builder" and isinstance(handed_back, cst.Name) and handed_back.value in operand_params \
+                and handed_back.value not in self._static_params(function, operand_params):
+            # ``def rule(c, x, tiles): return x``: a no-op on the backends that need none
+            # (tessellate-ipu's CPU/GPU rules); jax wrapped the one op as the one result.
+            plan.edits.append((handed_back, "a builder rule's one result, its operand -> [operand], the results of an "
+                               "MLIR lowering rule", lambda updated: cst.List([cst.Element(updated)])))
+            plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)",
+                               self._signature_edit(form, plan.ctx_name, plan.skip)))
+            return plan
         returned = _sole_return(function)
         if form == "ctx" and isinstance(returned, cst.List) and len(returned.elements) == 1 and not isinstance(returned.elements[0], cst.StarredElement):
             # ``return [helper(ctx.builder, ...)]``: the op's results are the rule's results.
