@@ -1845,17 +1845,16 @@ class XlaTranslationRule(Rule):
         elementwise = self._elementwise_return(function, form, operand_params, star)
         if elementwise is not None:
             return self._plan_elementwise(plan, function, form, elementwise, operand_params)
-        handed_back = _sole_return(function)
-        if form == "builder" and isinstance(handed_back, cst.Name) and handed_back.value in operand_params \
-                and handed_back.value not in self._static_params(function, operand_params):
+        returned = _sole_return(function)
+        if form == "builder" and isinstance(returned, cst.Name) and returned.value in operand_params \
+                and returned.value not in self._static_params(function, operand_params):
             # ``def rule(c, x, tiles): return x``: a no-op on the backends that need none
             # (tessellate-ipu's CPU/GPU rules); jax wrapped the one op as the one result.
-            plan.edits.append((handed_back, "a builder rule's one result, its operand -> [operand], the results of an "
+            plan.edits.append((returned, "a builder rule's one result, its operand -> [operand], the results of an "
                                "MLIR lowering rule", lambda updated: cst.List([cst.Element(updated)])))
             plan.edits.append((function, "translation rule signature -> MLIR lowering rule (ctx, *operands, **params)",
                                self._signature_edit(form, plan.ctx_name, plan.skip)))
             return plan
-        returned = _sole_return(function)
         if form == "ctx" and isinstance(returned, cst.List) and len(returned.elements) == 1 and not isinstance(returned.elements[0], cst.StarredElement):
             # ``return [helper(ctx.builder, ...)]``: the op's results are the rule's results.
             plan.edits.append((returned, "an MLIR lowering rule returns the results of the custom call", lambda updated: updated.elements[0].value))
@@ -2722,8 +2721,8 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
 
     @staticmethod
     def _shape_value(scan: Optional["_FunctionScan"], shape: cst.BaseExpression) -> Optional[cst.BaseExpression]:
-        """What ``shape`` is bound to once in the rule (itself when not a name); without a
-        scan of the rule, ``shape`` as written."""
+        """What the binding of ``shape`` that reaches it holds (itself when not a name);
+        without a scan of the rule, ``shape`` as written."""
         if isinstance(shape, cst.Name) and scan is not None:
             return scan.reaching_value(shape.value, shape)
         return shape
@@ -3856,27 +3855,28 @@ class _FunctionScan(cst.CSTVisitor):
             kinds.add("other")
         if len(kinds) == 1:
             return kinds.pop()
-        # Statement order decides only between bindings that always run.
-        if name in self.rebound or not all(top for _, _, top in bindings):
-            return "ambiguous"
-        use = self._top_index(node)
-        before = [kind for index, kind, _ in bindings if index < use]
-        return before[-1] if before else "ambiguous"
+        last = self._last_binding_before(name, node)
+        return bindings[last][1] if last is not None else "ambiguous"
 
     def reaching_value(self, name: str, node: cst.CSTNode) -> Optional[cst.BaseExpression]:
         """The value of the binding of ``name`` that reaches ``node``: the one binding, or of
         several in the rule's own statements the last before ``node``'s (``shapes = [...]``
         then ``shapes = Shape.tuple_shape(shapes)``); None when that is not known."""
         values = self.values.get(name, [])
-        if not values or name in self.rebound:
-            return None
-        if len(values) == 1:
+        if len(values) == 1 and name not in self.rebound:
             return values[0]
+        last = self._last_binding_before(name, node) if values else None
+        return values[last] if last is not None else None
+
+    def _last_binding_before(self, name: str, node: cst.CSTNode) -> Optional[int]:
+        """Which of ``name``'s bindings reaches ``node``, by statement order: that decides
+        only between bindings that always run (the rule's own statements, never rebound
+        otherwise); None when it does not decide."""
         bindings = self.bindings[name]
-        if not all(top for _, _, top in bindings) or len({index for index, _, _ in bindings}) != len(bindings):
+        if name in self.rebound or not all(top for _, _, top in bindings):
             return None
         use = self._top_index(node)
-        before = [value for (index, _, _), value in zip(bindings, values) if index < use]
+        before = [position for position, (index, _, _) in enumerate(bindings) if index < use]
         return before[-1] if before else None
 
     def shape_kind(self, node: cst.BaseExpression, at: cst.CSTNode) -> Optional[str]:
