@@ -91,7 +91,8 @@ def test_a_global_declaration_is_no_use_of_the_name_it_declares():
     second pass agrees with the first (a declaration once counted as a use kept the import
     on one pass and not the next)."""
     path = os.path.join(FIXTURES, "flavors.py")
-    source = open(path).read()
+    with open(path) as fh:
+        source = fh.read()
     declared = source.replace("def double(x):\n", "def double(x):\n    global CallbackFlavor, call\n") \
         .replace("def debug_tap(x, tap):\n", "def debug_tap(x, tap):\n    global CallbackFlavor, id_tap\n")
     assert declared.count("global ") == 2
