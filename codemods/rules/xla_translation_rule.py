@@ -100,8 +100,11 @@ Replacement (minimum jax 0.5.0)
     ``[Shape.array_shape(*a) for a in        no layouts, as above; the bindings of the
     zip(dtypes, shapes, map(f, shapes))]``,  shapes, the map and ``f`` go (jambax,
     ``f`` a lambda returning ``range(len(s)  numba4jax: result shapes from the abstract
-    - 1, -1, -1)``, and the operands' own    evaluation)
-    builder shapes as their layouts
+    - 1, -1, -1)``, and the operands' own    evaluation); also when the name is bound
+    builder shapes as their layouts          again to its ``Shape.tuple_shape`` (BrainPy):
+                                             the binding that reaches the call counts
+    ``operands=tuple(ins)``, ``ins`` the     ``*ins``, the same operands in order
+    rule's ``*ins``
     ``helper(s)``, ``s`` an operand's        ``ShapedArray(s.shape, s.dtype)``, the same
     builder shape, ``helper`` (this module's aval (``s`` is the aval now)
     or another's) returning ``ShapedArray(
