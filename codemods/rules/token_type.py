@@ -20,7 +20,9 @@ Replacement (jax >= 0.4.31)
       ``token_type()`` argument would read as a manual site on the next run);
     * ``token_type()[0]`` -> ``token_type()``;
     * ``(token,) = token_type()`` (also ``[token] = ...``, ``token, = ...``) -> ``token =
-      token_type()``: unpacking one type fails;
+      token_type()``: unpacking one type fails. Where the name is then read in a way a
+      later run could not tell from the old list (returned, handed to another call), the
+      unpacking stays and unpacks ``[token_type()]`` instead, so a second run finds nothing;
     * a call whose value is used as a list of result types -> ``[token_type()]``, the value
       the old function returned: passed as ``result_types=`` / ``out_types=``, iterated
       (``for t in ...``, a comprehension), read by ``len``/``list``/``tuple``, concatenated
@@ -134,9 +136,16 @@ class TokenType(Rule):
         unpacked = _unpacked_once(up) if kind == LIST and isinstance(up, cst.Assign) else None
         if unpacked is not None:
             if compatibility_guard(self.ctx, node) is None:
-                self.report(up.targets[0], Safety.SAFE, f"{CHANGED}: `{self.ctx.module.code_for_node(up.targets[0].target).strip()} "
-                            f"= token_type()` unpacked the one type, so the name takes the call itself",
-                            lambda updated, name=unpacked: updated.with_changes(target=name), kernel_receives=KERNEL)
+                unpacking = self.ctx.module.code_for_node(up.targets[0].target).strip()
+                if self.reads_kind(up.targets[0].target.elements[0].value, node)[0] is None:
+                    self.report(up.targets[0], Safety.SAFE, f"{CHANGED}: `{unpacking} = token_type()` unpacked the one "
+                                f"type, so the name takes the call itself",
+                                lambda updated, name=unpacked: updated.with_changes(target=name), kernel_receives=KERNEL)
+                else:
+                    # ``tok = token_type()`` then ``return tok`` would read as a manual site on
+                    # the next run; unpacking a one-element list binds the same and does not.
+                    self.report(node, Safety.SAFE, f"{CHANGED}: `{unpacking} = token_type()` unpacked the one type, "
+                                f"so it unpacks `[token_type()]`", _listed, kernel_receives=KERNEL)
                 return
             why = "the value is unpacked"
         elif kind == LIST and isinstance(up, (cst.Assign, cst.NamedExpr)):
@@ -235,6 +244,12 @@ class TokenType(Rule):
         if not isinstance(target, cst.Name):
             stored = short(self.ctx.module.code_for_node(target), 40)
             return OTHER, f"the value is stored in `{stored}`, whose reads this rule does not follow", False
+        kind, why = self.reads_kind(target, node)
+        return kind, why, kind == LIST and isinstance(self.ctx.scope_of(target), GlobalScope)
+
+    def reads_kind(self, target: cst.Name, node: cst.Call) -> tuple[Optional[str], str]:
+        """How the name ``target`` (bound to ``node``'s value) is read: as the list, as one
+        type (None, as when never read) or otherwise, with the reason in a report's words."""
         scope = self.ctx.scope_of(target)
         module_level = isinstance(scope, GlobalScope)
         if module_level:
@@ -244,30 +259,34 @@ class TokenType(Rule):
         if not any(getattr(b, "node", None) is target for b in bindings) \
                 or len(bindings) != 1 and not all(self._binds_the_call(b, node) for b in bindings):
             # (Bound only by ``x = token_type()`` each time, every read sees what each gives.)
-            return OTHER, f"`{target.value}` is bound more than once", False
+            return OTHER, f"`{target.value}` is bound more than once"
         reads = list({id(access.node): access.node for b in bindings for access in b.references}.values())
         kinds = []
         for read in reads:
             if not isinstance(read, cst.Name):
-                return OTHER, f"`{target.value}` is read in a way this rule does not follow", False
+                return OTHER, f"`{target.value}` is read in a way this rule does not follow"
             up = self.ctx.parents.get(read)
             kind = self.use_of(read, up)
             if kind == OTHER:
-                return OTHER, f"`{target.value}` is {self.describe(read, up, plain=True)}", False
+                return OTHER, f"`{target.value}` is {self.describe(read, up, plain=True)}"
             kinds.append(kind)
         if not kinds or (SINGLE in kinds and LIST not in kinds):
-            return None, "", False  # never read, or read as one type
+            return None, ""  # never read, or read as one type
         if SINGLE in kinds:
-            return OTHER, f"`{target.value}` is used both as a list and as one type", False
+            return OTHER, f"`{target.value}` is used both as a list and as one type"
         if LIST not in kinds:
-            return OTHER, f"`{target.value}` is only handed on to other calls", False
-        return LIST, f"`{target.value}` is read as the list it was", module_level
+            return OTHER, f"`{target.value}` is only handed on to other calls"
+        return LIST, f"`{target.value}` is read as the list it was"
 
     def _binds_the_call(self, binding, call: cst.Call) -> bool:
-        """``binding`` is ``name = f()`` (a statement of one target), ``f`` the function
-        ``call`` calls (``tok = token_type()`` written twice in a rule)."""
+        """``binding`` is ``name = f()`` (a statement of one target) or ``name, = f()``, ``f``
+        the function ``call`` calls (``tok = token_type()`` written twice in a rule)."""
         name = getattr(binding, "node", None)
         target = self.ctx.parents.get(name) if isinstance(name, cst.Name) else None
+        if isinstance(target, cst.Element):  # ``name, = f()``: read after the rewrite gives ``name = f()``
+            sequence = self.ctx.parents.get(target)
+            target = self.ctx.parents.get(sequence) if isinstance(sequence, (cst.Tuple, cst.List)) \
+                and len(sequence.elements) == 1 else None
         assign = self.ctx.parents.get(target) if isinstance(target, cst.AssignTarget) else None
         if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.value, cst.Call)
                 and not assign.value.args):
