@@ -1975,7 +1975,7 @@ class XlaTranslationRule(Rule):
                                lambda updated: updated.args[0].value))
             plan.edits.append((method_call, *_shape_method_edit(method)))
             plan.edits.append((comp.for_in.iter, f"the loop over *{star} -> over their avals",
-                               lambda _n, k=start: cst.parse_expression(f"{plan.ctx_name}.avals_in[{k}:]")))
+                               lambda _n, k=start: cst.parse_expression(_avals_from(plan.ctx_name, k))))
         if getattr(scan, "aval_helper_calls", None):
             shaped = self._shaped_array()
             for call in scan.aval_helper_calls:
@@ -1991,8 +1991,8 @@ class XlaTranslationRule(Rule):
             first_star = len(operand_params)
             # A tuple stays a tuple (``shapes + more`` concatenates what it did); the rest were lists.
             kind = "tuple" if isinstance(value, cst.Call) and get_full_name_for_node(value.func) == "tuple" else "list"
-            plan.edits.append((value, f"the builder shapes of *{star} -> {kind}({plan.ctx_name}.avals_in[{first_star}:]) (their avals, in operand order)",
-                               lambda _n, k=first_star, t=kind: cst.parse_expression(f"{t}({plan.ctx_name}.avals_in[{k}:])")))
+            plan.edits.append((value, f"the builder shapes of *{star} -> {kind}({_avals_from(plan.ctx_name, first_star)}) (their avals, in operand order)",
+                               lambda _n, k=first_star, t=kind: cst.parse_expression(f"{t}({_avals_from(plan.ctx_name, k)})")))
         for node in scan.default_layouts:
             plan.edits.append((node, "an operand's builder shape used as a layout -> None (its row-major default)",
                                lambda _n: cst.Name("None")))
@@ -2977,7 +2977,7 @@ def {TUPLE_LOWERING_HELPER}(call_target_name, **kwargs):
             if expr.value == star:
                 # ``*rest`` holds the operands after the named ones.
                 start = len(operand_params)
-                return [(f"*{ctx_name}.avals_in[{start}:]" if start else f"*{ctx_name}.avals_in", -1)]
+                return [(f"*{_avals_from(ctx_name, start)}", -1)]
             values = scan.values.get(expr.value, [])
             if len(values) == 1 and expr.value not in scan.rebound and isinstance(values[0], (cst.Tuple, cst.List)):
                 if isinstance(values[0], cst.List) and mutated_in(scan._function, expr.value):
@@ -5654,6 +5654,11 @@ def _names_in(node: cst.CSTNode) -> list[str]:
 
 def _contains(stmt: cst.CSTNode, node: cst.CSTNode, ctx) -> bool:
     return node is stmt or any(ancestor is stmt for ancestor in ancestors(ctx, node))
+
+
+def _avals_from(ctx_name: str, start: int) -> str:
+    """The avals of the operands from the ``start``-th on: ``ctx.avals_in[k:]``, or all of them."""
+    return f"{ctx_name}.avals_in[{start}:]" if start else f"{ctx_name}.avals_in"
 
 
 def _shape_edit(kind: str):

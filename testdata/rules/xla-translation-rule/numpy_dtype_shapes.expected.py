@@ -24,7 +24,7 @@ native_call_p.def_abstract_eval(result_aval)
 
 
 def native_call_cpu_translation(ctx, *args, symbol):
-    xla_shapes = list(ctx.avals_in[0:])
+    xla_shapes = list(ctx.avals_in)
     aval = result_aval(*(jax.core.ShapedArray(xshape.shape, xshape.dtype) for xshape in xla_shapes),
                        symbol=symbol)
     return jax.ffi.ffi_lowering(

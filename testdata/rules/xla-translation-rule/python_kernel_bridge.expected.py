@@ -60,7 +60,7 @@ def _view(pointer, shape, dtype):
 
 
 def _xla_translation(kernel, abstract_eval_fn, ctx, *args):
-    input_shapes = list(ctx.avals_in[0:])
+    input_shapes = list(ctx.avals_in)
     output_abstract_arrays = abstract_eval_fn(*[jax.core.ShapedArray(shape.shape, shape.dtype) for shape in input_shapes])
     output_shapes = tuple(array.shape for array in output_abstract_arrays)
     output_dtypes = tuple(array.dtype for array in output_abstract_arrays)

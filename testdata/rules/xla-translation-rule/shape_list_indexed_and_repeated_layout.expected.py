@@ -16,7 +16,7 @@ contact_points_p.def_abstract_eval(
 
 
 def _contact_points_translation_rule(ctx, *args):
-    shapes = list(ctx.avals_in[0:])
+    shapes = list(ctx.avals_in)
     if any(shape.dtype != np.float32 for shape in shapes):
         raise ValueError("float32 is required")
     dims = tuple(shapes[0].shape)

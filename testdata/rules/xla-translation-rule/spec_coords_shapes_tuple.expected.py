@@ -41,7 +41,7 @@ def _abstract_eval(spec, *args):
 
 
 def _translation_rule(name, spec, ctx, *args):
-    shapes = tuple(ctx.avals_in[0:])
+    shapes = tuple(ctx.avals_in)
     dims = OrderedDict(
         (s["name"], shapes[s["coords"][0]].shape[s["coords"][1]])
         for s in spec["dimensions"]

@@ -45,7 +45,7 @@ def _abstract_eval(spec, *args):
 
 
 def _translation_rule(spec, ctx, *args):
-    vals = spec["get_dims"](*(a.shape for a in ctx.avals_in[0:]))
+    vals = spec["get_dims"](*(a.shape for a in ctx.avals_in))
     dtype = ctx.avals_in[0].dtype
     if dtype != np.float32:
         raise ValueError("Invalid dtype; must be float32")
