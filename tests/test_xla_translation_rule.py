@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from codemods.rule import Safety
-from tests.compat.custom_calls import load_module, lower_entry
+from tests.compat.custom_calls import custom_calls, load_module, lower_entry
 from tests.helpers import TESTDATA, options_from, rewrite_source
 
 FOLDER = os.path.join(TESTDATA, "rules", "xla-translation-rule")
@@ -1170,3 +1170,52 @@ def test_a_builder_rule_handing_its_operand_back_lowers_to_that_operand(tmp_path
         source = fh.read().replace("    return xc\n", "    return tiles\n")
     result = rewrite_source(source.encode(), "m.py", ["--select", "xla-translation-rule"])
     assert result.updated is None and any(c.safety is Safety.MANUAL for c in result.changes)
+
+
+_UNDER_FLAG = b'''import numpy as np
+from jax import core
+from jax.extend.core import Primitive
+from jax.interpreters import xla
+from jax.lib import xla_client
+
+_HAVE_MPI = True
+
+if _HAVE_MPI:
+    _ops = xla_client.ops
+    count_p = Primitive("count_inplace")
+    count_p.def_abstract_eval(lambda x: core.ShapedArray(x.shape, x.dtype))
+
+    # Helpers
+    def _constant_s32_scalar(c, x):
+        return _ops.Constant(c, np.int32(x))
+
+    def _encode(c, x):
+        dims = c.get_shape(x).dimensions()
+        return _ops.CustomCall(
+            c,
+            b"count_f32",
+            operands=(xla_client.ops.Constant(c, np.int32(dims[0])), x),
+            shape=xla_client.Shape.array_shape(np.dtype(np.float32), dims),
+        )
+
+    xla.backend_specific_translations["cpu"][count_p] = _encode
+
+
+def compat_entry():
+    return count_p.bind, (np.ones((4,), np.float32),)
+'''
+
+
+def test_an_uncalled_constant_helper_under_a_module_level_if_goes_with_its_rule(tmp_path) -> None:
+    """netket's MPI code sits under ``if jax_available:``; the copied constant helper nothing
+    calls there is dead like a top-level one, and kept it would keep xla_client imported."""
+    result = rewrite_source(_UNDER_FLAG, "under_flag.py", ["--select", "xla-translation-rule"])
+    assert result.error is None and result.updated is not None
+    assert [c.message for c in result.changes if c.safety is not Safety.SAFE] == []
+    assert b"_constant_s32_scalar" not in result.updated and b"xla_client" not in result.updated
+    assert b"    # Helpers\n" not in result.updated  # the helper's comment goes with it
+    path = tmp_path / "rewritten_under_flag.py"
+    path.write_bytes(result.updated)
+    (call,) = custom_calls(lower_entry(load_module(str(path)), "compat_entry"))
+    assert call["target"] == "count_f32" and call["api_version"] == 1
+    assert call["operand_types"] == ["tensor<i32>", "tensor<4xf32>"]

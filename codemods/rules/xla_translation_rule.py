@@ -418,7 +418,7 @@ import functools
 import os
 import re
 from functools import lru_cache
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional, Sequence
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -933,13 +933,14 @@ class XlaTranslationRule(Rule):
         return removed
 
     def _drop_uncalled_constant_helpers(self) -> set:
-        """Remove a private module-level ``_helper(c, x): return ops.Constant(c, ...)`` that
-        nothing calls (copied along with old translation-rule code): dead, it would still
+        """Remove a private module-level ``_helper(c, x): return ops.Constant(c, ...)`` (also
+        one in a module-level ``if``/``try`` block) that nothing calls (copied along with old
+        translation-rule code): dead, it would still
         keep the module importing xla_client, which fails at import time."""
         removed = set()
         code = self.ctx.module.code
-        for stmt in self.ctx.module.body:
-            if not isinstance(stmt, cst.FunctionDef) or stmt.decorators or not stmt.name.value.startswith("_") \
+        for stmt in _module_level_functions(self.ctx.module.body):
+            if stmt.decorators or not stmt.name.value.startswith("_") \
                     or stmt.name.value.startswith("__"):
                 continue
             name = stmt.name.value
@@ -981,8 +982,8 @@ class XlaTranslationRule(Rule):
         # Calls this run inlines (rules of this module) do not count as calls of the helper.
         inlined = {call.func for plan in plans.values() if not plan.problem for calls in plan.helpers.values() for call in calls}
         code = self.ctx.module.code
-        for stmt in self.ctx.module.body:
-            if not isinstance(stmt, cst.FunctionDef) or stmt.decorators or stmt.name.value.startswith("__") \
+        for stmt in _module_level_functions(self.ctx.module.body):
+            if stmt.decorators or stmt.name.value.startswith("__") \
                     or stmt in self._removed_helpers:
                 continue
             name = stmt.name.value
@@ -5654,6 +5655,23 @@ def _names_in(node: cst.CSTNode) -> list[str]:
 
 def _contains(stmt: cst.CSTNode, node: cst.CSTNode, ctx) -> bool:
     return node is stmt or any(ancestor is stmt for ancestor in ancestors(ctx, node))
+
+
+def _module_level_functions(body: Sequence[cst.BaseStatement]) -> Iterator[cst.FunctionDef]:
+    """The functions defined at module level, also in the module's ``if``/``try``/``with``
+    blocks (netket's translation code sits under ``if jax_available:``)."""
+    for stmt in body:
+        if isinstance(stmt, cst.FunctionDef):
+            yield stmt
+        elif isinstance(stmt, cst.If):
+            yield from _module_level_functions(stmt.body.body)
+            if stmt.orelse is not None:
+                yield from _module_level_functions([stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body)
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            for block in (stmt.body, *(h.body for h in stmt.handlers), *(b.body for b in (stmt.orelse, stmt.finalbody) if b)):
+                yield from _module_level_functions(block.body)
+        elif isinstance(stmt, cst.With):
+            yield from _module_level_functions(stmt.body.body)
 
 
 def _avals_from(ctx_name: str, start: int) -> str:
