@@ -540,6 +540,10 @@ class FileContext:
         from libcst.codemod.visitors import RemoveImportsVisitor
 
         RemoveImportsVisitor.remove_unused_import(self.codemod_context, module, obj, asname)
+        if obj is not None and asname is None:
+            # ``from module import obj as obj`` (a package's explicit re-export) binds the
+            # same name; LibCST matches the alias as written.
+            RemoveImportsVisitor.remove_unused_import(self.codemod_context, module, obj, obj)
 
     def named_in_string(self, name: str) -> bool:
         """``name`` is a whole string literal in the file (``__all__ = ["name"]``,

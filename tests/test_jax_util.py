@@ -209,3 +209,12 @@ def test_an_import_of_jax_util_nothing_reads_goes(imports: bytes, kept: bytes) -
     for source, args in cases:
         again = rewrite_source(source, "m.py", ["--select", "jax-util", *args])
         assert not any("unused import" in c.message for c in again.changes)
+
+
+def test_an_unread_reexport_written_as_util_as_util_is_removed() -> None:
+    """``from jax import util as util`` (a package ``__init__``'s explicit re-export) binds
+    ``util`` like ``from jax import util``; the fix the report announces is in the file."""
+    source = b"from jax import lax as lax\nfrom jax import util as util\n\nimport jax.lib\n"
+    result = rewrite_source(source, "__init__.py", ["--select", "jax-util", "--target-jax", "0.7.0"])
+    assert [c.safety.value for c in result.changes] == ["safe"]
+    assert result.updated == b"from jax import lax as lax\n\nimport jax.lib\n"
