@@ -447,6 +447,12 @@ def test_xla_op_among_a_typevars_constraints_becomes_the_mlir_value_type() -> No
     result = rewrite_source(kept, "m.py", ["--select", "removed-jax-api"])
     assert b"from jax.interpreters import xla\n" in result.updated and b"print(xla.XlaOp)" in result.updated
     assert [c.safety for c in result.changes if c.line == 7] == [Safety.MANUAL]
+    # The 2022 spelling through the moved ``jax.xla`` module (kfac-jax's own file).
+    through_jax = b"from typing import TypeVar\nimport jax\n\nT = TypeVar('T', jax.Array, jax.xla.XlaOp)\n"
+    result = rewrite_source(through_jax, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated == (b"from typing import TypeVar\nimport jax\nfrom jax.interpreters.mlir import ir\n\n"
+                              b"T = TypeVar('T', jax.Array, ir.Value)\n")
+    assert [c.safety for c in result.changes] == [Safety.SAFE]
 
 
 def test_optional_jax_with_a_feature_test_still_resolves_its_names() -> None:

@@ -3748,13 +3748,7 @@ class RemovedJaxApi(Rule):
             elif qualified in NEVER_INSTANCES and (test := self._isinstance_test(node)) is not None:
                 self._never_instance(qualified, *test)
             elif qualified in XLA_OP_TYPES and self._typevar_constraint(node):
-                drop_binding_if_unused(self.ctx, head)
-                self.report(node, Safety.SAFE, f"{gone} does not exist in the installed jax {self._version()}: in "
-                            "this TypeVar's constraints (they inform type checkers only) it becomes ir.Value, "
-                            "what MLIR lowering rules receive where translation rules received XlaOps",
-                            lambda _updated: cst.parse_expression(
-                                member_spelling(self.ctx, "jax.interpreters.mlir", "ir") + ".Value"),
-                            kernel_receives="unchanged (not a custom call)")
+                self._xla_op_constraint(node, head, gone)
             else:
                 up = parent(self.ctx, node)
                 member = f"{qualified}.{up.attr.value}" if isinstance(up, cst.Attribute) and up.value is node else ""
@@ -3783,6 +3777,15 @@ class RemovedJaxApi(Rule):
                     f"{f' ({advice})' if advice else ''}. Check the test; drop the branch with support for the "
                     "releases it serves")
         return True
+
+    def _xla_op_constraint(self, node: cst.CSTNode, head: str, gone: str) -> None:
+        drop_binding_if_unused(self.ctx, head)
+        self.report(node, Safety.SAFE, f"{gone} does not exist in the installed jax {self._version()}: in "
+                    "this TypeVar's constraints (they inform type checkers only) it becomes ir.Value, "
+                    "what MLIR lowering rules receive where translation rules received XlaOps",
+                    lambda _updated: cst.parse_expression(
+                        member_spelling(self.ctx, "jax.interpreters.mlir", "ir") + ".Value"),
+                    kernel_receives="unchanged (not a custom call)")
 
     def _typevar_constraint(self, node: cst.CSTNode) -> bool:
         """``node`` is a constraint or the ``bound=`` of a ``typing.TypeVar(name, ...)``
@@ -4009,6 +4012,9 @@ class RemovedJaxApi(Rule):
         if compatibility_guard(self.ctx, node):
             return True
         head = (get_full_name_for_node(node) or "").split(".")[0]
+        if new in XLA_OP_TYPES and self._typevar_constraint(node):
+            self._xla_op_constraint(node, head, qualified)  # kfac-jax's ``jax.xla.XlaOp``
+            return True
         if any(b.local == head and b.qualified == gone for b in self.ctx.names.imports):
             # Read through a name whose import this run moves (``from jax import xla as x``):
             # the site then reads ``new``, and says so, on this run and the next alike.
