@@ -1649,3 +1649,20 @@ def test_a_handler_after_a_try_that_touches_no_jax_is_ordinary_code() -> None:
     guarded = "try:\n    from jax import config\nexcept ImportError:\n    from jax.config import config\n"
     result = rewrite_source(guarded.encode(), "m.py", ["--select", "removed-jax-api"])
     assert result.updated is None and result.changes == []
+
+
+def test_the_xla_modules_device_alias_becomes_jax_device() -> None:
+    """jax/interpreters/xla.py had ``Device = xc.Device``, the class ``jax.Device`` is;
+    jax-sgmc annotated a parameter with it through the moved ``jax.xla`` module."""
+    import jax
+    from jax._src.lib import xla_client
+
+    assert jax.Device is xla_client.Device
+    source = (b"import jax\nfrom jax.interpreters import xla\n\n\n"
+              b"def f(d: xla.Device, e: jax.xla.Device):\n    return isinstance(d, xla.Device)\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated == (b"import jax\n\n\ndef f(d: jax.Device, e: jax.Device):\n"
+                              b"    return isinstance(d, jax.Device)\n")
+    assert [c.safety for c in result.changes] == [Safety.SAFE] * 3
+    again = rewrite_source(result.updated, "m.py", ["--select", "removed-jax-api"])
+    assert again.updated in (None, result.updated) and again.changes == []

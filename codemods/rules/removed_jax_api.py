@@ -115,6 +115,8 @@ Moved names (safe: the same object under another name)
     (module)                                         star import of that module)
     ``jax.interpreters.xla.Token``                   ``jax.extend.core.Token`` (the class moved  <=0.4.28 0.4.36
                                                      to jax.core in 0.2.26)
+    ``jax.interpreters.xla.Device`` (also through    ``jax.Device`` (both ``xc.Device``)         <=0.4.28 0.4.28
+    ``jax.xla``)
     ``jax.random.threefry2x32_p``                    ``jax.extend.random.threefry2x32_p``        <=0.4.28 0.4.16
     ``jax.experimental.maps.Mesh``                   ``jax.sharding.Mesh`` (re-exports of the    <=0.4.28 0.4.1
     ``jax.experimental.PartitionSpec``               ``jax.sharding.PartitionSpec`` classes
@@ -776,6 +778,8 @@ MOVED: dict[str, Move] = _Moves({
     "jax.core.Token": Move("jax.extend.core.Token", (0, 4, 36), "0.6.0"),
     # The token class lived in jax.interpreters.xla until jax 0.2.26 moved it to jax.core.
     "jax.interpreters.xla.Token": Move("jax.extend.core.Token", (0, 4, 36), "0.4.28 or earlier"),
+    # jax/interpreters/xla.py had ``Device = xc.Device``; ``jax.Device is xc.Device`` (0.4.28-0.12.1).
+    "jax.interpreters.xla.Device": Move("jax.Device", (0, 4, 28), "0.4.28 or earlier"),
     **{f"jax.{n}": Move(f"jax.tree_util.{n}", ANY, "0.6.0") for n in (
         "tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure", "tree_transpose")},
     **{name: Move("jax.tree_util.tree_map", ANY, "0.3.16", note="tree_multimap forwarded its arguments to it")
@@ -4012,6 +4016,16 @@ class RemovedJaxApi(Rule):
         if compatibility_guard(self.ctx, node):
             return True
         head = (get_full_name_for_node(node) or "").split(".")[0]
+        onward = self.move_for(new) if new in MOVED and not MOVED[new].annotation_only else None
+        if onward is not None:
+            # ``jax.xla.Device``: the member moved on from the module's new home (jax.Device).
+            module, _, name = onward[0].rpartition(".")
+            drop_binding_if_unused(self.ctx, head)
+            self.report(node, Safety.SAFE, f"{qualified} ({gone} is {found[0]} now) was removed in jax "
+                        f"{onward[1].removed}; the same object is {onward[0]}",
+                        lambda _updated: cst.parse_expression(member_spelling(self.ctx, module, name)),
+                        kernel_receives="unchanged (the same objects)")
+            return True
         if new in XLA_OP_TYPES and self._typevar_constraint(node):
             self._xla_op_constraint(node, head, qualified)  # kfac-jax's ``jax.xla.XlaOp``
             return True
