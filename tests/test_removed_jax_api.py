@@ -60,6 +60,8 @@ ORIGINS = {
     **{f"jax.ad_util.{n}": f"jax._src.ad_util.{n}" for n in ("Zero", "add_jaxvals", "add_jaxvals_p", "zeros_like_aval")},
     "jax.core.Token": "jax._src.core.Token",
     "jax.interpreters.xla.Token": "jax._src.core.Token",
+    # jax/interpreters/xla.py: ``Device = xc.Device`` (xc is jax._src.lib.xla_client).
+    "jax.interpreters.xla.Device": "jax._src.lib.xla_client.Device",
     **{f"jax.{n}": f"jax._src.tree_util.{n}" for n in (
         "tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure", "tree_transpose")},
     **{f"jax.core.{n}": f"jax._src.core.{n}" for n in (
