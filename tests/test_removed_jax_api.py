@@ -1668,3 +1668,10 @@ def test_the_xla_modules_device_alias_becomes_jax_device() -> None:
     assert [c.safety for c in result.changes] == [Safety.SAFE] * 3
     again = rewrite_source(result.updated, "m.py", ["--select", "removed-jax-api"])
     assert again.updated in (None, result.updated) and again.changes == []
+    # ``from jax import xla`` read only for it: the module import goes (kept for other reads).
+    only = b"from jax import xla\n\n\ndef f(d: xla.Device):\n    return d\n"
+    result = rewrite_source(only, "m.py", ["--select", "removed-jax-api"])
+    assert result.updated == b"from jax import Device\n\n\ndef f(d: Device):\n    return d\n"
+    both = only.replace(b"return d", b"return xla.apply_primitive")
+    result = rewrite_source(both, "m.py", ["--select", "removed-jax-api"])
+    assert b"from jax.interpreters import xla\n" in result.updated and b"def f(d: Device):" in result.updated

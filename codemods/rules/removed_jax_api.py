@@ -2559,9 +2559,12 @@ class RemovedJaxApi(Rule):
         self.report(node, Safety.MANUAL, f"{qualified} does not exist in jax {self._version()}; "
                     f"{message} (applied with --unsafe-fixes)")
 
-    def _all_uses_rewritable(self, local: str, module: str) -> bool:
+    def _all_uses_rewritable(self, local: str, module: str, plain_only: bool = False) -> bool:
+        """Every use of ``local`` (bound to ``module``) reads a member this rule rewrites;
+        ``plain_only``: one rewritten anywhere, not only in annotations."""
         movable = [legacy[len(module) + 1:] for legacy in MOVED
-                   if legacy.startswith(module + ".") and self.moved(legacy) is not None]
+                   if legacy.startswith(module + ".") and self.moved(legacy) is not None
+                   and not (plain_only and MOVED[legacy].annotation_only)]
         helpers = [legacy[len(module) + 1:] for legacy in CALLS
                    if legacy.startswith(module + ".") and self.call_rewrite(legacy) is not None]
         if not (movable or helpers) or not self._only_member_uses(local, movable + helpers):
@@ -3065,6 +3068,13 @@ class RemovedJaxApi(Rule):
             if found is not None and found[1].unsafe:
                 if self.check_all:
                     reports.append((qualified, f"import {found[0]} instead: {found[1].unsafe}"))
+                continue
+            if found is not None and not found[1].module and not self._unused(local) \
+                    and self._all_uses_rewritable(local, found[0], plain_only=True):
+                # ``from jax import xla`` read only as ``xla.Device``: each use names the
+                # member's own new home (jax.Device), so the module import goes.
+                drops.append(name)
+                said.append(f"{qualified} was removed (its uses now name the same objects elsewhere)")
                 continue
             if found is not None:
                 if local != found[0].rpartition(".")[2]:
