@@ -7,6 +7,7 @@ run beside its copy on the same inputs, failures included. ``split_dict`` and
 
 from __future__ import annotations
 
+import functools
 import os
 import types
 
@@ -107,7 +108,7 @@ def test_wraps_names_and_documents_as_jaxs_private_copy() -> None:
 
 
 def test_every_helper_is_tested() -> None:
-    assert set(HELPERS) == set(SAMPLES) | {"split_dict", "split_merge", "wraps"}
+    assert set(HELPERS) == set(SAMPLES) | {"split_dict", "split_merge", "wraps", "curry"}
 
 
 def test_a_definition_under_another_name_does_not_call_itself_through_map() -> None:
@@ -218,3 +219,26 @@ def test_an_unread_reexport_written_as_util_as_util_is_removed() -> None:
     result = rewrite_source(source, "__init__.py", ["--select", "jax-util", "--target-jax", "0.7.0"])
     assert [c.safety.value for c in result.changes] == ["safe"]
     assert result.updated == b"from jax import lax as lax\n\nimport jax.lib\n"
+
+
+def test_curry_calls_and_names_as_jaxs_private_copy() -> None:
+    """fastar decorates its rules with ``@curry``: the definition curries as jax's did and
+    carries the same name, docstring and wrapped function."""
+    ours, theirs = _defined("curry"), private.curry
+
+    def rule(a, b, c=0):
+        """A rule."""
+        return (a, b, c)
+
+    for make in (ours, theirs):
+        assert make(rule)(1)(2, c=3) == (1, 2, 3) and make(rule)(1, 2)() == (1, 2, 0)
+    for attr in ("__name__", "__qualname__", "__doc__", "__module__", "__wrapped__", "__annotations__"):
+        assert getattr(ours(rule), attr) == getattr(theirs(rule), attr), attr
+    nameless = functools.partial(rule, 1)
+    assert ours(nameless).__name__ == theirs(nameless).__name__ == "rule"
+    source = b"from jax.util import curry\n\n\n@curry\ndef f(a, b):\n    return a + b\n"
+    result = rewrite_source(source, "m.py", ["--select", "jax-util"])
+    assert [c.safety.value for c in result.changes] == ["safe"]
+    namespace: dict = {}
+    exec(compile(result.updated, "m.py", "exec"), namespace)
+    assert namespace["f"](1)(2) == 3 and b"from jax.util" not in result.updated

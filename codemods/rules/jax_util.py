@@ -25,6 +25,7 @@ Replacement (every jax release)
     ``split_merge``     items split by a predicate, and the function merging them back
     ``concatenate``     a sequence of sequences flattened into one list
     ``partition_list``  items split by a list of flags, and ``merge_lists`` inverting it
+    ``curry``           ``partial(partial, f)`` named as ``f``: ``curry(f)(x)(y)`` is ``f(x, y)``
     ``wraps``           ``functools.wraps`` with ``namestr``/``docstr`` formatted from the
                         wrapped function's name and docstring (``{fun}``, ``{doc}``)
     ==================  ===================================================================
@@ -39,7 +40,7 @@ Replacement (every jax release)
     import util`` goes once no use of it is left, or at once when nothing read it. A module-level import's helpers are
     defined even where the module reads none of them: another module may import them
     from it (``from .compat import safe_map``), as it imported the names before. Other members (``cache``, ``memoize``,
-    ``toposort``, ``HashableFunction``, ``curry``...) are reported manual with
+    ``toposort``, ``HashableFunction``...) are reported manual with
     what to use instead; a helper whose name the module already binds otherwise, reached
     as ``jax.util.safe_map``, is reported too. Sites in a compatibility guard (``try:
     from jax.util import safe_map / except ImportError: ...``) are left alone. For a
@@ -206,6 +207,29 @@ def NAME(flags, falses, trues):
     falses, trues = iter(falses), iter(trues)
     return [next(trues) if flag else next(falses) for flag in flags]
 ''',
+    "curry": '''
+def NAME(f):
+    """f taking its arguments over two calls, named as f (jax.util.curry, removed in jax 0.7.0)."""
+    from functools import partial as partial_type
+
+    curried = partial_type(partial_type, f)
+    try:
+        name = getattr(f, "__name__", None)
+        inner = f
+        while name is None and isinstance(inner, partial_type):
+            inner = inner.func
+            name = getattr(inner, "__name__", None)
+        curried.__dict__.update(getattr(f, "__dict__", {}))
+        curried.__annotations__ = getattr(f, "__annotations__", {})
+        curried.__name__ = "<unnamed function>" if name is None else name
+        curried.__module__ = getattr(f, "__module__", "<unknown module>")
+        curried.__doc__ = getattr(f, "__doc__", "") or ""
+        curried.__qualname__ = getattr(f, "__qualname__", curried.__name__)
+        curried.__wrapped__ = f
+    except Exception:  # jax's never failed
+        pass
+    return curried
+''',
     "wraps": '''
 def NAME(wrapped, namestr=None, docstr=None, **kwargs):
     """functools.wraps, name and docstring formatted from the wrapped one's (jax.util.wraps, removed in jax 0.7.0)."""
@@ -239,7 +263,6 @@ def NAME(wrapped, namestr=None, docstr=None, **kwargs):
 GUIDANCE = {
     "cache": "use functools.lru_cache (jax's also keyed on its trace state)",
     "memoize": "use functools.lru_cache(maxsize=None)",
-    "curry": "use functools.partial(functools.partial, f)",
     "toposort": "use graphlib.TopologicalSorter, or copy the function from the jax release you used",
     "HashableFunction": "use a functools.partial, or a small class with __eq__/__hash__ on the closure's values",
     "as_hashable_function": "use a functools.partial, or a small class with __eq__/__hash__ on the closure's values",
