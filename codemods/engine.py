@@ -1611,6 +1611,10 @@ def process_source(
                 _check_python(path, source, updated, changed)
                 if exposed is None:
                     result.updated = updated
+            elif not ctx.claims and (applied := sorted({c.rule for c in result.changes if c.applied})):
+                # A fix in the report must be in the file: an edit that matched nothing
+                # would otherwise say "fixed" of code left as it was.
+                raise RewriteError(f"{', '.join(applied)} reported fixes that left the file as it was")
     except RewriteError as exc:
         result.error = f"internal error, file not rewritten: {exc}"
     except cst.ParserSyntaxError as exc:

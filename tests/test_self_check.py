@@ -59,6 +59,25 @@ class Crashes(Rule):
             self.report(node, Safety.SAFE, "boom", lambda n: 1 / 0)
 
 
+class ClaimsAFixItDoesNotMake(Rule):
+    """Reports a fix whose edit gives the node back unchanged, as an edit that matched
+    nothing would (an import removal looking for a spelling the file does not have)."""
+
+    name = "claims-a-fix"
+    summary = "test rule"
+    triggers = (TARGET,)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == TARGET.decode():
+            self.report(node, Safety.SAFE, "fixed", lambda n: n)
+
+
+def test_a_fix_that_leaves_the_file_as_it_was_is_an_error_not_a_fix():
+    result = engine.process_source("m.py", SOURCE, [ClaimsAFixItDoesNotMake], Options())
+    assert result.updated is None
+    assert result.error == "internal error, file not rewritten: claims-a-fix reported fixes that left the file as it was"
+
+
 def test_a_rewrite_that_does_not_parse_is_refused():
     result = engine.process_source("m.py", SOURCE, [EmitsInvalidCode], Options())
     assert result.updated is None
