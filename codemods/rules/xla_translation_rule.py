@@ -935,8 +935,8 @@ class XlaTranslationRule(Rule):
     def _drop_uncalled_constant_helpers(self) -> set:
         """Remove a private module-level ``_helper(c, x): return ops.Constant(c, ...)`` (also
         one in a module-level ``if``/``try`` block) that nothing calls (copied along with old
-        translation-rule code): dead, it would still
-        keep the module importing xla_client, which fails at import time."""
+        translation-rule code): dead, it would still keep the module importing xla_client,
+        which fails at import time."""
         removed = set()
         code = self.ctx.module.code
         for stmt in _module_level_functions(self.ctx.module.body):
