@@ -1675,3 +1675,22 @@ def test_the_xla_modules_device_alias_becomes_jax_device() -> None:
     both = only.replace(b"return d", b"return xla.apply_primitive")
     result = rewrite_source(both, "m.py", ["--select", "removed-jax-api"])
     assert b"from jax.interpreters import xla\n" in result.updated and b"def f(d: Device):" in result.updated
+
+
+def test_the_mlir_bindings_members_are_read_from_their_generated_stubs() -> None:
+    """``ir`` is compiled; its stub lists its names, so a member it lacks is reported like
+    any missing jax name (the counter, which imports jaxlib, counts it) and every member
+    the module has is found there."""
+    from jaxlib.mlir import ir
+
+    from codemods.rules._installed_jax import first_missing
+
+    public = [n for n in dir(ir) if not n.startswith("_")]
+    assert len(public) > 100
+    assert [n for n in public if first_missing(f"jaxlib.mlir.ir.{n}") is not None] == []
+    source = (b"from jax.interpreters import mlir\nfrom jaxlib.mlir import ir\n\n"
+              b"a = mlir.ir.RankedTensorType.get\nb = ir.IntegerType.get_signless(32)\nc = ir.OpaqueType.isinstance\n"
+              b"d = mlir.ir.RankedTensorTyp\n")
+    result = rewrite_source(source, "m.py", ["--select", "removed-jax-api"])
+    assert [(c.line, c.safety) for c in result.changes] == [(7, Safety.MANUAL)]
+    assert "jax.interpreters.mlir.ir.RankedTensorTyp does not exist" in result.changes[0].message

@@ -38,6 +38,11 @@ def installed_version() -> Optional[tuple[int, ...]]:
     return tuple(int(p) for p in match.group(1).split(".")) if match else None
 
 
+#: Compiled modules whose ``.pyi`` stubs are read as their source (generated stubs, which
+#: list every public name; jaxlib's hand-written ``_jax.pyi`` is not among them).
+STUBBED = "jaxlib.mlir._mlir_libs._mlir."
+
+
 @lru_cache(maxsize=None)
 def _module_file(module: str) -> Optional[str]:
     """Source file of ``module``; ``""`` when it exists but is compiled; ``None`` if absent."""
@@ -49,6 +54,13 @@ def _module_file(module: str) -> Optional[str]:
     for candidate in (path + ".py", os.path.join(path, "__init__.py")):
         if os.path.isfile(candidate):
             return candidate
+    if module.startswith(STUBBED):
+        # The MLIR bindings are compiled; the stubs beside them are generated from them
+        # (jaxlib 0.10.2's and 0.12.1's ``ir.pyi`` name every public member of ``ir``;
+        # older jaxlibs ship none, and the module stays unread as before).
+        for candidate in (path + ".pyi", os.path.join(path, "__init__.pyi")):
+            if os.path.isfile(candidate):
+                return candidate
     directory, stem = os.path.split(path)
     try:
         if any(n.startswith(stem + ".") and n.endswith((".so", ".pyd")) for n in os.listdir(directory)):
