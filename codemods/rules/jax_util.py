@@ -76,6 +76,7 @@ After::
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Optional
 
 import libcst as cst
@@ -207,29 +208,6 @@ def NAME(flags, falses, trues):
     falses, trues = iter(falses), iter(trues)
     return [next(trues) if flag else next(falses) for flag in flags]
 ''',
-    "curry": '''
-def NAME(f):
-    """f taking its arguments over two calls, named as f (jax.util.curry, removed in jax 0.7.0)."""
-    from functools import partial as partial_type
-
-    curried = partial_type(partial_type, f)
-    try:
-        name = getattr(f, "__name__", None)
-        inner = f
-        while name is None and isinstance(inner, partial_type):
-            inner = inner.func
-            name = getattr(inner, "__name__", None)
-        curried.__dict__.update(getattr(f, "__dict__", {}))
-        curried.__annotations__ = getattr(f, "__annotations__", {})
-        curried.__name__ = "<unnamed function>" if name is None else name
-        curried.__module__ = getattr(f, "__module__", "<unknown module>")
-        curried.__doc__ = getattr(f, "__doc__", "") or ""
-        curried.__qualname__ = getattr(f, "__qualname__", curried.__name__)
-        curried.__wrapped__ = f
-    except Exception:  # jax's never failed
-        pass
-    return curried
-''',
     "wraps": '''
 def NAME(wrapped, namestr=None, docstr=None, **kwargs):
     """functools.wraps, name and docstring formatted from the wrapped one's (jax.util.wraps, removed in jax 0.7.0)."""
@@ -258,6 +236,15 @@ def NAME(wrapped, namestr=None, docstr=None, **kwargs):
     return wrapper
 ''',
 }
+
+# jax's ``curry(f)`` was ``wraps(f)(partial(partial, f))``: the same, with ``wraps`` nested.
+HELPERS["curry"] = (
+    "\ndef NAME(f):\n"
+    '    """f taking its arguments over two calls, named as f (jax.util.curry, removed in jax 0.7.0)."""\n'
+    "    from functools import partial\n"
+    + textwrap.indent(HELPERS["wraps"].replace("def NAME(", "def wraps(", 1), "    ")
+    + "\n    return wraps(f)(partial(partial, f))\n"
+)
 
 #: What to use instead of the members without a faithful stand-in.
 GUIDANCE = {
