@@ -76,7 +76,7 @@ def iter_statements(body: Sequence[cst.CSTNode], top: bool) -> Iterator[tuple[cs
             # if/try/with/for/while at module level still bind module-level names, but for
             # the script block, which runs only when the file is run, not imported.
             script = top and is_main_guard(stmt)
-            for k, block in enumerate(_blocks_of(stmt)):
+            for k, block in enumerate(blocks_of(stmt)):
                 yield from iter_statements(block, top and not (script and k == 0))
 
 
@@ -98,7 +98,9 @@ def _block(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
     return [cst.SimpleStatementLine(body=suite.body)] if isinstance(suite, cst.SimpleStatementSuite) else []
 
 
-def _blocks_of(stmt: cst.BaseCompoundStatement) -> Iterator[Sequence[cst.CSTNode]]:
+def blocks_of(stmt: cst.BaseCompoundStatement) -> Iterator[Sequence[cst.CSTNode]]:
+    """The statement lists of a compound statement: its body, elif/else chain, ``finally``,
+    handlers, or match cases."""
     if isinstance(stmt, cst.Match):  # the only compound statement without a body of its own
         for case in stmt.cases:
             yield _block(case.body)

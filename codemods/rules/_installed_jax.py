@@ -1,6 +1,7 @@
 """What the installed jax binds, read from its source without importing it: whether a
 dotted jax/jaxlib name exists (:func:`first_missing`), and the installed release
-(:func:`installed_version`). Names a compiled module binds are taken as present; names
+(:func:`installed_version`). Names a compiled module binds are taken as present, but for
+the MLIR bindings, read from the stubs generated with them (:data:`STUBBED`); names
 jaxlib binds only when a GPU plugin is installed are told apart (their plugin
 imports come with the answer). Shared by the rules that decide on a name's existence
 (removed-jax-api, xla-translation-rule) and by version tests read on the target."""

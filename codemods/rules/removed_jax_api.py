@@ -291,7 +291,7 @@ Type names (safe in annotations only)
     triton_kernel_call_lib.TritonKernel``): it resolves where the code runs. ``XlaOp``
     among a ``typing.TypeVar``'s constraints or as its ``bound=`` (kfac-jax:
     ``TypeVar("ArrayOrXla", Array, xla.XlaOp)``, the values its tag primitives' rules pass
-    through) becomes ``ir.Value``, what MLIR lowering rules receive (safe: the
+    through; also spelt ``jax.xla.XlaOp``) becomes ``ir.Value``, what MLIR lowering rules receive (safe: the
     constraints inform type checkers only, and a TypeVar needs two of them).
 
 Removed helpers rewritten as calls
@@ -554,7 +554,9 @@ Everything else (manual)
     module's ``_deprecations`` table with no object is missing; a module ``__getattr__``
     built by jax's ``deprecation_getattr`` serves only that table. Any other
     ``__getattr__``, a compiled module, or a file that does not parse counts as "the name
-    exists": a doubt never produces a finding. The catch-all runs only when
+    exists": a doubt never produces a finding. The compiled MLIR bindings (``ir``,
+    ``passmanager``, ``rewrite``) are read from the ``.pyi`` stubs jaxlib generates with
+    them, where it ships them. The catch-all runs only when
     ``--target-jax`` is the installed release, the only one whose source is at hand.
     jaxlib's ``gpu_*`` modules bind some names only when a GPU plugin is installed
     (``_cuda_triton = import_from_plugin("cuda", "_triton")``, then ``if _cuda_triton:

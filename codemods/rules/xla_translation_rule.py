@@ -425,6 +425,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import walk
 from codemods.rule import IndexEntry, Rule, Safety
+from codemods.names import blocks_of
 from codemods.positions import NestingTooDeep, python_tree
 from codemods.rules._installed_jax import first_missing
 from codemods.rules.xla_client_import import REPLACEMENTS as CLIENT_REPLACEMENTS
@@ -5657,21 +5658,15 @@ def _contains(stmt: cst.CSTNode, node: cst.CSTNode, ctx) -> bool:
     return node is stmt or any(ancestor is stmt for ancestor in ancestors(ctx, node))
 
 
-def _module_level_functions(body: Sequence[cst.BaseStatement]) -> Iterator[cst.FunctionDef]:
-    """The functions defined at module level, also in the module's ``if``/``try``/``with``
-    blocks (netket's translation code sits under ``if jax_available:``)."""
+def _module_level_functions(body: Sequence[cst.CSTNode]) -> Iterator[cst.FunctionDef]:
+    """The functions defined at module level, also in the module's compound statements
+    (netket's translation code sits under ``if jax_available:``)."""
     for stmt in body:
         if isinstance(stmt, cst.FunctionDef):
             yield stmt
-        elif isinstance(stmt, cst.If):
-            yield from _module_level_functions(stmt.body.body)
-            if stmt.orelse is not None:
-                yield from _module_level_functions([stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body)
-        elif isinstance(stmt, (cst.Try, cst.TryStar)):
-            for block in (stmt.body, *(h.body for h in stmt.handlers), *(b.body for b in (stmt.orelse, stmt.finalbody) if b)):
-                yield from _module_level_functions(block.body)
-        elif isinstance(stmt, cst.With):
-            yield from _module_level_functions(stmt.body.body)
+        elif isinstance(stmt, cst.BaseCompoundStatement) and not isinstance(stmt, cst.ClassDef):
+            for block in blocks_of(stmt):
+                yield from _module_level_functions(block)
 
 
 def _avals_from(ctx_name: str, start: int) -> str:
